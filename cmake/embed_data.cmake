@@ -1,0 +1,11 @@
+# Writes OUT: a C++ file with every data file as a string, looked up by file name.
+separate_arguments(file_list UNIX_COMMAND "${FILES}")
+set(body "// Generated from models/data by cmake/embed_data.cmake. Do not edit.\n#include <string_view>\n#include <utility>\nnamespace eksim::data {\nstd::string_view embedded_file(std::string_view name) {\n")
+foreach(f IN LISTS file_list)
+  get_filename_component(base ${f} NAME)
+  file(READ ${f} content)
+  string(APPEND body "  if (name == \"${base}\") return R\"eksimdata(${content})eksimdata\";\n")
+endforeach()
+string(APPEND body "  return {};\n}\n}  // namespace eksim::data\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

@@ -1,0 +1,23 @@
+#include "models/k8s/objects.hpp"
+
+namespace eksim::k8s {
+
+ResourceList pod_requests(const PodSpec& spec) {
+  ResourceList total;
+  for (const auto& c : spec.containers) total += c.requests;
+  for (const auto& c : spec.init_containers) total.max_with(c.requests);
+  return total;
+}
+
+const char* to_string(PodPhase p) {
+  switch (p) {
+    case PodPhase::Pending: return "Pending";
+    case PodPhase::Running: return "Running";
+    case PodPhase::Succeeded: return "Succeeded";
+    case PodPhase::Failed: return "Failed";
+    case PodPhase::Unknown: return "Unknown";
+  }
+  return "Unknown";
+}
+
+}  // namespace eksim::k8s

@@ -1,0 +1,197 @@
+#pragma once
+// Kubernetes objects with Kubernetes field names (snake_case in C++, the JSON name in comments
+// where they differ). Only what the simulated controllers read is modelled; the scenario loader
+// accepts the remaining standard fields and leaves them out.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/k8s/resources.hpp"
+#include "sim/engine/time.hpp"
+
+namespace eksim::k8s {
+
+using Labels = std::map<std::string, std::string>;
+
+struct OwnerReference {
+  std::string kind;  // ReplicaSet, Job, DaemonSet, NodeClaim, ...
+  std::string name;
+  bool controller = true;
+};
+
+struct ObjectMeta {
+  std::string name;
+  std::string ns;  // "namespace"; empty for cluster-scoped objects
+  std::string uid;
+  Labels labels;
+  Labels annotations;
+  std::vector<OwnerReference> owner_references;
+  engine::SimTime creation_timestamp;
+};
+
+// --- taints and tolerations -------------------------------------------------------------
+
+inline constexpr const char* kNoSchedule = "NoSchedule";
+inline constexpr const char* kPreferNoSchedule = "PreferNoSchedule";
+inline constexpr const char* kNoExecute = "NoExecute";
+
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;  // NoSchedule | PreferNoSchedule | NoExecute
+  bool operator==(const Taint&) const = default;
+};
+
+struct Toleration {
+  std::string key;       // empty with operator Exists tolerates everything
+  std::string op;        // "operator": Equal (default when empty) | Exists
+  std::string value;
+  std::string effect;    // empty matches every effect
+  std::optional<std::int64_t> toleration_seconds;
+};
+
+// --- selectors and affinity ---------------------------------------------------------------
+
+// matchExpressions entry of a node selector: operator In, NotIn, Exists, DoesNotExist, Gt, Lt.
+struct NodeSelectorRequirement {
+  std::string key;
+  std::string op;
+  std::vector<std::string> values;
+};
+
+// Requirements inside a term are ANDed; terms of a NodeSelector are ORed.
+struct NodeSelectorTerm {
+  std::vector<NodeSelectorRequirement> match_expressions;
+  std::vector<NodeSelectorRequirement> match_fields;  // only metadata.name is meaningful
+};
+
+struct PreferredSchedulingTerm {
+  std::int32_t weight = 0;
+  NodeSelectorTerm preference;
+};
+
+// matchExpressions entry of a label selector: In, NotIn, Exists, DoesNotExist.
+struct LabelSelectorRequirement {
+  std::string key;
+  std::string op;
+  std::vector<std::string> values;
+};
+
+struct LabelSelector {
+  Labels match_labels;
+  std::vector<LabelSelectorRequirement> match_expressions;
+};
+
+struct PodAffinityTerm {
+  LabelSelector label_selector;
+  std::string topology_key;
+  std::vector<std::string> namespaces;  // empty = the pod's own namespace
+};
+
+struct WeightedPodAffinityTerm {
+  std::int32_t weight = 0;
+  PodAffinityTerm term;
+};
+
+struct Affinity {
+  // nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms; nullopt when
+  // absent (an empty list of terms matches nothing, as upstream).
+  std::optional<std::vector<NodeSelectorTerm>> node_required;
+  std::vector<PreferredSchedulingTerm> node_preferred;
+  std::vector<PodAffinityTerm> pod_affinity_required;
+  std::vector<WeightedPodAffinityTerm> pod_affinity_preferred;
+  std::vector<PodAffinityTerm> pod_anti_affinity_required;
+  std::vector<WeightedPodAffinityTerm> pod_anti_affinity_preferred;
+};
+
+struct TopologySpreadConstraint {
+  std::int32_t max_skew = 1;
+  std::string topology_key;
+  std::string when_unsatisfiable = "DoNotSchedule";  // | ScheduleAnyway
+  LabelSelector label_selector;
+  std::optional<std::int32_t> min_domains;
+};
+
+// --- pods -----------------------------------------------------------------------------------
+
+struct ContainerPort {
+  std::int32_t container_port = 0;
+  std::int32_t host_port = 0;  // 0 = none
+  std::string protocol = "TCP";
+};
+
+struct Container {
+  std::string name;
+  std::string image;
+  std::vector<std::string> command;
+  std::vector<std::string> args;
+  ResourceList requests;  // after defaulting: a limit with no request implies the request
+  ResourceList limits;
+  std::vector<ContainerPort> ports;
+};
+
+struct PodSpec {
+  std::vector<Container> init_containers;
+  std::vector<Container> containers;
+  Labels node_selector;
+  Affinity affinity;
+  std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  std::string restart_policy = "Always";  // Always | OnFailure | Never
+  std::string priority_class_name;
+  std::int32_t priority = 0;
+  std::string node_name;
+  std::string scheduler_name = "default-scheduler";
+  std::int64_t termination_grace_period_seconds = 30;
+  bool host_network = false;
+};
+
+// Pod-level request: sum over app containers, at least the largest init container
+// (resource.PodRequests upstream; no overhead, no sidecars).
+ResourceList pod_requests(const PodSpec& spec);
+
+enum class PodPhase { Pending, Running, Succeeded, Failed, Unknown };
+const char* to_string(PodPhase p);
+
+struct PodStatus {
+  PodPhase phase = PodPhase::Pending;
+  std::string reason;  // as `kubectl get pods` STATUS shows it: ContainerCreating, CrashLoopBackOff, ...
+  std::string message;
+  std::string nominated_node_name;
+  std::optional<engine::SimTime> scheduled_at;
+  std::optional<engine::SimTime> started_at;
+  std::optional<engine::SimTime> finished_at;
+  std::int32_t restart_count = 0;
+};
+
+struct Pod {
+  ObjectMeta meta;
+  PodSpec spec;
+  PodStatus status;
+};
+
+// --- nodes ----------------------------------------------------------------------------------
+
+struct Node {
+  ObjectMeta meta;
+  std::vector<Taint> taints;
+  bool unschedulable = false;  // spec.unschedulable (cordon)
+  std::string provider_id;     // aws:///ap-northeast-2a/i-0123...
+  ResourceList capacity;
+  ResourceList allocatable;
+  bool ready = false;          // status.conditions[Ready]
+};
+
+// Well-known label keys.
+inline constexpr const char* kLabelHostname = "kubernetes.io/hostname";
+inline constexpr const char* kLabelArch = "kubernetes.io/arch";
+inline constexpr const char* kLabelOs = "kubernetes.io/os";
+inline constexpr const char* kLabelInstanceType = "node.kubernetes.io/instance-type";
+inline constexpr const char* kLabelZone = "topology.kubernetes.io/zone";
+inline constexpr const char* kLabelRegion = "topology.kubernetes.io/region";
+inline constexpr const char* kLabelNodegroup = "eks.amazonaws.com/nodegroup";
+inline constexpr const char* kLabelEksCapacityType = "eks.amazonaws.com/capacityType";
+
+}  // namespace eksim::k8s

@@ -1,0 +1,61 @@
+#include "models/k8s/resources.hpp"
+
+#include <algorithm>
+
+#include "models/k8s/quantity.hpp"
+
+namespace eksim::k8s {
+
+std::int64_t amount_from_milli(std::string_view name, std::int64_t milli) {
+  if (name == kCpu) return milli;
+  // Round up, as Quantity.Value() does.
+  return milli >= 0 ? (milli + 999) / 1000 : -((-milli) / 1000);
+}
+
+std::string format_amount(std::string_view name, std::int64_t amount) {
+  if (name == kCpu) return format_cpu(amount);
+  if (name == kMemory || name == kEphemeralStorage || name.starts_with("hugepages-")) return format_memory(amount);
+  return format_count(amount);
+}
+
+ResourceList::ResourceList(std::initializer_list<std::pair<std::string, std::int64_t>> items) {
+  for (const auto& [name, amount] : items) set(name, amount);
+}
+
+std::int64_t ResourceList::get(std::string_view name) const {
+  auto it = std::lower_bound(items_.begin(), items_.end(), name,
+                             [](const auto& item, std::string_view n) { return item.first < n; });
+  return it != items_.end() && it->first == name ? it->second : 0;
+}
+
+bool ResourceList::has(std::string_view name) const {
+  auto it = std::lower_bound(items_.begin(), items_.end(), name,
+                             [](const auto& item, std::string_view n) { return item.first < n; });
+  return it != items_.end() && it->first == name;
+}
+
+void ResourceList::set(std::string_view name, std::int64_t amount) {
+  auto it = std::lower_bound(items_.begin(), items_.end(), name,
+                             [](const auto& item, std::string_view n) { return item.first < n; });
+  if (it != items_.end() && it->first == name)
+    it->second = amount;
+  else
+    items_.insert(it, {std::string(name), amount});
+}
+
+ResourceList& ResourceList::operator+=(const ResourceList& o) {
+  for (const auto& [name, amount] : o.items_) add(name, amount);
+  return *this;
+}
+
+ResourceList& ResourceList::operator-=(const ResourceList& o) {
+  for (const auto& [name, amount] : o.items_) add(name, -amount);
+  return *this;
+}
+
+void ResourceList::max_with(const ResourceList& o) {
+  for (const auto& [name, amount] : o.items_)
+    if (amount > get(name)) set(name, amount);
+}
+
+}  // namespace eksim::k8s

@@ -1,0 +1,124 @@
+#include "sim/engine/time.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace eksim::engine {
+
+Duration Duration::from_seconds(double s) { return {static_cast<std::int64_t>(std::llround(s * 1e6))}; }
+
+namespace {
+
+// Nanoseconds per unit, as in Go's time package.
+std::optional<std::int64_t> unit_ns(std::string_view u) {
+  if (u == "ns") return 1;
+  if (u == "us" || u == "\xc2\xb5s" || u == "\xce\xbcs") return 1000;  // us, µs (micro sign), μs (mu)
+  if (u == "ms") return 1000000;
+  if (u == "s") return 1000000000LL;
+  if (u == "m") return 60000000000LL;
+  if (u == "h") return 3600000000000LL;
+  return std::nullopt;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+}  // namespace
+
+std::optional<Duration> parse_duration(std::string_view s) {
+  bool negative = false;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    negative = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s == "0") return Duration{0};
+  if (s.empty()) return std::nullopt;
+  // Accumulate in nanoseconds as long double to keep fractions like "1.5h" exact enough, then
+  // truncate to microseconds. Go caps at ~292 years; we cap at the same int64-ns range.
+  long double total_ns = 0;
+  while (!s.empty()) {
+    std::size_t i = 0;
+    std::int64_t whole = 0;
+    bool any = false;
+    while (i < s.size() && is_digit(s[i])) {
+      if (whole > (INT64_MAX - 9) / 10) return std::nullopt;
+      whole = whole * 10 + (s[i] - '0');
+      ++i;
+      any = true;
+    }
+    long double frac = 0, scale = 1;
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      while (i < s.size() && is_digit(s[i])) {
+        scale /= 10;
+        frac += (s[i] - '0') * scale;
+        ++i;
+        any = true;
+      }
+    }
+    if (!any) return std::nullopt;
+    std::size_t j = i;
+    while (j < s.size() && !is_digit(s[j]) && s[j] != '.') ++j;
+    auto unit = unit_ns(s.substr(i, j - i));
+    if (!unit) return std::nullopt;
+    total_ns += (static_cast<long double>(whole) + frac) * static_cast<long double>(*unit);
+    if (total_ns > static_cast<long double>(INT64_MAX)) return std::nullopt;
+    s.remove_prefix(j);
+  }
+  auto us = static_cast<std::int64_t>(total_ns / 1000);
+  return Duration{negative ? -us : us};
+}
+
+namespace {
+
+// Appends v / 10^digits with trailing zeros of the fraction removed, as Go's fmtFrac/fmtInt do.
+void append_fixed(std::string& out, std::uint64_t v, int digits) {
+  std::uint64_t div = 1;
+  for (int i = 0; i < digits; ++i) div *= 10;
+  out += std::to_string(v / div);
+  std::uint64_t frac = v % div;
+  if (frac == 0) return;
+  std::string f = std::to_string(frac);
+  f.insert(0, static_cast<std::size_t>(digits) - f.size(), '0');
+  while (!f.empty() && f.back() == '0') f.pop_back();
+  out += '.';
+  out += f;
+}
+
+}  // namespace
+
+std::string format_duration(Duration d) {
+  if (d.us == 0) return "0s";
+  std::string out;
+  std::uint64_t u = d.us < 0 ? static_cast<std::uint64_t>(-(d.us + 1)) + 1 : static_cast<std::uint64_t>(d.us);
+  if (d.us < 0) out += '-';
+  if (u < 1000) {
+    out += std::to_string(u) + "\xc2\xb5s";  // Go prints the micro sign
+  } else if (u < 1000000) {
+    append_fixed(out, u, 3);
+    out += "ms";
+  } else {
+    std::uint64_t hours = u / 3600000000ULL;
+    std::uint64_t rest = u % 3600000000ULL;
+    std::uint64_t minutes = rest / 60000000ULL;
+    std::uint64_t sec_us = rest % 60000000ULL;
+    if (hours > 0) out += std::to_string(hours) + "h";
+    if (hours > 0 || minutes > 0) out += std::to_string(minutes) + "m";
+    append_fixed(out, sec_us, 6);
+    out += "s";
+  }
+  return out;
+}
+
+std::string format_clock(SimTime t) {
+  std::int64_t ms = t.us / 1000;
+  bool negative = ms < 0;
+  if (negative) ms = -ms;
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%s%02lld:%02lld:%02lld.%03lld", negative ? "-" : "",
+                static_cast<long long>(ms / 3600000), static_cast<long long>(ms / 60000 % 60),
+                static_cast<long long>(ms / 1000 % 60), static_cast<long long>(ms % 1000));
+  return buf;
+}
+
+}  // namespace eksim::engine

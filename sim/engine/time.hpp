@@ -1,0 +1,57 @@
+#pragma once
+// Simulated time: integer microseconds, never floating point, so that runs are exact and
+// reproducible. Durations read and print like Go's time.Duration ("500ms", "1h30m0s"), which is
+// what Kubernetes, Karpenter and Cluster Autoscaler flags and messages use.
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace eksim::engine {
+
+struct Duration {
+  std::int64_t us = 0;
+
+  static constexpr Duration micros(std::int64_t v) { return {v}; }
+  static constexpr Duration millis(std::int64_t v) { return {v * 1000}; }
+  static constexpr Duration seconds(std::int64_t v) { return {v * 1000000}; }
+  static constexpr Duration minutes(std::int64_t v) { return {v * 60000000}; }
+  static constexpr Duration hours(std::int64_t v) { return {v * 3600000000LL}; }
+  // Rounds to the nearest microsecond; for values computed by models (transfer times, draws).
+  static Duration from_seconds(double s);
+
+  constexpr double to_seconds() const { return static_cast<double>(us) / 1e6; }
+  constexpr auto operator<=>(const Duration&) const = default;
+  constexpr Duration operator+(Duration o) const { return {us + o.us}; }
+  constexpr Duration operator-(Duration o) const { return {us - o.us}; }
+  constexpr Duration operator*(std::int64_t k) const { return {us * k}; }
+  constexpr Duration& operator+=(Duration o) { us += o.us; return *this; }
+};
+
+struct SimTime {
+  std::int64_t us = 0;  // since the start of the simulation
+
+  static constexpr SimTime zero() { return {0}; }
+  static constexpr SimTime max() { return {INT64_MAX}; }
+  constexpr double to_seconds() const { return static_cast<double>(us) / 1e6; }
+  constexpr auto operator<=>(const SimTime&) const = default;
+  constexpr SimTime operator+(Duration d) const { return {us + d.us}; }
+  constexpr SimTime operator-(Duration d) const { return {us - d.us}; }
+  constexpr Duration operator-(SimTime o) const { return {us - o.us}; }
+  constexpr SimTime& operator+=(Duration d) { us += d.us; return *this; }
+};
+
+// Parses a Go duration: a sequence of decimal numbers with units ns, us (µs), ms, s, m, h, e.g.
+// "300ms", "-1.5h", "2h45m". "0" alone is accepted. Sub-microsecond parts are truncated.
+// Returns nullopt for anything Go's time.ParseDuration would reject.
+std::optional<Duration> parse_duration(std::string_view text);
+
+// Formats as Go's Duration.String(): "1h30m0s", "15m0s", "1.5s", "500ms", "0s".
+std::string format_duration(Duration d);
+
+// Timeline form used by the human report: "+1h02m03.500s" style is hard to scan, so this is
+// fixed-width "HH:MM:SS.mmm" (hours may exceed 24).
+std::string format_clock(SimTime t);
+
+}  // namespace eksim::engine
