@@ -1,0 +1,358 @@
+#include "models/k8s/scheduling/schedule.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <climits>
+
+namespace eksim::k8s {
+
+std::string format_reason_histogram(const std::map<std::string, std::int64_t>& histogram) {
+  std::vector<std::string> entries;
+  entries.reserve(histogram.size());
+  for (const auto& [reason, count] : histogram) entries.push_back(std::to_string(count) + " " + reason);
+  std::sort(entries.begin(), entries.end());  // as strings: "10 ..." sorts before "2 ..."
+  std::string out;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (i) out += ", ";
+    out += entries[i];
+  }
+  return out;
+}
+
+std::string failed_scheduling_message(std::size_t num_nodes, const std::map<std::string, std::int64_t>& histogram,
+                                      std::string_view post_filter) {
+  std::string msg = "0/" + std::to_string(num_nodes) + " nodes are available";
+  msg += ":";
+  if (!histogram.empty()) msg += " " + format_reason_histogram(histogram) + ".";
+  if (!post_filter.empty()) {
+    msg += " ";
+    msg += post_filter;
+    msg += ".";
+  }
+  return msg;
+}
+
+namespace {
+
+// Nodes that behave identically for the pod: one representative is filtered and scored.
+// Either one node, or an equivalence class whose members are listed in `members_by_name`.
+struct Group {
+  const NodeInfo* rep = nullptr;  // the member with the smallest name
+  std::size_t count = 1;
+  const std::map<std::string, const NodeInfo*>* members_by_name = nullptr;
+
+  template <typename F>
+  void for_each_member(F&& f) const {
+    if (!members_by_name) {
+      f(rep);
+      return;
+    }
+    for (const auto& [name, n] : *members_by_name) f(n);
+  }
+};
+
+bool needs_full_state(const Pod& pod, const PodSchedulingInfo& info) {
+  return info.has_pod_affinity || !pod.spec.topology_spread_constraints.empty();
+}
+
+// MoreImportantPod: higher priority first, then the one that started earlier.
+bool more_important(const Pod* a, const Pod* b) {
+  if (a->spec.priority != b->spec.priority) return a->spec.priority > b->spec.priority;
+  auto sa = a->status.started_at.value_or(engine::SimTime::max());
+  auto sb = b->status.started_at.value_or(engine::SimTime::max());
+  if (sa != sb) return sa < sb;
+  return std::tie(a->meta.ns, a->meta.name) < std::tie(b->meta.ns, b->meta.name);
+}
+
+struct Candidate {
+  const NodeInfo* node = nullptr;
+  std::vector<const Pod*> victims;  // most important first
+};
+
+// SelectVictimsOnNode (defaultpreemption) without PodDisruptionBudgets: remove every pod of
+// lower priority; if the pod then fits, add back (reprieve) as many as possible, most important
+// first. Returns the victims, or the status that explains why the node cannot help.
+std::optional<Candidate> select_victims(const Pod& pod, const PodSchedulingInfo& info, const NodeInfo& node,
+                                        NodeInfoView all, const PreFilterState& state, bool full_state,
+                                        const SchedulerOptions& options, FilterResult& why) {
+  why = {};
+  if (node.min_pod_priority >= pod.spec.priority) {
+    why.code = FilterCode::UnschedulableAndUnresolvable;
+    why.reasons = {kNoPreemptionVictims};
+    return std::nullopt;
+  }
+  std::vector<const Pod*> potential;
+  for (const Pod* p : node.pods)
+    if (p->spec.priority < pod.spec.priority) potential.push_back(p);
+  std::sort(potential.begin(), potential.end(), more_important);
+  NodeInfo trial = node;
+  for (const Pod* p : potential) remove_pod(trial, *p);
+
+  std::vector<const NodeInfo*> view;
+  auto filter = [&]() {
+    if (!full_state) return run_filters(pod, info, state, trial, options);
+    view.assign(all.begin(), all.end());
+    for (auto& v : view)
+      if (v->name() == trial.name()) v = &trial;
+    return run_filters(pod, info, pre_filter(pod, info, view), trial, options);
+  };
+  FilterResult r = filter();
+  if (!r.ok()) {
+    why = std::move(r);
+    return std::nullopt;
+  }
+  Candidate c;
+  c.node = &node;
+  for (const Pod* p : potential) {
+    add_pod(trial, *p);
+    if (!filter().ok()) {
+      remove_pod(trial, *p);
+      c.victims.push_back(p);
+    }
+  }
+  return c;
+}
+
+// pickOneNodeForPreemption without PDBs and start times: lowest highest-priority victim, then
+// lowest priority sum (each victim offset by MaxInt32+1 so fewer victims win), then fewer
+// victims, then node name.
+bool better_candidate(const Candidate& a, const Candidate& b) {
+  auto highest = [](const Candidate& c) { return c.victims.empty() ? INT32_MIN : c.victims.front()->spec.priority; };
+  if (highest(a) != highest(b)) return highest(a) < highest(b);
+  auto sum = [](const Candidate& c) {
+    std::int64_t s = 0;
+    for (const Pod* p : c.victims) s += static_cast<std::int64_t>(p->spec.priority) + INT32_MAX + 1;
+    return s;
+  };
+  if (sum(a) != sum(b)) return sum(a) < sum(b);
+  if (a.victims.size() != b.victims.size()) return a.victims.size() < b.victims.size();
+  return a.node->name() < b.node->name();
+}
+
+ScheduleResult run_cycle(const Pod& pod, const PodSchedulingInfo& info, const PreFilterState& state,
+                         bool full_state, const std::vector<Group>& groups, NodeInfoView all,
+                         NodeInfoView score_view, std::size_t num_nodes, const SchedulerOptions& options) {
+  ScheduleResult res;
+  if (num_nodes == 0) {
+    res.message = kNoNodesAvailable;
+    return res;
+  }
+  std::vector<const Group*> feasible;
+  std::vector<std::pair<const Group*, FilterResult>> failed;
+  for (const auto& g : groups) {
+    FilterResult r = run_filters(pod, info, state, *g.rep, options);
+    if (r.ok()) {
+      feasible.push_back(&g);
+      continue;
+    }
+    for (const auto& reason : r.reasons) res.reasons[reason] += static_cast<std::int64_t>(g.count);
+    res.unschedulable_plugins.insert(r.plugin);
+    failed.emplace_back(&g, std::move(r));
+  }
+  if (!feasible.empty()) {
+    std::vector<const NodeInfo*> reps;
+    reps.reserve(feasible.size());
+    for (const Group* g : feasible) reps.push_back(g->rep);
+    auto scores = score_nodes(pod, info, reps, score_view, options);
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < reps.size(); ++i)
+      if (scores[i] > scores[best] || (scores[i] == scores[best] && reps[i]->name() < reps[best]->name()))
+        best = i;
+    res.node_name = reps[best]->name();
+    res.score = scores[best];
+    res.reasons.clear();
+    res.unschedulable_plugins.clear();
+    return res;
+  }
+
+  std::string post;
+  if (options.preemption) {
+    std::map<std::string, std::int64_t> post_hist;
+    std::optional<Candidate> chosen;
+    for (const auto& [g, r] : failed) {
+      if (r.code == FilterCode::UnschedulableAndUnresolvable) {
+        post_hist[kPreemptionNotHelpful] += static_cast<std::int64_t>(g->count);
+        continue;
+      }
+      g->for_each_member([&](const NodeInfo* n) {
+        FilterResult why;
+        auto c = select_victims(pod, info, *n, all, state, full_state, options, why);
+        if (c) {
+          if (!chosen || better_candidate(*c, *chosen)) chosen = std::move(c);
+        } else {
+          for (const auto& reason : why.reasons) post_hist[reason]++;
+        }
+      });
+    }
+    if (chosen) {
+      res.preemption = PreemptionPlan{chosen->node->name(), chosen->victims};
+      res.message = failed_scheduling_message(num_nodes, res.reasons, "");
+      return res;
+    }
+    post = "preemption: 0/" + std::to_string(num_nodes) + " nodes are available: " + format_reason_histogram(post_hist);
+  }
+  // The DynamicResources PostFilter runs before DefaultPreemption; DRA is on by default from 1.34.
+  if (options.version.minor >= 34) post = post.empty() ? kNoNewClaimsToDeallocate : std::string(kNoNewClaimsToDeallocate) + ", " + post;
+  res.message = failed_scheduling_message(num_nodes, res.reasons, post);
+  return res;
+}
+
+bool refers_to_hostname(const NodeSelectorTerm& t) {
+  if (!t.match_fields.empty()) return true;
+  return std::any_of(t.match_expressions.begin(), t.match_expressions.end(),
+                     [](const NodeSelectorRequirement& r) { return r.key == kLabelHostname; });
+}
+
+// True when every node of an equivalence class gives this pod the same filter result and score.
+bool class_eligible(const Pod& pod, const PodSchedulingInfo& info, const SchedulingSnapshot& snap) {
+  if (snap.any_pod_affinity() || needs_full_state(pod, info) || !pod.spec.node_name.empty()) return false;
+  if (pod.spec.node_selector.count(kLabelHostname)) return false;
+  const auto& a = pod.spec.affinity;
+  if (a.node_required && std::any_of(a.node_required->begin(), a.node_required->end(), refers_to_hostname))
+    return false;
+  for (const auto& p : a.node_preferred)
+    if (refers_to_hostname(p.preference)) return false;
+  return true;
+}
+
+std::string class_key(const NodeInfo& n) {
+  constexpr char kSep = '\x1f';
+  std::string k;
+  k.reserve(256);
+  auto put = [&](std::string_view s) {
+    k.append(s);
+    k.push_back(kSep);
+  };
+  for (const auto& [lk, lv] : n.node.meta.labels) {
+    if (lk == kLabelHostname) continue;
+    put(lk);
+    put(lv);
+  }
+  put("|t");
+  for (const auto& t : n.node.taints) {
+    put(t.key);
+    put(t.value);
+    put(t.effect);
+  }
+  put(n.node.unschedulable ? "U" : "S");
+  put("|a");
+  for (const auto& [r, v] : n.node.allocatable.items()) {
+    put(r);
+    put(std::to_string(v));
+  }
+  put("|r");
+  for (const auto& [r, v] : n.requested.items()) {
+    if (v == 0) continue;
+    put(r);
+    put(std::to_string(v));
+  }
+  put(std::to_string(n.non_zero_cpu));
+  put(std::to_string(n.non_zero_memory));
+  put(std::to_string(n.pod_count()));
+  put("|p");
+  for (const auto& hp : n.used_ports) {
+    put(hp.protocol);
+    put(std::to_string(hp.port));
+  }
+  return k;
+}
+
+}  // namespace
+
+ScheduleResult schedule_one(const Pod& pod, NodeInfoView nodes, const SchedulerOptions& options) {
+  PodSchedulingInfo info = pod_scheduling_info(pod);
+  PreFilterState state = pre_filter(pod, info, nodes);
+  std::vector<Group> groups;
+  groups.reserve(nodes.size());
+  std::vector<const NodeInfo*> sorted(nodes.begin(), nodes.end());
+  std::sort(sorted.begin(), sorted.end(), [](const NodeInfo* a, const NodeInfo* b) { return a->name() < b->name(); });
+  for (const NodeInfo* n : sorted) groups.push_back(Group{n, 1, nullptr});
+  return run_cycle(pod, info, state, true, groups, nodes, nodes, nodes.size(), options);
+}
+
+// --- SchedulingSnapshot -----------------------------------------------------------------------
+
+void SchedulingSnapshot::unclassify(const Entry& e) {
+  auto it = classes_.find(e.class_key);
+  if (it == classes_.end()) return;
+  it->second.erase(e.info.name());
+  if (it->second.empty()) classes_.erase(it);
+}
+
+void SchedulingSnapshot::reclassify(Entry& e) {
+  unclassify(e);
+  e.class_key = class_key(e.info);
+  classes_[e.class_key].emplace(e.info.name(), &e.info);
+}
+
+void SchedulingSnapshot::set_node(const Node& node) {
+  auto it = entries_.find(node.meta.name);
+  if (it == entries_.end()) {
+    it = entries_.emplace(node.meta.name, Entry{make_node_info(node), {}}).first;
+    view_dirty_ = true;
+  } else {
+    it->second.info.node = node;
+  }
+  reclassify(it->second);
+}
+
+void SchedulingSnapshot::remove_node(std::string_view name) {
+  auto it = entries_.find(name);
+  if (it == entries_.end()) return;
+  unclassify(it->second);
+  pods_with_affinity_ -= it->second.info.pods_with_affinity;
+  entries_.erase(it);
+  view_dirty_ = true;
+}
+
+bool SchedulingSnapshot::bind(const Pod& pod, std::string_view node_name) {
+  auto it = entries_.find(node_name);
+  if (it == entries_.end()) return false;
+  NodeInfo& info = it->second.info;
+  int before = info.pods_with_affinity;
+  add_pod(info, pod);
+  pods_with_affinity_ += info.pods_with_affinity - before;
+  reclassify(it->second);
+  return true;
+}
+
+bool SchedulingSnapshot::unbind(const Pod& pod, std::string_view node_name) {
+  auto it = entries_.find(node_name);
+  if (it == entries_.end()) return false;
+  NodeInfo& info = it->second.info;
+  int before = info.pods_with_affinity;
+  if (!remove_pod(info, pod)) return false;
+  pods_with_affinity_ += info.pods_with_affinity - before;
+  reclassify(it->second);
+  return true;
+}
+
+const NodeInfo* SchedulingSnapshot::find(std::string_view name) const {
+  auto it = entries_.find(name);
+  return it == entries_.end() ? nullptr : &it->second.info;
+}
+
+NodeInfoView SchedulingSnapshot::nodes() const {
+  if (view_dirty_) {
+    view_.clear();
+    view_.reserve(entries_.size());
+    for (const auto& [name, e] : entries_) view_.push_back(&e.info);
+    view_dirty_ = false;
+  }
+  return view_;
+}
+
+ScheduleResult schedule_one(const Pod& pod, const SchedulingSnapshot& snap, const SchedulerOptions& options) {
+  PodSchedulingInfo info = pod_scheduling_info(pod);
+  if (!class_eligible(pod, info, snap)) return schedule_one(pod, snap.nodes(), options);
+  std::vector<Group> groups;
+  groups.reserve(snap.classes_.size());
+  for (const auto& [key, members] : snap.classes_)
+    groups.push_back(Group{members.begin()->second, members.size(), &members});
+  // No pod anywhere has pod (anti-)affinity and this pod has no spread or affinity terms, so the
+  // PreFilter state is empty and InterPodAffinity scoring has nothing to look at.
+  PreFilterState empty;
+  return run_cycle(pod, info, empty, false, groups, snap.nodes(), NodeInfoView{}, snap.size(), options);
+}
+
+}  // namespace eksim::k8s
