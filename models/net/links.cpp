@@ -1,0 +1,67 @@
+#include "models/net/links.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "models/net/sharing.hpp"
+
+namespace eksim::net {
+
+const char* interconnect_name(Interconnect i) { return i == Interconnect::NVLink ? "NVLink" : "PCIe"; }
+const char* transport_name(NetTransport t) { return t == NetTransport::Efa ? "EFA" : "Socket"; }
+
+double rtt_us(bool cross_az, const NetParams& params) {
+  return 1000.0 * (cross_az ? params.cross_az_rtt_ms : params.same_az_rtt_ms);
+}
+
+NodeLink node_to_node_link(const NodeNetworkSpec& spec, const LinkOptions& options, const NetParams& params) {
+  NodeLink link;
+  // "Up to" types sustain only their baseline (AWS: the burst needs network I/O credits).
+  link.nic_gbps = (spec.nic_up_to && options.allow_burst) ? spec.nic_burst_gbps : spec.nic_baseline_gbps;
+  link.rtt_us = rtt_us(options.cross_az, params);
+  if (spec.efa && options.efa_enabled) {
+    link.transport = NetTransport::Efa;
+    link.gbytes_per_s = link.nic_gbps / 8.0;
+    link.tuner_gbytes_per_s = link.gbytes_per_s;
+    return link;
+  }
+  link.transport = NetTransport::Socket;
+  const NcclParams& n = params.nccl;
+  link.flows = std::max(1, n.channels) * std::max(1, n.socket_nthreads) * std::max(1, n.nsocks_perthread);
+  link.per_flow_cap_gbps =
+      options.placement_group ? params.per_flow_cap_placement_group_gbps : params.per_flow_cap_gbps;
+  // The pair's TCP flows share the sender's NIC max-min fairly, each also held to the per-flow cap.
+  Eigen::MatrixXd incidence = Eigen::MatrixXd::Ones(link.flows, 1);
+  Eigen::VectorXd capacity(1);
+  capacity(0) = link.nic_gbps;
+  Eigen::VectorXd caps = Eigen::VectorXd::Constant(link.flows, link.per_flow_cap_gbps);
+  link.gbytes_per_s = max_min_fair_rates(incidence, capacity, caps).sum() / 8.0;
+  link.tuner_gbytes_per_s = n.ena_assumed_gbps / 8.0;
+  return link;
+}
+
+double hop_latency_us(Interconnect intra, Protocol p, const NcclParams& nccl) {
+  const auto i = static_cast<std::size_t>(p);
+  return intra == Interconnect::NVLink ? nccl.hop_latency_nvlink_us[i] : nccl.hop_latency_pcie_us[i];
+}
+
+double net_hop_latency_us(Protocol p, const NcclParams& nccl) {
+  return nccl.hop_latency_net_us[static_cast<std::size_t>(p)];
+}
+
+RingTopology make_ring_topology(const NodeNetworkSpec& spec, int nodes, int gpus_per_node,
+                                const LinkOptions& options, const NetParams& params) {
+  RingTopology t;
+  t.nodes = std::max(1, nodes);
+  t.gpus_per_node = std::max(1, gpus_per_node);
+  t.intra = spec.intra;
+  t.intra_gbytes_per_s = spec.intra_gbytes_per_s > 0 ? spec.intra_gbytes_per_s : params.pcie_gen4_gbytes_per_s;
+  t.inter = node_to_node_link(spec, options, params);
+  // NCCL enables LL128 by default only with NVLink inside the node and, across nodes, a NIC close
+  // to the GPU (GPUDirect RDMA, i.e. EFA here); TCP sockets go through host memory.
+  t.ll128_enabled = spec.intra == Interconnect::NVLink &&
+                    (t.nodes == 1 || t.inter.transport == NetTransport::Efa);
+  return t;
+}
+
+}  // namespace eksim::net
