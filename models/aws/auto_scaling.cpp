@@ -1,0 +1,234 @@
+#include "models/aws/auto_scaling.hpp"
+
+#include <algorithm>
+
+namespace eksim::aws {
+
+AutoScaling::AutoScaling(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng, Ec2& ec2,
+                         std::int64_t start_epoch_seconds)
+    : sim_(sim), log_(log), rng_(rng), ec2_(ec2), start_epoch_(start_epoch_seconds) {
+  ec2_.on_running.push_back([this](Instance& i) { instance_running(i); });
+  ec2_.on_terminated.push_back([this](Instance& i) { instance_terminated(i); });
+}
+
+std::string AutoScaling::timestamp() const { return format_iso8601(sim_.now(), start_epoch_); }
+
+AutoScalingGroup* AutoScaling::find(const std::string& name) {
+  for (auto& g : groups_)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+AutoScalingGroup* AutoScaling::group_of(const std::string& instance_id) {
+  Instance* inst = ec2_.find(instance_id);
+  return inst ? find(inst->owner) : nullptr;
+}
+
+AutoScalingGroup& AutoScaling::create_group(AutoScalingGroup group, bool instances_already_running) {
+  groups_.push_back(std::move(group));
+  AutoScalingGroup& g = groups_.back();
+  if (instances_already_running) {
+    // The cluster as terraform left it: desired instances exist and run at t=0, spread over the
+    // subnets as the ASG would have placed them.
+    for (std::int64_t i = 0; i < g.sizes.desired; ++i) {
+      std::vector<LaunchSubnet> subnets;
+      for (const auto& id : g.subnet_ids) {
+        std::int64_t n = 0;
+        for (const auto& iid : g.instances)
+          if (Instance* inst = ec2_.find(iid); inst && inst->subnet_id == id) ++n;
+        subnets.push_back(LaunchSubnet{id, ec2_.subnet(id) ? ec2_.subnet(id)->az : "", n, {}});
+      }
+      auto pick = choose_launch_subnet(subnets, sim_.now());
+      LaunchRequest req{g.launch_template.instance_types.front(), g.subnet_ids[pick.value_or(0)], g.launch_template.spot,
+                        g.launch_template.security_groups, g.launch_template.iam_role, g.launch_template.instance_tags,
+                        g.name, g.launch_template.version};
+      g.instances.push_back(ec2_.adopt_running_instance(req));
+    }
+  } else if (g.sizes.desired > 0) {
+    g.pending_cause = cause_user_created(timestamp(), 0, g.sizes.desired);
+    schedule_reconcile(g);
+  }
+  return g;
+}
+
+std::optional<AwsError> AutoScaling::update_group(const std::string& name, const SizesUpdate& update) {
+  AutoScalingGroup* g = find(name);
+  if (!g) return AwsError{"ValidationError", "AutoScalingGroup name not found - AutoScalingGroup " + name + " not found"};
+  auto result = apply_asg_update(g->sizes, update);
+  if (result.error) return result.error;
+  std::int64_t before = g->sizes.desired;
+  g->sizes = result.sizes;
+  if (g->sizes.desired != before) {
+    g->pending_cause = cause_user_update_constraints(timestamp(), g->sizes, before, g->sizes.desired);
+    g->capacity_before_change = before;
+  }
+  schedule_reconcile(*g);
+  return std::nullopt;
+}
+
+std::optional<AwsError> AutoScaling::set_desired_capacity(const std::string& name, std::int64_t desired) {
+  AutoScalingGroup* g = find(name);
+  if (!g) return AwsError{"ValidationError", "AutoScalingGroup name not found - AutoScalingGroup " + name + " not found"};
+  GroupSizes next = g->sizes;
+  next.desired = desired;
+  if (auto err = validate_asg_sizes(next)) return err;
+  std::int64_t before = g->sizes.desired;
+  g->sizes = next;
+  if (before != desired) g->pending_cause = cause_user_set_desired(timestamp(), before, desired);
+  schedule_reconcile(*g);
+  return std::nullopt;
+}
+
+void AutoScaling::note_cause(const std::string& name, const std::string& sentence) {
+  if (AutoScalingGroup* g = find(name)) g->pending_cause = sentence;
+}
+
+void AutoScaling::terminate_instance(const std::string& instance_id, bool decrement_desired) {
+  AutoScalingGroup* g = group_of(instance_id);
+  if (!g) return;
+  std::int64_t from = static_cast<std::int64_t>(g->instances.size());
+  if (decrement_desired && g->sizes.desired > g->sizes.min_size) --g->sizes.desired;
+  engine::Activity a;
+  a.start = a.end = sim_.now();
+  a.service = "autoscaling";
+  a.resource = g->name;
+  a.status = "Successful";
+  a.description = terminate_description(instance_id);
+  std::string at = timestamp();
+  a.cause = join_causes({"At " + at + " instance " + instance_id +
+                         " was taken out of service in response to a user request" +
+                         (decrement_desired ? ", shrinking the capacity from " + std::to_string(from) + " to " +
+                                                  std::to_string(from - 1) + "."
+                                            : ".")});
+  record(std::move(a));
+  std::erase(g->instances, instance_id);
+  ec2_.terminate(instance_id);
+  schedule_reconcile(*g);
+}
+
+void AutoScaling::schedule_reconcile(AutoScalingGroup& g) {
+  if (g.retry.valid() && sim_.is_pending(g.retry)) return;  // a reconcile or back-off retry is already due
+  std::string name = g.name;
+  // The ASG acts on a changed desired capacity within seconds.
+  g.retry = sim_.schedule(engine::Duration::seconds(1), [this, name] { reconcile(name); });
+}
+
+void AutoScaling::reconcile(const std::string& name) {
+  AutoScalingGroup* g = find(name);
+  if (!g) return;
+  auto count = static_cast<std::int64_t>(g->instances.size());
+  if (count < g->sizes.desired) {
+    std::int64_t target = g->sizes.desired;
+    for (std::int64_t n = count; n < target; ++n) {
+      std::size_t before = g->instances.size();
+      launch_one(*g, n, target);
+      if (g->instances.size() == before) break;  // failed: back-off scheduled
+    }
+  } else if (count > g->sizes.desired) {
+    std::int64_t target = g->sizes.desired;
+    for (std::int64_t n = count; n > target; --n) terminate_one(*g, n, target);
+  }
+  g->pending_cause.clear();
+}
+
+void AutoScaling::launch_one(AutoScalingGroup& g, std::int64_t from, std::int64_t to) {
+  std::vector<LaunchSubnet> subnets;
+  for (const auto& id : g.subnet_ids) {
+    std::int64_t n = 0;
+    for (const auto& iid : g.instances)
+      if (Instance* inst = ec2_.find(iid); inst && inst->subnet_id == id) ++n;
+    auto failed = g.subnet_failed_until.find(id);
+    subnets.push_back(LaunchSubnet{id, ec2_.subnet(id) ? ec2_.subnet(id)->az : "", n,
+                                   failed == g.subnet_failed_until.end() ? engine::SimTime{} : failed->second});
+  }
+  auto pick = choose_launch_subnet(subnets, sim_.now());
+  if (!pick) return;
+  const std::string& subnet_id = g.subnet_ids[*pick];
+  LaunchRequest req{g.launch_template.instance_types.front(), subnet_id, g.launch_template.spot,
+                    g.launch_template.security_groups, g.launch_template.iam_role, g.launch_template.instance_tags,
+                    g.name, g.launch_template.version};
+  auto result = ec2_.run_instance(req);
+  std::string at = timestamp();
+  engine::Activity a;
+  a.start = sim_.now();
+  a.service = "autoscaling";
+  a.resource = g.name;
+  std::vector<std::string> causes;
+  if (!g.pending_cause.empty()) causes.push_back(g.pending_cause);
+  causes.push_back(cause_instance_started(at, from, to));
+  a.cause = join_causes(causes);
+  if (auto* err = std::get_if<AwsError>(&result)) {
+    a.end = sim_.now();
+    a.status = "Failed";
+    a.status_message = failed_launch_status_message(g.launch_template.spot, *err);
+    a.description = failed_launch_description(a.status_message);
+    record(std::move(a));
+    ++g.consecutive_failures;
+    engine::Duration delay = launch_retry_delay(g.consecutive_failures);
+    g.subnet_failed_until[subnet_id] = sim_.now() + delay;
+    std::string name = g.name;
+    g.retry = sim_.schedule(delay, [this, name] { reconcile(name); });
+    return;
+  }
+  const std::string& id = std::get<std::string>(result);
+  g.consecutive_failures = 0;
+  g.instances.push_back(id);
+  a.status = "InProgress";
+  a.description = launch_description(id);
+  launch_activity_[id] = record(std::move(a));
+}
+
+void AutoScaling::terminate_one(AutoScalingGroup& g, std::int64_t from, std::int64_t to) {
+  std::vector<TerminationCandidate> candidates;
+  for (const auto& id : g.instances) {
+    Instance* inst = ec2_.find(id);
+    if (!inst) continue;
+    candidates.push_back(TerminationCandidate{id, inst->az, inst->launched_at, false,
+                                              inst->template_version == g.launch_template.version,
+                                              inst->template_version, false});
+  }
+  auto pick = select_instance_to_terminate(candidates, sim_.now(), rng_.get("autoscaling/termination/" + g.name));
+  if (!pick) return;
+  std::string id = candidates[*pick].instance_id;
+  std::string at = timestamp();
+  engine::Activity a;
+  a.start = a.end = sim_.now();
+  a.service = "autoscaling";
+  a.resource = g.name;
+  a.status = "Successful";
+  a.description = terminate_description(id);
+  std::vector<std::string> causes;
+  if (!g.pending_cause.empty()) causes.push_back(g.pending_cause);
+  causes.push_back(cause_instance_taken_out(at, from, to));
+  causes.push_back(cause_selected_for_termination(at, id));
+  a.cause = join_causes(causes);
+  record(std::move(a));
+  std::erase(g.instances, id);
+  ec2_.terminate(id);
+}
+
+std::size_t AutoScaling::record(engine::Activity a) {
+  log_.record_activity(std::move(a));
+  return log_.activities().size() - 1;
+}
+
+void AutoScaling::instance_running(Instance& inst) {
+  auto it = launch_activity_.find(inst.id);
+  if (it == launch_activity_.end()) return;
+  engine::Activity& a = log_.activities()[it->second];
+  a.status = "Successful";
+  a.end = sim_.now();
+  launch_activity_.erase(it);
+}
+
+void AutoScaling::instance_terminated(Instance& inst) {
+  // An instance that went away without the group asking (spot interruption, a user's
+  // TerminateInstances) is replaced.
+  AutoScalingGroup* g = find(inst.owner);
+  if (!g) return;
+  if (std::find(g->instances.begin(), g->instances.end(), inst.id) == g->instances.end()) return;
+  std::erase(g->instances, inst.id);
+  schedule_reconcile(*g);
+}
+
+}  // namespace eksim::aws

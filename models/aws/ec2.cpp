@@ -1,0 +1,127 @@
+#include "models/aws/ec2.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace eksim::aws {
+
+const char* to_string(InstanceState s) {
+  switch (s) {
+    case InstanceState::Pending: return "pending";
+    case InstanceState::Running: return "running";
+    case InstanceState::ShuttingDown: return "shutting-down";
+    case InstanceState::Terminated: return "terminated";
+  }
+  return "unknown";
+}
+
+Ec2::Ec2(engine::Simulator& sim, engine::RngStreams& rng, std::string region, std::vector<Subnet> subnets)
+    : sim_(sim), rng_(rng), region_(std::move(region)), subnets_(std::move(subnets)) {}
+
+const Subnet* Ec2::subnet(const std::string& id) const {
+  for (const auto& s : subnets_)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> Ec2::zones() const {
+  std::vector<std::string> out;
+  for (const auto& s : subnets_)
+    if (std::find(out.begin(), out.end(), s.az) == out.end()) out.push_back(s.az);
+  return out;
+}
+
+std::string Ec2::new_instance_id() {
+  auto& r = rng_.get("ec2/instance-ids");
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "i-0%016llx", static_cast<unsigned long long>(r.next_u64() >> 4));
+  return buf;
+}
+
+Instance& Ec2::create(const LaunchRequest& req, InstanceState state) {
+  Instance inst;
+  inst.id = new_instance_id();
+  inst.type = req.type;
+  inst.subnet_id = req.subnet_id;
+  inst.spot = req.spot;
+  inst.state = state;
+  inst.launched_at = sim_.now();
+  inst.security_groups = req.security_groups;
+  inst.iam_role = req.iam_role;
+  inst.tags = req.tags;
+  inst.owner = req.owner;
+  inst.template_version = req.template_version;
+  for (auto& s : subnets_) {
+    if (s.id != req.subnet_id) continue;
+    inst.az = s.az;
+    // Addresses are handed out in order inside the subnet's CIDR: a.b.c.d/n -> base + next_host.
+    unsigned a = 10, b = 0, c = 0, d = 0;
+    std::sscanf(s.cidr.c_str(), "%u.%u.%u.%u", &a, &b, &c, &d);
+    std::uint32_t ip = (a << 24 | b << 16 | c << 8 | d) + s.next_host++;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+    inst.private_ip = buf;
+    std::snprintf(buf, sizeof buf, "ip-%u-%u-%u-%u", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+    // us-east-1 keeps the legacy ec2.internal domain; other regions use <region>.compute.internal.
+    inst.private_dns_name = std::string(buf) + (region_ == "us-east-1" ? ".ec2.internal" : "." + region_ + ".compute.internal");
+  }
+  index_[inst.id] = instances_.size();
+  instances_.push_back(std::move(inst));
+  return instances_.back();
+}
+
+std::variant<std::string, AwsError> Ec2::run_instance(const LaunchRequest& req) {
+  const Subnet* sn = subnet(req.subnet_id);
+  if (auto err = quotas_.try_reserve(req.type->quota_bucket, req.spot, req.type->vcpu)) return *err;
+  if (auto err = capacity_.try_acquire(req.type->name, sn ? sn->az : "", req.spot, zones())) {
+    quotas_.release(req.type->quota_bucket, req.spot, req.type->vcpu);
+    return *err;
+  }
+  Instance& inst = create(req, InstanceState::Pending);
+  std::string id = inst.id;
+  double delay = rng_.get("ec2/boot/" + id).lognormal_median(timings_.pending_to_running_median_s, timings_.pending_to_running_sigma);
+  sim_.schedule(engine::Duration::from_seconds(delay), [this, id] {
+    Instance* i = find(id);
+    if (!i || i->state != InstanceState::Pending) return;
+    i->state = InstanceState::Running;
+    i->running_at = sim_.now();
+    for (auto& fn : on_running) fn(*i);
+  });
+  return id;
+}
+
+std::string Ec2::adopt_running_instance(const LaunchRequest& req) {
+  const Subnet* sn = subnet(req.subnet_id);
+  // Pre-existing instances count against quota and capacity but are never refused: the account
+  // already runs them.
+  auto quota = quotas_.quota(req.type->quota_bucket, req.spot);
+  quotas_.set_quota(req.type->quota_bucket, req.spot, std::nullopt);
+  quotas_.try_reserve(req.type->quota_bucket, req.spot, req.type->vcpu);
+  quotas_.set_quota(req.type->quota_bucket, req.spot, quota);
+  capacity_.try_acquire(req.type->name, sn ? sn->az : "", req.spot, zones());
+  Instance& inst = create(req, InstanceState::Running);
+  inst.running_at = sim_.now();
+  for (auto& fn : on_running) fn(inst);
+  return inst.id;
+}
+
+void Ec2::terminate(const std::string& id) {
+  Instance* inst = find(id);
+  if (!inst || inst->state == InstanceState::ShuttingDown || inst->state == InstanceState::Terminated) return;
+  inst->state = InstanceState::ShuttingDown;
+  quotas_.release(inst->type->quota_bucket, inst->spot, inst->type->vcpu);
+  capacity_.release(inst->type->name, inst->az, inst->spot);
+  // Billing stops when shutting-down begins; the record turns terminated a little later.
+  inst->terminated_at = sim_.now();
+  for (auto& fn : on_terminated) fn(*inst);
+  sim_.schedule(engine::Duration::seconds(30), [this, id] {
+    if (Instance* i = find(id)) i->state = InstanceState::Terminated;
+  });
+}
+
+Instance* Ec2::find(const std::string& id) {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &instances_[it->second];
+}
+
+}  // namespace eksim::aws

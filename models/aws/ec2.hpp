@@ -1,0 +1,109 @@
+#pragma once
+// EC2 as the simulated cluster sees it: RunInstances with quota and capacity checks, the
+// pending -> running transition, termination, and the instance records billing reads.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "models/aws/aws_error.hpp"
+#include "models/aws/capacity.hpp"
+#include "models/aws/instance_catalog.hpp"
+#include "models/aws/quotas.hpp"
+#include "sim/engine/rng.hpp"
+#include "sim/engine/simulator.hpp"
+
+namespace eksim::aws {
+
+enum class InstanceState { Pending, Running, ShuttingDown, Terminated };
+const char* to_string(InstanceState s);
+
+struct Subnet {
+  std::string id;
+  std::string az;
+  std::string cidr;
+  std::uint32_t next_host = 10;  // next private address to hand out (the first few are AWS's)
+};
+
+struct Instance {
+  std::string id;  // i-0123456789abcdef0
+  const InstanceType* type = nullptr;
+  std::string subnet_id;
+  std::string az;
+  bool spot = false;
+  InstanceState state = InstanceState::Pending;
+  engine::SimTime launched_at;
+  std::optional<engine::SimTime> running_at;
+  std::optional<engine::SimTime> terminated_at;
+  std::string private_ip;
+  std::string private_dns_name;  // ip-10-0-1-23.ap-northeast-2.compute.internal
+  std::vector<std::string> security_groups;
+  std::string iam_role;
+  std::map<std::string, std::string> tags;
+  std::string owner;  // ASG name or NodeClaim name: who launched it, for billing and reports
+  std::int64_t template_version = 1;
+};
+
+struct LaunchRequest {
+  const InstanceType* type = nullptr;
+  std::string subnet_id;
+  bool spot = false;
+  std::vector<std::string> security_groups;
+  std::string iam_role;
+  std::map<std::string, std::string> tags;
+  std::string owner;
+  std::int64_t template_version = 1;
+};
+
+// Default timings (FACTS.md): RunInstances answers in ~1.5 s; pending -> running ~16 s.
+struct Ec2Timings {
+  double pending_to_running_median_s = 16.0;
+  double pending_to_running_sigma = 0.15;
+};
+
+class Ec2 {
+ public:
+  Ec2(engine::Simulator& sim, engine::RngStreams& rng, std::string region, std::vector<Subnet> subnets);
+
+  const std::string& region() const { return region_; }
+  VcpuQuotaLedger& quotas() { return quotas_; }
+  CapacityPools& capacity() { return capacity_; }
+  Ec2Timings& timings() { return timings_; }
+  const std::vector<Subnet>& subnets() const { return subnets_; }
+  const Subnet* subnet(const std::string& id) const;
+  std::vector<std::string> zones() const;  // the region's AZs that have subnets, in order
+
+  // RunInstances for one instance: reserves quota and capacity or returns EC2's error. The
+  // instance is pending now and running after the boot delay; on_running fires then.
+  std::variant<std::string, AwsError> run_instance(const LaunchRequest& request);
+  // An instance that exists from the start of the simulation (already running at t=0).
+  std::string adopt_running_instance(const LaunchRequest& request);
+  // TerminateInstances: shutting-down now, terminated shortly after; quota and capacity return.
+  void terminate(const std::string& instance_id);
+
+  Instance* find(const std::string& id);
+  const std::deque<Instance>& instances() const { return instances_; }
+
+  std::vector<std::function<void(Instance&)>> on_running;
+  std::vector<std::function<void(Instance&)>> on_terminated;
+
+ private:
+  Instance& create(const LaunchRequest& request, InstanceState state);
+  std::string new_instance_id();
+
+  engine::Simulator& sim_;
+  engine::RngStreams& rng_;
+  std::string region_;
+  std::vector<Subnet> subnets_;
+  VcpuQuotaLedger quotas_;
+  CapacityPools capacity_;
+  Ec2Timings timings_;
+  std::deque<Instance> instances_;
+  std::map<std::string, std::size_t> index_;
+};
+
+}  // namespace eksim::aws

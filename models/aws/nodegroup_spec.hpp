@@ -1,0 +1,48 @@
+#pragma once
+// An EKS managed node group as configured: the terraform-aws-modules/eks eks_managed_node_groups
+// arguments, which mirror the EKS CreateNodegroup API.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace eksim::aws {
+
+// EKS API taint: effect is NO_SCHEDULE | NO_EXECUTE | PREFER_NO_SCHEDULE; the node shows the
+// Kubernetes spelling (NoSchedule, ...).
+struct NodegroupTaint {
+  std::string key;
+  std::string value;
+  std::string effect;
+  bool operator==(const NodegroupTaint&) const = default;
+};
+
+// Kubernetes spelling of an EKS taint effect: NO_SCHEDULE -> NoSchedule.
+std::string kubernetes_taint_effect(const std::string& eks_effect);
+
+// An EKS managed node group with the terraform-aws-modules/eks eks_managed_node_groups keys.
+struct NodeGroupSpec {
+  std::string name;
+  std::vector<std::string> instance_types{"t3.medium"};  // module default ["t3.medium"]
+  std::string ami_type = "AL2023_x86_64_STANDARD";       // module default for 1.30+
+  std::string capacity_type = "ON_DEMAND";               // ON_DEMAND | SPOT
+  std::int64_t min_size = 1;      // module defaults: min 1, max 3, desired 1
+  std::int64_t max_size = 3;
+  std::int64_t desired_size = 1;
+  std::vector<std::string> subnet_ids;  // empty = the cluster's subnets
+  std::map<std::string, std::string> labels;
+  std::vector<NodegroupTaint> taints;
+  std::map<std::string, std::string> tags;
+  std::vector<std::string> vpc_security_group_ids;
+  std::string iam_role_name;  // empty = the module's generated "<name>-eks-node-group-..." role
+  std::optional<std::int64_t> max_pods;  // from cloudinit_pre_nodeadm NodeConfig kubelet.config.maxPods
+  std::int64_t disk_size_gib = 20;
+  std::optional<std::int64_t> max_unavailable;
+  std::optional<std::int64_t> max_unavailable_percentage;  // module default 33 (update_config)
+  // Keys the module would ignore silently (modelled on purpose under module semantics), with
+  // their location for the Warning event.
+  std::vector<std::string> ignored_keys;
+};
+
+}  // namespace eksim::aws

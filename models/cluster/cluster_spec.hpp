@@ -1,0 +1,97 @@
+#pragma once
+// What a simulated cluster is made of, as plain data: the scenario loader fills it, the Cluster
+// builds its controllers from it. Field names follow the real configuration surfaces (the
+// terraform-aws-modules/eks node group keys, Helm values, autoscaler flags).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/aws/nodegroup_spec.hpp"
+#include "models/k8s/objects.hpp"
+#include "sim/engine/time.hpp"
+
+namespace eksim {
+
+using aws::NodeGroupSpec;
+using aws::NodegroupTaint;
+
+struct SubnetSpec {
+  std::string id;
+  std::string az;
+  std::string cidr;
+};
+
+struct SecurityGroupRuleSpec {
+  std::string protocol = "tcp";  // tcp | udp | icmp | -1
+  int from_port = 0;
+  int to_port = 0;
+  std::string source_group;  // exactly one of source_group / cidr
+  std::string cidr;
+  std::string description;
+};
+
+struct SecurityGroupSpec {
+  std::string name;
+  std::vector<SecurityGroupRuleSpec> ingress;
+  std::vector<SecurityGroupRuleSpec> egress;
+  bool egress_given = false;  // without egress rules a new group allows all egress (AWS default)
+};
+
+struct QuotaSpec {
+  std::map<std::string, std::int64_t> on_demand;  // bucket -> vCPUs; absent = unlimited
+  std::map<std::string, std::int64_t> spot;
+};
+
+struct CapacityPoolSpec {
+  std::string instance_type;
+  std::string az;
+  bool spot = false;
+  std::int64_t instances = 0;
+};
+
+struct AddonSpec {
+  std::string name;  // nvidiaDevicePlugin, nodeFeatureDiscovery, gpuOperator
+  std::string version;
+  // Helm values flattened to dotted paths: {"gfd.enabled": "true", "tolerations[0].key": "..."}.
+  std::map<std::string, std::string> values;
+};
+
+// Autoscaler flags as the real program spells them (kebab-case), already validated by the loader;
+// the controller applies its own defaults for flags that are absent.
+struct AutoscalerSpec {
+  std::string kind = "none";  // none | clusterAutoscaler | karpenter
+  std::map<std::string, std::string> flags;
+};
+
+struct AccessSpec {
+  // When the scenario declares aws-auth mapRoles or access entries, only those roles may join;
+  // otherwise every node role may (CONTRACT.md).
+  bool declared = false;
+  std::vector<std::string> mapped_roles;
+};
+
+struct ClusterSpec {
+  std::string name = "eksim";
+  std::string region = "us-east-1";
+  std::string kubernetes_version = "1.35";
+  int kubernetes_minor = 35;
+  std::string mode = "standard";  // standard | auto (EKS Auto Mode)
+  std::string vpc_cidr = "10.0.0.0/16";
+  std::vector<SubnetSpec> subnets;
+  QuotaSpec quotas;
+  std::vector<CapacityPoolSpec> capacity_pools;
+  std::vector<SecurityGroupSpec> security_groups;
+  std::vector<NodeGroupSpec> node_groups;
+  std::vector<AddonSpec> addons;
+  AutoscalerSpec autoscaler;
+  AccessSpec access;
+  // Apply node group keys with terraform-aws-modules/eks semantics (unknown keys silently ignored
+  // with a Warning event) instead of rejecting them.
+  bool module_semantics = false;
+  // Wall-clock instant simulated time 0 corresponds to, for AWS timestamps in activity texts.
+  std::string start_time = "2026-01-01T00:00:00Z";
+};
+
+}  // namespace eksim

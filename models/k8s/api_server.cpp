@@ -1,0 +1,113 @@
+#include "models/k8s/api_server.hpp"
+
+#include <cstdio>
+
+namespace eksim::k8s {
+
+namespace {
+std::string pod_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+}  // namespace
+
+std::string ApiServer::random_suffix(int length) {
+  // The alphabet of k8s.io/apimachinery/pkg/util/rand (no vowels, no confusable digits).
+  static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  auto& r = rng_.get("k8s/names");
+  std::string out;
+  for (int i = 0; i < length; ++i) out += kAlphabet[r.below(sizeof(kAlphabet) - 1)];
+  return out;
+}
+
+std::string ApiServer::new_uid() {
+  // Deterministic UUID-shaped ids: a counter, not random, so adding a pod elsewhere shifts nothing
+  // but the counter.
+  char buf[40];
+  ++uid_counter_;
+  std::snprintf(buf, sizeof buf, "00000000-0000-4000-8000-%012llx", static_cast<unsigned long long>(uid_counter_));
+  return buf;
+}
+
+PodId ApiServer::create_pod(Pod pod) {
+  if (pod.meta.ns.empty()) pod.meta.ns = "default";
+  pod.meta.uid = new_uid();
+  pod.meta.creation_timestamp = sim_.now();
+  PodId id{static_cast<std::uint32_t>(pods_.size())};
+  pod_index_[pod_key(pod.meta.ns, pod.meta.name)] = id;
+  pods_.push_back(PodRecord{std::move(pod), {}, false, false});
+  for (auto& fn : on_pod_added) fn(id);
+  return id;
+}
+
+std::optional<PodId> ApiServer::find_pod(const std::string& ns, const std::string& name) const {
+  auto it = pod_index_.find(pod_key(ns, name));
+  if (it == pod_index_.end()) return std::nullopt;
+  return it->second;
+}
+
+void ApiServer::bind(PodId id, NodeId node) {
+  PodRecord& rec = pods_[id.v];
+  rec.node = node;
+  rec.pod.spec.node_name = nodes_[node.v].node.meta.name;
+  rec.pod.status.scheduled_at = sim_.now();
+  nodes_[node.v].pods.push_back(id);
+  for (auto& fn : on_pod_bound) fn(id);
+}
+
+void ApiServer::remove_pod(PodId id) {
+  PodRecord& rec = pods_[id.v];
+  if (rec.deleted) return;
+  rec.deleted = true;
+  if (rec.node.valid()) {
+    auto& list = nodes_[rec.node.v].pods;
+    std::erase(list, id);
+  }
+  auto it = pod_index_.find(pod_key(rec.pod.meta.ns, rec.pod.meta.name));
+  if (it != pod_index_.end() && it->second == id) pod_index_.erase(it);
+  for (auto& fn : on_pod_deleted) fn(id);
+}
+
+void ApiServer::set_pod_phase(PodId id, PodPhase phase, std::string reason) {
+  PodRecord& rec = pods_[id.v];
+  bool changed = rec.pod.status.phase != phase;
+  rec.pod.status.phase = phase;
+  rec.pod.status.reason = std::move(reason);
+  if (changed)
+    for (auto& fn : on_pod_phase) fn(id);
+}
+
+NodeId ApiServer::register_node(NodeRecord record) {
+  NodeId id{static_cast<std::uint32_t>(nodes_.size())};
+  record.node.meta.uid = new_uid();
+  record.node.meta.creation_timestamp = sim_.now();
+  record.registered_at = sim_.now();
+  node_index_[record.node.meta.name] = id;
+  nodes_.push_back(std::move(record));
+  node_changed(id, NodeChange::Added);
+  return id;
+}
+
+std::optional<NodeId> ApiServer::find_node(const std::string& name) const {
+  auto it = node_index_.find(name);
+  if (it == node_index_.end()) return std::nullopt;
+  return it->second;
+}
+
+void ApiServer::node_changed(NodeId id, NodeChange change) {
+  for (auto& fn : on_node) fn(id, change);
+}
+
+void ApiServer::remove_node(NodeId id) {
+  NodeRecord& rec = nodes_[id.v];
+  if (rec.deleted) return;
+  rec.deleted = true;
+  rec.deleted_at = sim_.now();
+  rec.node.ready = false;
+  node_index_.erase(rec.node.meta.name);
+  node_changed(id, NodeChange::Deleted);
+}
+
+void ApiServer::emit(engine::EventType type, const std::string& reason, const engine::ObjectRef& object,
+                     const std::string& message, const std::string& source) {
+  log_.record(sim_.now(), type, reason, object, message, source);
+}
+
+}  // namespace eksim::k8s

@@ -1,0 +1,128 @@
+#pragma once
+// The simulated cluster's Kubernetes state: the objects an API server would store, plus the
+// notification bus controllers watch (informers in the real system). Controllers never call each
+// other; they change objects here and react to the notifications.
+//
+// Objects live in deques (stable addresses) and are referred to by typed ids; deleted objects
+// keep their slot with `deleted = true`, so an id never dangles.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/k8s/objects.hpp"
+#include "models/k8s/workloads.hpp"
+#include "sim/engine/event_log.hpp"
+#include "sim/engine/rng.hpp"
+#include "sim/engine/simulator.hpp"
+
+namespace eksim::k8s {
+
+struct PodId {
+  std::uint32_t v = UINT32_MAX;
+  bool valid() const { return v != UINT32_MAX; }
+  auto operator<=>(const PodId&) const = default;
+};
+struct NodeId {
+  std::uint32_t v = UINT32_MAX;
+  bool valid() const { return v != UINT32_MAX; }
+  auto operator<=>(const NodeId&) const = default;
+};
+
+struct PodRecord {
+  Pod pod;
+  NodeId node;           // bound node, invalid while unscheduled
+  bool deleted = false;  // removed from the API (after termination)
+  bool terminating = false;
+};
+
+struct NodeRecord {
+  Node node;
+  bool deleted = false;
+  std::optional<engine::SimTime> registered_at;
+  std::optional<engine::SimTime> ready_at;
+  std::optional<engine::SimTime> deleted_at;
+  std::string instance_id;  // backing machine (EC2 instance), for reports and billing
+  std::string node_group;   // EKS managed node group, if any
+  std::string node_pool;    // Karpenter NodePool, if any
+  std::string capacity_type;  // on-demand | spot
+  std::vector<PodId> pods;  // bound, not deleted
+};
+
+// Why the bus fired; controllers filter on what could change their decisions (the scheduler's
+// queueing hints upstream).
+enum class NodeChange { Added, Ready, Updated, Deleted };
+
+class ApiServer {
+ public:
+  ApiServer(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng) : sim_(sim), log_(log), rng_(rng) {}
+
+  engine::Simulator& sim() { return sim_; }
+  engine::EventLog& log() { return log_; }
+  engine::RngStreams& rng() { return rng_; }
+  engine::SimTime now() const { return sim_.now(); }
+
+  // --- pods
+  PodId create_pod(Pod pod);  // fills uid and creationTimestamp, notifies on_pod_added
+  PodRecord& pod(PodId id) { return pods_[id.v]; }
+  const PodRecord& pod(PodId id) const { return pods_[id.v]; }
+  std::optional<PodId> find_pod(const std::string& ns, const std::string& name) const;
+  std::size_t pod_slots() const { return pods_.size(); }
+  void bind(PodId pod, NodeId node);  // sets spec.nodeName, notifies on_pod_bound
+  // Marks the pod gone from the API (after its containers stopped) and notifies on_pod_deleted.
+  void remove_pod(PodId pod);
+  // Phase changes go through here so that workload controllers hear about them.
+  void set_pod_phase(PodId pod, PodPhase phase, std::string reason = {});
+
+  // --- nodes
+  NodeId register_node(NodeRecord record);
+  NodeRecord& node(NodeId id) { return nodes_[id.v]; }
+  const NodeRecord& node(NodeId id) const { return nodes_[id.v]; }
+  std::optional<NodeId> find_node(const std::string& name) const;
+  std::size_t node_slots() const { return nodes_.size(); }
+  void node_changed(NodeId id, NodeChange change);  // after a controller edits a node
+  void remove_node(NodeId id);
+
+  // --- workloads (owners of pods)
+  std::deque<Deployment>& deployments() { return deployments_; }
+  std::deque<Job>& jobs() { return jobs_; }
+  std::deque<DaemonSet>& daemon_sets() { return daemon_sets_; }
+  std::vector<std::string>& namespaces() { return namespaces_; }
+
+  // --- events (all components emit through here, so the object reference is uniform)
+  void emit(engine::EventType type, const std::string& reason, const engine::ObjectRef& object,
+            const std::string& message, const std::string& source);
+  static engine::ObjectRef ref(const Pod& p) { return {"Pod", p.meta.ns, p.meta.name}; }
+  static engine::ObjectRef ref(const Node& n) { return {"Node", "", n.meta.name}; }
+
+  // A random lowercase-alphanumeric suffix as the API server's generateName gives
+  // ("gpu-pool-6csft"), drawn from the "k8s/names" stream.
+  std::string random_suffix(int length = 5);
+  std::string new_uid();
+
+  // --- notification bus
+  std::vector<std::function<void(PodId)>> on_pod_added;
+  std::vector<std::function<void(PodId)>> on_pod_bound;
+  std::vector<std::function<void(PodId)>> on_pod_phase;
+  std::vector<std::function<void(PodId)>> on_pod_deleted;
+  std::vector<std::function<void(NodeId, NodeChange)>> on_node;
+
+ private:
+  engine::Simulator& sim_;
+  engine::EventLog& log_;
+  engine::RngStreams& rng_;
+  std::deque<PodRecord> pods_;
+  std::deque<NodeRecord> nodes_;
+  std::map<std::string, PodId> pod_index_;   // "ns/name" of live pods
+  std::map<std::string, NodeId> node_index_;  // name of live nodes
+  std::deque<Deployment> deployments_;
+  std::deque<Job> jobs_;
+  std::deque<DaemonSet> daemon_sets_;
+  std::vector<std::string> namespaces_{"default", "kube-system"};
+  std::uint64_t uid_counter_ = 0;
+};
+
+}  // namespace eksim::k8s

@@ -1,0 +1,624 @@
+#include "sim/scenario/cluster_loader.hpp"
+
+#include <algorithm>
+
+#include "models/aws/asg_rules.hpp"
+#include "models/aws/quotas.hpp"
+
+namespace eksim::scenario {
+
+namespace {
+
+void check_one_of(const Value& v, const std::string& got, const std::vector<std::string>& allowed, const std::string& what) {
+  if (std::find(allowed.begin(), allowed.end(), got) != allowed.end()) return;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  std::string hint = did_you_mean(got, allowed);
+  v.fail("unknown " + what + " \"" + got + "\"" + (hint.empty() ? " (one of: " + list + ")" : "; did you mean \"" + hint + "\"?"));
+}
+
+bool valid_cidr(const std::string& s) {
+  auto slash = s.find('/');
+  if (slash == std::string::npos) return false;
+  std::string ip = s.substr(0, slash), len = s.substr(slash + 1);
+  if (len.empty() || len.size() > 2 || !std::all_of(len.begin(), len.end(), ::isdigit) || std::stoi(len) > 32) return false;
+  int parts = 0;
+  std::size_t start = 0;
+  while (true) {
+    auto dot = ip.find('.', start);
+    std::string part = ip.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.empty() || part.size() > 3 || !std::all_of(part.begin(), part.end(), ::isdigit) || std::stoi(part) > 255)
+      return false;
+    ++parts;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return parts == 4;
+}
+
+std::string read_cidr(const Value& v) {
+  std::string s = v.as_string("a CIDR block");
+  if (!valid_cidr(s)) v.fail("invalid CIDR block \"" + s + "\" (expected a.b.c.d/n)");
+  return s;
+}
+
+// Helm values -> dotted paths ("gfd.enabled", "tolerations[0].key"), the form add-on models read.
+void flatten_values(const Value& v, const std::string& prefix, std::map<std::string, std::string>& out) {
+  if (v.is_map()) {
+    for (auto it = v.node().begin(); it != v.node().end(); ++it) {
+      std::string key = it->first.as<std::string>();
+      flatten_values(Value(it->second, v.file_ptr()), prefix.empty() ? key : prefix + "." + key, out);
+    }
+  } else if (v.is_seq()) {
+    auto items = v.items();
+    for (std::size_t i = 0; i < items.size(); ++i) flatten_values(items[i], prefix + "[" + std::to_string(i) + "]", out);
+    if (items.empty()) out[prefix] = "[]";
+  } else {
+    out[prefix] = v.is_null() ? "" : v.as_string();
+  }
+}
+
+const std::vector<std::string>& known_addons() {
+  static const std::vector<std::string> names{"nvidiaDevicePlugin", "nodeFeatureDiscovery", "gpuOperator"};
+  return names;
+}
+
+// Cluster Autoscaler flags (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "What are the
+// parameters to CA?") with the kind of value each takes. camelCase spellings are accepted too
+// (scanInterval), and stored under the flag's real name.
+enum class FlagKind { Duration, Number, Bool, String, StringList };
+const std::vector<std::pair<std::string, FlagKind>>& cas_flags() {
+  static const std::vector<std::pair<std::string, FlagKind>> flags{
+      {"scan-interval", FlagKind::Duration},
+      {"expander", FlagKind::String},
+      {"max-node-provision-time", FlagKind::Duration},
+      {"scale-down-enabled", FlagKind::Bool},
+      {"scale-down-unneeded-time", FlagKind::Duration},
+      {"scale-down-unready-time", FlagKind::Duration},
+      {"scale-down-delay-after-add", FlagKind::Duration},
+      {"scale-down-delay-after-delete", FlagKind::Duration},
+      {"scale-down-delay-after-failure", FlagKind::Duration},
+      {"scale-down-utilization-threshold", FlagKind::Number},
+      {"scale-down-gpu-utilization-threshold", FlagKind::Number},
+      {"balance-similar-node-groups", FlagKind::Bool},
+      {"max-nodes-total", FlagKind::Number},
+      {"node-group-auto-discovery", FlagKind::StringList},
+      {"nodes", FlagKind::StringList},
+      {"initial-node-group-backoff-duration", FlagKind::Duration},
+      {"max-node-group-backoff-duration", FlagKind::Duration},
+      {"node-group-backoff-reset-timeout", FlagKind::Duration},
+      {"max-graceful-termination-sec", FlagKind::Number},
+      {"skip-nodes-with-local-storage", FlagKind::Bool},
+      {"skip-nodes-with-system-pods", FlagKind::Bool},
+      {"new-pod-scale-up-delay", FlagKind::Duration},
+      {"max-total-unready-percentage", FlagKind::Number},
+      {"ok-total-unready-count", FlagKind::Number},
+      {"expendable-pods-priority-cutoff", FlagKind::Number},
+      // Not a CA flag: whether CA's IAM policy allows eks:DescribeNodegroup (FACTS.md).
+      {"describe-nodegroup-allowed", FlagKind::Bool},
+  };
+  return flags;
+}
+
+// Karpenter settings (Helm chart `settings.*` and controller env), plus eksim's knobs.
+const std::vector<std::pair<std::string, FlagKind>>& karpenter_settings() {
+  static const std::vector<std::pair<std::string, FlagKind>> flags{
+      {"version", FlagKind::String},
+      {"batch-idle-duration", FlagKind::Duration},
+      {"batch-max-duration", FlagKind::Duration},
+      {"interruption-queue", FlagKind::String},
+      {"feature-gates", FlagKind::String},
+      {"reserved-enis", FlagKind::Number},
+      {"vm-memory-overhead-percent", FlagKind::Number},
+  };
+  return flags;
+}
+
+std::string kebab(const std::string& camel) {
+  std::string out;
+  for (char c : camel) {
+    if (c >= 'A' && c <= 'Z') {
+      out += '-';
+      out += static_cast<char>(c - 'A' + 'a');
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+AutoscalerSpec read_autoscaler(const Value& v) {
+  AutoscalerSpec spec;
+  if (v.is_scalar()) {
+    std::string s = v.as_string();
+    if (s != "none") v.fail("autoscaler is none, {clusterAutoscaler: {...}} or {karpenter: {...}}");
+    return spec;
+  }
+  MapReader r(v, "autoscaler");
+  std::optional<Value> body;
+  for (const char* kind : {"clusterAutoscaler", "karpenter"}) {
+    if (auto b = r.get(kind)) {
+      if (body) v.fail("autoscaler takes one of clusterAutoscaler or karpenter, not both");
+      body = b;
+      spec.kind = kind;
+    }
+  }
+  r.finish();
+  if (!body) v.fail("autoscaler needs clusterAutoscaler or karpenter");
+  if (body->is_null()) return spec;
+  const auto& table = spec.kind == "clusterAutoscaler" ? cas_flags() : karpenter_settings();
+  std::vector<std::string> names;
+  for (const auto& [name, kind] : table) names.push_back(name);
+  for (auto it = body->node().begin(); it != body->node().end(); ++it) {
+    Value key(it->first, v.file_ptr()), val(it->second, v.file_ptr());
+    std::string raw = key.as_string(), flag = kebab(raw);
+    auto found = std::find_if(table.begin(), table.end(), [&](const auto& f) { return f.first == flag; });
+    if (found == table.end()) {
+      std::string hint = did_you_mean(flag, names);
+      key.fail("unknown " + std::string(spec.kind == "clusterAutoscaler" ? "cluster-autoscaler flag" : "karpenter setting") +
+               " \"" + raw + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+    }
+    std::string value;
+    switch (found->second) {
+      case FlagKind::Duration: value = engine::format_duration(val.as_duration()); break;
+      case FlagKind::Number: {
+        double d = val.as_double();
+        if (d < 0) val.fail("expected a non-negative number");
+        value = val.as_string();
+        break;
+      }
+      case FlagKind::Bool: value = val.as_bool() ? "true" : "false"; break;
+      case FlagKind::String: value = val.as_string(); break;
+      case FlagKind::StringList:
+        if (val.is_seq()) {
+          for (const auto& s : val.as_string_list()) value += (value.empty() ? "" : "\n") + s;
+        } else {
+          value = val.as_string();
+        }
+        break;
+    }
+    if (flag == "expander") {
+      for (std::size_t start = 0; start <= value.size();) {
+        auto comma = value.find(',', start);
+        std::string one = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        check_one_of(val, one, {"random", "most-pods", "least-waste", "price", "priority", "least-nodes"}, "expander");
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    }
+    spec.flags[flag] = value;
+  }
+  return spec;
+}
+
+AccessSpec read_access(const Value& v) {
+  MapReader r(v, "access");
+  AccessSpec a;
+  auto role_of = [](const std::string& arn) {
+    auto slash = arn.rfind('/');
+    return slash == std::string::npos ? arn : arn.substr(slash + 1);
+  };
+  if (auto roles = r.get("mapRoles")) {
+    a.declared = true;
+    for (const auto& item : roles->items()) {
+      MapReader m(item, "mapRoles entry");
+      a.mapped_roles.push_back(role_of(m.require("rolearn").as_string()));
+      m.allow({"username", "groups"});
+      m.get("username");
+      m.finish();
+    }
+  }
+  if (auto entries = r.get("accessEntries")) {
+    a.declared = true;
+    for (const auto& item : entries->items()) {
+      MapReader m(item, "access entry");
+      a.mapped_roles.push_back(role_of(m.require("principalArn").as_string()));
+      if (auto t = m.get("type"))
+        check_one_of(*t, t->as_string(), {"STANDARD", "EC2_LINUX", "EC2_WINDOWS", "FARGATE_LINUX", "HYBRID_LINUX", "EC2"},
+                     "access entry type");
+      m.allow({"kubernetesGroups", "username", "policyAssociations"});
+      m.finish();
+    }
+  }
+  r.finish();
+  return a;
+}
+
+std::vector<SubnetSpec> read_subnets(const Value& v, const std::string& region) {
+  std::vector<SubnetSpec> out;
+  for (const auto& item : v.items()) {
+    MapReader r(item, "subnet");
+    SubnetSpec s;
+    s.id = r.require("id").as_string();
+    Value az = r.require("az");
+    s.az = az.as_string();
+    if (s.az.size() != region.size() + 1 || s.az.compare(0, region.size(), region) != 0)
+      az.fail("availability zone \"" + s.az + "\" is not in region " + region);
+    if (auto c = r.get("cidr")) s.cidr = read_cidr(*c);
+    r.finish();
+    for (const auto& other : out)
+      if (other.id == s.id) item.fail("duplicate subnet id \"" + s.id + "\"");
+    out.push_back(s);
+  }
+  return out;
+}
+
+// The cloudinit_pre_nodeadm parts: the NodeConfig document (apiVersion node.eks.aws/v1alpha1)
+// whose spec.kubelet.config.maxPods overrides the ENI formula.
+void read_cloudinit(const Value& v, NodeGroupSpec& spec) {
+  for (const auto& part : v.items()) {
+    MapReader r(part, "cloudinit part");
+    std::string type = r.get("content_type") ? r.get("content_type")->as_string() : "";
+    Value content = r.require("content");
+    r.allow({"filename", "merge_type"});
+    r.finish();
+    if (type != "application/node.eks.aws") continue;  // shell scripts etc. run but change nothing modelled
+    YAML::Node doc;
+    try {
+      doc = YAML::Load(content.as_string());
+    } catch (const YAML::Exception& e) {
+      content.fail("NodeConfig content is not valid YAML: " + e.msg);
+    }
+    // Positions inside the embedded document are relative to the string; report at the string.
+    Value nc(doc, content.file_ptr());
+    if (!doc.IsMap()) content.fail("NodeConfig content must be a mapping");
+    if (doc["kind"] && doc["kind"].as<std::string>() != "NodeConfig")
+      content.fail("expected kind NodeConfig, got " + doc["kind"].as<std::string>());
+    YAML::Node max_pods = doc["spec"]["kubelet"]["config"]["maxPods"];
+    if (max_pods) {
+      try {
+        long long n = max_pods.as<long long>();
+        if (n <= 0) content.fail("NodeConfig maxPods must be positive");
+        spec.max_pods = n;
+      } catch (const YAML::Exception&) {
+        content.fail("NodeConfig maxPods must be an integer");
+      }
+    }
+  }
+}
+
+std::vector<NodegroupTaint> read_taints(const Value& v) {
+  // Module form: a map of name -> {key, value, effect} (v20+), or a list of such objects.
+  std::vector<Value> entries;
+  if (v.is_map()) {
+    for (auto it = v.node().begin(); it != v.node().end(); ++it) entries.emplace_back(it->second, v.file_ptr());
+  } else {
+    entries = v.items();
+  }
+  std::vector<NodegroupTaint> out;
+  for (const auto& e : entries) {
+    MapReader r(e, "taint");
+    NodegroupTaint t;
+    t.key = r.require("key").as_string();
+    if (auto val = r.get("value")) t.value = val->is_null() ? "" : val->as_string();
+    Value eff = r.require("effect");
+    std::string effect = eff.as_string();
+    // EKS API spelling, as the module passes it through.
+    check_one_of(eff, effect, {"NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"}, "taint effect");
+    t.effect = effect;
+    r.finish();
+    out.push_back(t);
+  }
+  return out;
+}
+
+const std::vector<std::string>& ami_types() {
+  // EKS CreateNodegroup amiType values.
+  static const std::vector<std::string> types{
+      "AL2_x86_64", "AL2_x86_64_GPU", "AL2_ARM_64", "CUSTOM", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64",
+      "BOTTLEROCKET_ARM_64_NVIDIA", "BOTTLEROCKET_x86_64_NVIDIA", "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD",
+      "AL2023_x86_64_NEURON", "AL2023_x86_64_NVIDIA", "AL2023_ARM_64_NVIDIA", "WINDOWS_CORE_2019_x86_64",
+      "WINDOWS_FULL_2019_x86_64", "WINDOWS_CORE_2022_x86_64", "WINDOWS_FULL_2022_x86_64"};
+  return types;
+}
+
+}  // namespace
+
+void check_security_group_exists(const ClusterSpec& cluster, const std::string& name, const Value& at) {
+  std::vector<std::string> names;
+  for (const auto& sg : cluster.security_groups) {
+    if (sg.name == name) return;
+    names.push_back(sg.name);
+  }
+  std::string hint = did_you_mean(name, names);
+  at.fail("unknown security group \"" + name + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+}
+
+SecurityGroupRuleSpec read_sg_rule(const Value& v, const ClusterSpec& cluster) {
+  (void)cluster;
+  MapReader r(v, "security group rule");
+  SecurityGroupRuleSpec rule;
+  Value proto = r.require("protocol");
+  rule.protocol = proto.as_string();
+  if (rule.protocol == "all") rule.protocol = "-1";
+  check_one_of(proto, rule.protocol, {"tcp", "udp", "icmp", "-1"}, "protocol");
+  if (rule.protocol == "-1") {
+    rule.from_port = 0;
+    rule.to_port = 65535;
+    r.get("fromPort");
+    r.get("toPort");
+  } else if (rule.protocol != "icmp") {
+    Value from = r.require("fromPort"), to = r.require("toPort");
+    rule.from_port = static_cast<int>(from.as_non_negative("a port"));
+    rule.to_port = static_cast<int>(to.as_non_negative("a port"));
+    if (rule.from_port > 65535) from.fail("port must be 0-65535");
+    if (rule.to_port > 65535) to.fail("port must be 0-65535");
+    if (rule.from_port > rule.to_port) to.fail("toPort must be >= fromPort");
+  } else {
+    if (auto f = r.get("fromPort")) rule.from_port = static_cast<int>(f->as_int());
+    if (auto t = r.get("toPort")) rule.to_port = static_cast<int>(t->as_int());
+  }
+  if (auto src = r.get("source")) {
+    MapReader s(*src, "rule source");
+    // Group references are checked once every group is read: self references are common.
+    if (auto g = s.get("group")) rule.source_group = g->as_string();
+    if (auto c = s.get("cidr")) rule.cidr = read_cidr(*c);
+    s.finish();
+    if (rule.source_group.empty() == rule.cidr.empty()) src->fail("a rule source is {group: NAME} or {cidr: CIDR}");
+  }
+  if (auto c = r.get("cidr")) {
+    if (!rule.cidr.empty() || !rule.source_group.empty()) c->fail("give cidr either here or under source, once");
+    rule.cidr = read_cidr(*c);
+  }
+  if (auto d = r.get("description")) rule.description = d->as_string();
+  if (rule.cidr.empty() && rule.source_group.empty()) v.fail("a rule needs a source group or a cidr");
+  r.finish();
+  return rule;
+}
+
+std::vector<SecurityGroupSpec> read_security_groups(const Value& v) {
+  std::vector<SecurityGroupSpec> out;
+  ClusterSpec none;
+  for (const auto& item : v.items()) {
+    MapReader r(item, "security group");
+    SecurityGroupSpec sg;
+    sg.name = r.require("name").as_string();
+    if (auto in = r.get("ingress"))
+      for (const auto& rule : in->items()) sg.ingress.push_back(read_sg_rule(rule, none));
+    if (auto eg = r.get("egress")) {
+      sg.egress_given = true;
+      for (const auto& rule : eg->items()) sg.egress.push_back(read_sg_rule(rule, none));
+    }
+    r.allow({"description", "tags"});
+    r.finish();
+    for (const auto& other : out)
+      if (other.name == sg.name) item.fail("duplicate security group \"" + sg.name + "\"");
+    out.push_back(std::move(sg));
+  }
+  return out;
+}
+
+QuotaSpec read_quotas(const Value& at, MapReader& r) {
+  (void)at;
+  QuotaSpec q;
+  std::vector<std::string> buckets(std::begin(aws::kQuotaBuckets), std::end(aws::kQuotaBuckets));
+  auto read_side = [&](const char* key, std::map<std::string, std::int64_t>& out) {
+    auto side = r.get(key);
+    if (!side) return;
+    if (!side->is_map()) side->fail(std::string("expected a mapping of bucket -> vCPUs for ") + key);
+    for (auto it = side->node().begin(); it != side->node().end(); ++it) {
+      Value k(it->first, side->file_ptr()), val(it->second, side->file_ptr());
+      std::string bucket = k.as_string();
+      if (!aws::is_quota_bucket(bucket)) check_one_of(k, bucket, buckets, "quota bucket");
+      out[bucket] = val.as_non_negative("a non-negative vCPU count");
+    }
+  };
+  read_side("onDemand", q.on_demand);
+  read_side("spot", q.spot);
+  return q;
+}
+
+std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cluster, NodeGroupSpec& spec,
+                                           bool creating) {
+  const auto& catalog = aws::InstanceCatalog::builtin();
+  MapReader r(v, "node group \"" + spec.name + "\"");
+  std::set<std::string> given;
+  auto get = [&](const char* key) {
+    auto x = r.get(key);
+    if (x) given.insert(key);
+    return x;
+  };
+  if (auto x = get("instance_types")) {
+    spec.instance_types.clear();
+    for (const auto& item : x->items()) {
+      std::string t = item.as_string();
+      if (!catalog.find(t)) {
+        std::string hint = did_you_mean(t, catalog.names());
+        item.fail("unknown instance type \"" + t + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?") +
+                  " (eksim catalog lists the known types)");
+      }
+      spec.instance_types.push_back(t);
+    }
+    if (spec.instance_types.empty()) x->fail("instance_types must name at least one type");
+  }
+  if (auto x = get("ami_type")) {
+    spec.ami_type = x->as_string();
+    check_one_of(*x, spec.ami_type, ami_types(), "ami_type");
+  }
+  if (auto x = get("capacity_type")) {
+    spec.capacity_type = x->as_string();
+    check_one_of(*x, spec.capacity_type, {"ON_DEMAND", "SPOT", "CAPACITY_BLOCK"}, "capacity_type");
+  }
+  if (auto x = get("min_size")) spec.min_size = x->as_non_negative("a non-negative size");
+  if (auto x = get("max_size")) {
+    spec.max_size = x->as_non_negative("a non-negative size");
+    if (spec.max_size < 1) x->fail("max_size must be at least 1 (EKS: maxSize >= 1)");
+  }
+  if (auto x = get("desired_size")) spec.desired_size = x->as_non_negative("a non-negative size");
+  if (auto x = get("subnet_ids")) {
+    spec.subnet_ids.clear();
+    for (const auto& item : x->items()) {
+      std::string id = item.as_string();
+      std::vector<std::string> ids;
+      bool found = false;
+      for (const auto& s : cluster.subnets) {
+        ids.push_back(s.id);
+        found |= s.id == id;
+      }
+      if (!found) {
+        std::string hint = did_you_mean(id, ids);
+        item.fail("unknown subnet \"" + id + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+      }
+      spec.subnet_ids.push_back(id);
+    }
+  }
+  if (auto x = get("labels")) spec.labels = x->as_string_map();
+  if (auto x = get("taints")) spec.taints = read_taints(*x);
+  if (auto x = get("tags")) spec.tags = x->as_string_map();
+  if (auto x = get("vpc_security_group_ids")) {
+    spec.vpc_security_group_ids.clear();
+    for (const auto& item : x->items()) {
+      check_security_group_exists(cluster, item.as_string(), item);
+      spec.vpc_security_group_ids.push_back(item.as_string());
+    }
+  }
+  if (auto x = get("iam_role_name")) spec.iam_role_name = x->as_string();
+  if (auto x = get("iam_role_arn")) {
+    std::string arn = x->as_string();
+    spec.iam_role_name = arn.substr(arn.rfind('/') + 1);
+  }
+  if (auto x = get("cloudinit_pre_nodeadm")) read_cloudinit(*x, spec);
+  if (auto x = get("disk_size")) spec.disk_size_gib = x->as_non_negative();
+  if (auto x = get("update_config")) {
+    MapReader u(*x, "update_config");
+    if (auto m = u.get("max_unavailable")) spec.max_unavailable = m->as_non_negative();
+    if (auto m = u.get("max_unavailable_percentage")) {
+      spec.max_unavailable_percentage = m->as_non_negative();
+      if (*spec.max_unavailable_percentage < 1 || *spec.max_unavailable_percentage > 100)
+        m->fail("max_unavailable_percentage must be 1-100");
+    }
+    u.finish();
+    if (spec.max_unavailable && spec.max_unavailable_percentage)
+      x->fail("update_config takes max_unavailable or max_unavailable_percentage, not both");
+  }
+  // Module arguments that exist but change nothing the simulator models.
+  r.allow({"name", "use_name_prefix", "description", "ami_id", "ami_release_version", "use_latest_ami_release_version",
+           "enable_bootstrap_user_data", "pre_bootstrap_user_data", "post_bootstrap_user_data", "bootstrap_extra_args",
+           "cloudinit_post_nodeadm", "ebs_optimized", "block_device_mappings", "metadata_options", "enable_monitoring",
+           "create_iam_role", "iam_role_additional_policies", "iam_role_use_name_prefix", "iam_role_attach_cni_policy",
+           "create_launch_template", "use_custom_launch_template", "launch_template_name", "launch_template_tags",
+           "launch_template_use_name_prefix", "force_update_version", "remote_access", "key_name",
+           "labels_update", "timeouts", "cluster_version", "kubernetes_version", "create", "attach_cluster_primary_security_group"});
+  if (cluster.module_semantics) {
+    for (const auto& [key, where] : r.unread_keys()) spec.ignored_keys.push_back(key);
+  } else {
+    r.finish();
+  }
+  // Sizes are validated as EKS validates CreateNodegroup; on an existing group desired_size is
+  // ignored by the module (lifecycle ignore_changes), so only min/max matter there.
+  if (creating) {
+    aws::GroupSizes sizes{spec.min_size, spec.max_size, spec.desired_size};
+    if (auto err = aws::validate_create_nodegroup_scaling(sizes)) v.fail(err->code + ": " + err->message);
+  }
+  if (spec.min_size > spec.max_size)
+    v.fail("min_size " + std::to_string(spec.min_size) + " can't be greater than max_size " + std::to_string(spec.max_size));
+  return given;
+}
+
+ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
+  (void)catalog;
+  MapReader r(v, "cluster");
+  ClusterSpec c;
+  if (auto x = r.get("name")) c.name = x->as_string();
+  if (auto x = r.get("region")) c.region = x->as_string();
+  if (auto x = r.get("kubernetesVersion")) {
+    c.kubernetes_version = x->as_string();
+    const std::string& s = c.kubernetes_version;
+    if (s.size() < 4 || s.compare(0, 2, "1.") != 0 || !std::all_of(s.begin() + 2, s.end(), ::isdigit))
+      x->fail("kubernetesVersion must look like \"1.35\", got \"" + s + "\"");
+    c.kubernetes_minor = std::stoi(s.substr(2));
+    if (c.kubernetes_minor < 28 || c.kubernetes_minor > 36)
+      x->fail("kubernetesVersion " + s + " is outside the versions eksim models (1.28 to 1.36)");
+  }
+  if (auto x = r.get("mode")) {
+    c.mode = x->as_string();
+    check_one_of(*x, c.mode, {"standard", "auto"}, "mode");
+  }
+  if (auto x = r.get("nodeGroupKeys")) {
+    std::string mode = x->as_string();
+    check_one_of(*x, mode, {"strict", "terraform-module"}, "nodeGroupKeys");
+    c.module_semantics = mode == "terraform-module";
+  }
+  if (auto x = r.get("startTime")) c.start_time = x->as_string();
+  if (auto vpc = r.get("vpc")) {
+    MapReader vr(*vpc, "vpc");
+    if (auto x = vr.get("cidr")) c.vpc_cidr = read_cidr(*x);
+    if (auto x = vr.get("subnets")) c.subnets = read_subnets(*x, c.region);
+    vr.finish();
+  }
+  if (c.subnets.empty()) {
+    // A VPC of three private subnets, one per AZ, like the terraform-aws-modules/vpc examples.
+    const char* letters[] = {"a", "b", "c"};
+    for (int i = 0; i < 3; ++i)
+      c.subnets.push_back(SubnetSpec{std::string("private-") + letters[i], c.region + letters[i],
+                                     "10.0." + std::to_string(i * 16) + ".0/20"});
+  }
+  if (auto q = r.get("quotas")) {
+    MapReader qr(*q, "quotas");
+    c.quotas = read_quotas(*q, qr);
+    qr.finish();
+  }
+  if (auto pools = r.get("capacityPools")) {
+    for (const auto& item : pools->items()) {
+      MapReader pr(item, "capacity pool");
+      CapacityPoolSpec p;
+      Value type = pr.require("instanceType");
+      p.instance_type = type.as_string();
+      if (!aws::InstanceCatalog::builtin().find(p.instance_type)) type.fail("unknown instance type \"" + p.instance_type + "\"");
+      p.az = pr.require("az").as_string();
+      if (auto ct = pr.get("capacityType")) {
+        std::string t = ct->as_string();
+        check_one_of(*ct, t, {"on-demand", "spot"}, "capacity type");
+        p.spot = t == "spot";
+      }
+      p.instances = pr.require("instances").as_non_negative("a non-negative instance count");
+      pr.finish();
+      c.capacity_pools.push_back(p);
+    }
+  }
+  if (auto sgs = r.get("securityGroups")) {
+    c.security_groups = read_security_groups(*sgs);
+    // Group references resolve now that every group is known.
+    auto items = sgs->items();
+    for (std::size_t i = 0; i < c.security_groups.size(); ++i) {
+      for (const auto* rules : {&c.security_groups[i].ingress, &c.security_groups[i].egress})
+        for (const auto& rule : *rules)
+          if (!rule.source_group.empty()) check_security_group_exists(c, rule.source_group, items[i]);
+    }
+  }
+  if (auto access = r.get("access")) c.access = read_access(*access);
+  if (auto ngs = r.get("nodeGroups")) {
+    MapReader nr(*ngs, "nodeGroups");
+    for (auto it = ngs->node().begin(); it != ngs->node().end(); ++it) {
+      NodeGroupSpec spec;
+      spec.name = it->first.as<std::string>();
+      Value body = *nr.get(spec.name);
+      read_node_group_into(body, c, spec, true);
+      if (spec.iam_role_name.empty()) spec.iam_role_name = spec.name + "-eks-node-group";
+      c.node_groups.push_back(std::move(spec));
+    }
+  }
+  if (auto addons = r.get("addons")) {
+    MapReader ar(*addons, "addons");
+    for (auto it = addons->node().begin(); it != addons->node().end(); ++it) {
+      Value key(it->first, addons->file_ptr());
+      std::string name = key.as_string();
+      check_one_of(key, name, known_addons(), "add-on");
+      MapReader body(*ar.get(name), "add-on " + name);
+      AddonSpec a;
+      a.name = name;
+      if (auto ver = body.get("version")) a.version = ver->as_string();
+      if (auto vals = body.get("values")) {
+        if (!vals->is_map()) vals->fail("values must be a mapping (the chart's values.yaml keys)");
+        flatten_values(*vals, "", a.values);
+      }
+      body.finish();
+      c.addons.push_back(std::move(a));
+    }
+  }
+  if (auto as = r.get("autoscaler")) c.autoscaler = read_autoscaler(*as);
+  r.finish();
+  return c;
+}
+
+}  // namespace eksim::scenario

@@ -1,0 +1,28 @@
+#pragma once
+// The `cluster:` section of a scenario -> ClusterSpec, with the checks AWS, EKS and the
+// terraform module would make (unknown instance types, subnets outside the VPC, node group sizes).
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/aws/instance_catalog.hpp"
+#include "models/cluster/cluster_spec.hpp"
+#include "sim/scenario/yaml_reader.hpp"
+
+namespace eksim::scenario {
+
+ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog);
+
+// Reads terraform-aws-modules/eks node group keys from v into spec (which holds defaults or the
+// current values) and returns the keys that were given. Under module semantics unknown keys are
+// recorded in spec.ignored_keys instead of failing.
+std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cluster, NodeGroupSpec& spec,
+                                           bool creating);
+
+std::vector<SecurityGroupSpec> read_security_groups(const Value& v);
+SecurityGroupRuleSpec read_sg_rule(const Value& v, const ClusterSpec& cluster);
+void check_security_group_exists(const ClusterSpec& cluster, const std::string& name, const Value& at);
+// Reads onDemand/spot from a reader positioned on a mapping that has them.
+QuotaSpec read_quotas(const Value& at, MapReader& r);
+
+}  // namespace eksim::scenario

@@ -1,0 +1,185 @@
+#include "sim/scenario/yaml_reader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "models/k8s/quantity.hpp"
+
+namespace eksim::scenario {
+
+Location Value::where() const {
+  const YAML::Mark m = node_.Mark();
+  if (m.line < 0) return Location{*file_, 0, 0};
+  return Location{*file_, m.line + 1, m.column + 1};
+}
+
+void Value::fail(const std::string& message) const { throw InputError(where(), message); }
+
+std::string Value::kind_name() const {
+  if (node_.IsMap()) return "a mapping";
+  if (node_.IsSequence()) return "a sequence";
+  if (node_.IsNull()) return "null";
+  return "\"" + node_.Scalar() + "\"";
+}
+
+std::string Value::as_string(const char* what) const {
+  if (!node_.IsScalar()) fail(std::string("expected ") + what + ", got " + kind_name());
+  return node_.Scalar();
+}
+
+std::int64_t Value::as_int(const char* what) const {
+  if (!node_.IsScalar()) fail(std::string("expected ") + what + ", got " + kind_name());
+  const std::string& s = node_.Scalar();
+  std::size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+  if (i >= s.size() || s.size() - i > 18 ||
+      !std::all_of(s.begin() + static_cast<std::ptrdiff_t>(i), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    fail(std::string("expected ") + what + ", got \"" + s + "\"");
+  return std::stoll(s);
+}
+
+std::int64_t Value::as_non_negative(const char* what) const {
+  std::int64_t v = as_int(what);
+  if (v < 0) fail(std::string("expected ") + what + ", got " + std::to_string(v));
+  return v;
+}
+
+double Value::as_double(const char* what) const {
+  if (!node_.IsScalar()) fail(std::string("expected ") + what + ", got " + kind_name());
+  const std::string& s = node_.Scalar();
+  std::istringstream in(s);
+  in.imbue(std::locale::classic());
+  double d = 0;
+  in >> d;
+  if (!in || !in.eof()) fail(std::string("expected ") + what + ", got \"" + s + "\"");
+  return d;
+}
+
+bool Value::as_bool() const {
+  if (node_.IsScalar()) {
+    const std::string& s = node_.Scalar();
+    if (s == "true" || s == "True" || s == "TRUE") return true;
+    if (s == "false" || s == "False" || s == "FALSE") return false;
+  }
+  fail("expected true or false, got " + kind_name());
+}
+
+engine::Duration Value::as_duration() const {
+  if (node_.IsScalar()) {
+    auto d = engine::parse_duration(node_.Scalar());
+    if (d && d->us >= 0) return *d;
+  }
+  fail("expected a duration such as 90s, 15m or 1h30m, got " + kind_name());
+}
+
+std::int64_t Value::as_quantity() const {
+  if (node_.IsScalar()) {
+    auto q = k8s::parse_quantity(node_.Scalar());
+    if (q && *q >= 0) return *q;
+  }
+  fail("expected a quantity such as 500m, 2 or 1Gi, got " + kind_name());
+}
+
+std::vector<Value> Value::items() const {
+  if (!node_.IsSequence()) fail("expected a list, got " + kind_name());
+  std::vector<Value> out;
+  for (const auto& item : node_) out.emplace_back(item, file_);
+  return out;
+}
+
+std::vector<std::string> Value::as_string_list() const {
+  std::vector<std::string> out;
+  for (const auto& item : items()) out.push_back(item.as_string());
+  return out;
+}
+
+std::map<std::string, std::string> Value::as_string_map() const {
+  if (!node_.IsMap()) fail("expected a mapping of strings, got " + kind_name());
+  std::map<std::string, std::string> out;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    Value k(it->first, file_), v(it->second, file_);
+    out[k.as_string("a key")] = v.is_null() ? std::string() : v.as_string("a string value");
+  }
+  return out;
+}
+
+MapReader::MapReader(const Value& v, std::string what) : value_(v), what_(std::move(what)) {
+  if (!v.is_map()) v.fail("expected a mapping for " + what_ + ", got " + v.kind_name());
+}
+
+bool MapReader::has(const std::string& key) const { return static_cast<bool>(value_.node()[key]); }
+
+std::optional<Value> MapReader::get(const std::string& key) {
+  known_.insert(key);
+  YAML::Node n = value_.node()[key];
+  if (!n) return std::nullopt;
+  return Value(n, value_.file_ptr());
+}
+
+Value MapReader::require(const std::string& key) {
+  auto v = get(key);
+  if (!v) value_.fail("missing required key \"" + key + "\" in " + what_);
+  return *v;
+}
+
+void MapReader::allow(std::initializer_list<const char*> keys) {
+  for (const char* k : keys) known_.insert(k);
+}
+
+std::vector<std::pair<std::string, Location>> MapReader::unread_keys() const {
+  std::vector<std::pair<std::string, Location>> out;
+  for (auto it = value_.node().begin(); it != value_.node().end(); ++it) {
+    Value k(it->first, value_.file_ptr());
+    std::string key = k.is_scalar() ? k.node().Scalar() : std::string("?");
+    if (!known_.count(key)) out.emplace_back(key, k.where());
+  }
+  return out;
+}
+
+void MapReader::finish() {
+  auto unread = unread_keys();
+  if (unread.empty()) return;
+  const auto& [key, where] = unread.front();
+  std::vector<std::string> candidates(known_.begin(), known_.end());
+  std::string hint = did_you_mean(key, candidates);
+  std::string msg = "unknown key \"" + key + "\" in " + what_;
+  if (!hint.empty()) msg += "; did you mean \"" + hint + "\"?";
+  throw InputError(where, msg);
+}
+
+std::vector<Value> FileLoader::load_documents(const std::string& path, const std::optional<Location>& from) {
+  Location at = from.value_or(Location{path, 0, 0});
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(at, "cannot open \"" + path + "\": no such file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(at, "cannot open \"" + path + "\"");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  auto file = std::make_shared<const std::string>(path);
+  std::vector<Value> docs;
+  try {
+    for (auto& doc : YAML::LoadAll(buf.str()))
+      if (doc && !doc.IsNull()) docs.emplace_back(doc, file);
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp marks are 0-based; its message repeats the position, keep only the reason.
+    throw InputError(Location{path, e.mark.line + 1, e.mark.column + 1}, "malformed YAML: " + e.msg);
+  }
+  return docs;
+}
+
+std::string FileLoader::resolve(const std::string& including_file, const std::string& path) {
+  std::filesystem::path p(path);
+  if (p.is_absolute()) return p.lexically_normal().string();
+  return (std::filesystem::path(including_file).parent_path() / p).lexically_normal().string();
+}
+
+bool FileLoader::push(const std::string& canonical_path) {
+  if (std::find(stack_.begin(), stack_.end(), canonical_path) != stack_.end()) return false;
+  stack_.push_back(canonical_path);
+  return true;
+}
+
+void FileLoader::pop() { stack_.pop_back(); }
+
+}  // namespace eksim::scenario
