@@ -35,9 +35,9 @@ struct GroupSizes {
 };
 
 struct SizesUpdate {
-  std::optional<std::int64_t> min_size;
-  std::optional<std::int64_t> max_size;
-  std::optional<std::int64_t> desired;
+  std::optional<std::int64_t> min_size = std::nullopt;
+  std::optional<std::int64_t> max_size = std::nullopt;
+  std::optional<std::int64_t> desired = std::nullopt;
 };
 
 // CreateAutoScalingGroup / UpdateAutoScalingGroup checks on the final sizes, code

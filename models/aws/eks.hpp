@@ -1,0 +1,57 @@
+#pragma once
+// EKS managed node groups: an Auto Scaling group plus the labels, taints and launch template EKS
+// manages for it, the UpdateNodegroupConfig API and its validation.
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/aws/auto_scaling.hpp"
+#include "models/aws/nodegroup_spec.hpp"
+
+namespace eksim::aws {
+
+struct ManagedNodegroup {
+  NodeGroupSpec spec;  // desired_size here is the configured one; the live value is the ASG's
+  std::string asg_name;  // eks-<name>-<uuid>
+  std::string status = std::string(kNodegroupActive);
+  std::vector<std::string> subnet_ids;  // resolved (module fallback: the cluster's subnets)
+};
+
+class Eks {
+ public:
+  Eks(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng, AutoScaling& asg, const InstanceCatalog& catalog,
+      std::string cluster_name);
+
+  // CreateNodegroup. With already_running the group's desired instances exist at t=0.
+  ManagedNodegroup& create_nodegroup(NodeGroupSpec spec, std::vector<std::string> subnet_ids, bool already_running);
+  ManagedNodegroup* find(const std::string& name);
+  ManagedNodegroup* by_asg(const std::string& asg_name);
+  std::deque<ManagedNodegroup>& nodegroups() { return nodegroups_; }
+  AutoScaling& auto_scaling() { return asg_; }
+
+  // aws eks update-nodegroup-config --scaling-config: validated as EKS does, then applied to the ASG.
+  std::optional<AwsError> update_nodegroup_config(const std::string& name, const SizesUpdate& update);
+  // The live sizes (ASG's).
+  GroupSizes sizes(const std::string& name);
+
+  // Called when labels or taints change in place (EKS updates the nodes' labels and taints
+  // without replacing them); the cluster applies them to Node objects.
+  std::vector<std::function<void(ManagedNodegroup&)>> on_labels_or_taints_changed;
+
+  const std::string& cluster_name() const { return cluster_name_; }
+
+ private:
+  LaunchTemplate launch_template_for(const NodeGroupSpec& spec) const;
+
+  engine::Simulator& sim_;
+  engine::EventLog& log_;
+  engine::RngStreams& rng_;
+  AutoScaling& asg_;
+  const InstanceCatalog& catalog_;
+  std::string cluster_name_;
+  std::deque<ManagedNodegroup> nodegroups_;
+};
+
+}  // namespace eksim::aws
