@@ -58,6 +58,10 @@ std::optional<AwsError> CapacityPools::try_acquire(std::string_view instance_typ
   return std::nullopt;
 }
 
+void CapacityPools::acquire_unchecked(std::string_view instance_type, std::string_view az, bool spot) {
+  pools_[Key{std::string(instance_type), std::string(az), spot}].in_use += 1;
+}
+
 void CapacityPools::release(std::string_view instance_type, std::string_view az, bool spot) {
   auto it = pools_.find(Key{std::string(instance_type), std::string(az), spot});
   if (it != pools_.end() && it->second.in_use > 0) it->second.in_use -= 1;

@@ -42,6 +42,9 @@ class CapacityPools {
   // type still has capacity.
   std::optional<AwsError> try_acquire(std::string_view instance_type, std::string_view az, bool spot,
                                       const std::vector<std::string>& region_azs);
+  // Takes a slot for an instance that exists regardless of the pool (a scenario's starting
+  // instances); never refuses.
+  void acquire_unchecked(std::string_view instance_type, std::string_view az, bool spot);
   void release(std::string_view instance_type, std::string_view az, bool spot);
 
  private:

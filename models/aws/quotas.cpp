@@ -59,6 +59,10 @@ std::optional<AwsError> VcpuQuotaLedger::try_reserve(std::string_view bucket, bo
   return std::nullopt;
 }
 
+void VcpuQuotaLedger::reserve_unchecked(std::string_view bucket, bool spot, std::int64_t vcpus) {
+  entries_[Key{std::string(bucket), spot}].usage += vcpus;
+}
+
 void VcpuQuotaLedger::release(std::string_view bucket, bool spot, std::int64_t vcpus) {
   auto it = entries_.find(Key{std::string(bucket), spot});
   assert(it != entries_.end() && it->second.usage >= vcpus && "releasing vCPUs that were never reserved");

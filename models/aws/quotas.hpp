@@ -53,6 +53,9 @@ class VcpuQuotaLedger {
   // nothing and returns EC2's error (VcpuLimitExceeded for On-Demand,
   // MaxSpotInstanceCountExceeded for Spot).
   std::optional<AwsError> try_reserve(std::string_view bucket, bool spot, std::int64_t vcpus);
+  // Counts vcpus of an instance that exists regardless of the quota (instances a scenario starts
+  // with: an account may already run above a lowered quota). Never refuses.
+  void reserve_unchecked(std::string_view bucket, bool spot, std::int64_t vcpus);
   // Returns vcpus to the bucket when an instance terminates (or its launch is rolled back).
   void release(std::string_view bucket, bool spot, std::int64_t vcpus);
 

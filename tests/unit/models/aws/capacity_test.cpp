@@ -30,6 +30,19 @@ TEST(AwsCapacity, ExhaustedPoolGivesAwsMessageNamingZonesWithCapacity) {
   EXPECT_FALSE(p.try_acquire("g5.xlarge", "ap-northeast-2a", false, kAzs));
 }
 
+TEST(AwsCapacity, UncheckedAcquireOverfillsPool) {
+  CapacityPools p;
+  p.set_capacity("g5.xlarge", "ap-northeast-2a", false, 1);
+  p.acquire_unchecked("g5.xlarge", "ap-northeast-2a", false);
+  p.acquire_unchecked("g5.xlarge", "ap-northeast-2a", false);
+  EXPECT_EQ(p.in_use("g5.xlarge", "ap-northeast-2a", false), 2);
+  EXPECT_TRUE(p.try_acquire("g5.xlarge", "ap-northeast-2a", false, kAzs));
+  p.release("g5.xlarge", "ap-northeast-2a", false);
+  EXPECT_TRUE(p.try_acquire("g5.xlarge", "ap-northeast-2a", false, kAzs));  // 1 in use of 1
+  p.release("g5.xlarge", "ap-northeast-2a", false);
+  EXPECT_FALSE(p.try_acquire("g5.xlarge", "ap-northeast-2a", false, kAzs));
+}
+
 TEST(AwsCapacity, NoOtherZone) {
   CapacityPools p;
   for (const auto& az : kAzs) p.set_capacity("p5.48xlarge", az, false, 0);

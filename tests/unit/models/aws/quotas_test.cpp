@@ -92,6 +92,16 @@ TEST(AwsQuotas, SetQuotaAtRuntime) {
   EXPECT_FALSE(q.try_reserve("G", false, 400));
 }
 
+TEST(AwsQuotas, PreExistingInstancesCountButAreNotRefused) {
+  VcpuQuotaLedger q;
+  q.set_quota("G", false, 4);
+  q.reserve_unchecked("G", false, 8);
+  EXPECT_EQ(q.usage("G", false), 8);
+  EXPECT_TRUE(q.try_reserve("G", false, 4));
+  q.release("G", false, 8);
+  EXPECT_FALSE(q.try_reserve("G", false, 4));
+}
+
 TEST(AwsQuotas, QuotaCodesAndLines) {
   EXPECT_EQ(quota_code("Standard", false), "L-1216C47A");
   EXPECT_EQ(quota_code("G", false), "L-DB2E81BA");
