@@ -94,11 +94,8 @@ std::string Ec2::adopt_running_instance(const LaunchRequest& req) {
   const Subnet* sn = subnet(req.subnet_id);
   // Pre-existing instances count against quota and capacity but are never refused: the account
   // already runs them.
-  auto quota = quotas_.quota(req.type->quota_bucket, req.spot);
-  quotas_.set_quota(req.type->quota_bucket, req.spot, std::nullopt);
-  quotas_.try_reserve(req.type->quota_bucket, req.spot, req.type->vcpu);
-  quotas_.set_quota(req.type->quota_bucket, req.spot, quota);
-  capacity_.try_acquire(req.type->name, sn ? sn->az : "", req.spot, zones());
+  quotas_.reserve_unchecked(req.type->quota_bucket, req.spot, req.type->vcpu);
+  capacity_.acquire_unchecked(req.type->name, sn ? sn->az : "", req.spot);
   Instance& inst = create(req, InstanceState::Running);
   inst.running_at = sim_.now();
   for (auto& fn : on_running) fn(inst);

@@ -67,7 +67,9 @@ void ApiServer::remove_pod(PodId id) {
 
 void ApiServer::set_pod_phase(PodId id, PodPhase phase, std::string reason) {
   PodRecord& rec = pods_[id.v];
-  bool changed = rec.pod.status.phase != phase;
+  // Reason changes inside a phase (ContainerCreating -> "", Running -> CrashLoopBackOff) are what
+  // `kubectl get pods` shows, so they notify too.
+  bool changed = rec.pod.status.phase != phase || rec.pod.status.reason != reason;
   rec.pod.status.phase = phase;
   rec.pod.status.reason = std::move(reason);
   if (changed)

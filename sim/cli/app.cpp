@@ -1,5 +1,155 @@
 #include "sim/cli/app.hpp"
 
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "models/aws/instance_catalog.hpp"
+#include "models/net/net_params.hpp"
+#include "sim/cli/check_command.hpp"
+#include "sim/cli/run_command.hpp"
+#include "sim/report/catalog_table.hpp"
+#include "sim/report/nccl_table.hpp"
+#include "sim/scenario/input_error.hpp"
+
+#ifndef EKSIM_VERSION
+#define EKSIM_VERSION "0.0.0"
+#endif
+
 namespace eksim::cli {
-int main(int, char**) { return 0; }
+
+namespace {
+
+constexpr const char* kFooter = R"(Examples:
+  eksim run scenarios/labs/000-gpu-nodegroup-scale.yaml
+  eksim run scenarios/labs/000-gpu-nodegroup-scale.yaml --seed 7 --json report.json --quiet
+  eksim check scenarios/ --jobs 2 --junit results.xml
+  eksim nccl --instance g5.xlarge --nodes 2 --cross-az
+  eksim catalog --region ap-northeast-2
+
+Exit codes: 0 ok; 1 an expectation failed; 2 invalid input.)";
+
+int nccl_command(const std::string& instance, int nodes, int gpus_per_node, bool cross_az, bool burst,
+                 std::uint64_t min_bytes, std::uint64_t max_bytes, std::uint64_t step) {
+  const auto& catalog = aws::InstanceCatalog::builtin();
+  const aws::InstanceType* t = catalog.find(instance);
+  if (!t) {
+    std::string hint = scenario::did_you_mean(instance, catalog.names());
+    std::fprintf(stderr, "error: unknown instance type \"%s\"%s\n", instance.c_str(),
+                 hint.empty() ? "" : fmt::format("; did you mean \"{}\"?", hint).c_str());
+    return 2;
+  }
+  if (nodes < 1) {
+    std::fprintf(stderr, "error: --nodes must be at least 1\n");
+    return 2;
+  }
+  int gpus = t->gpu.count;
+  if (gpus_per_node <= 0) gpus_per_node = gpus > 0 ? gpus : 1;
+  if (gpus > 0 && gpus_per_node > gpus) {
+    std::fprintf(stderr, "error: --gpus-per-node %d exceeds the %d GPU(s) of %s\n", gpus_per_node, gpus, instance.c_str());
+    return 2;
+  }
+  if (min_bytes == 0 || min_bytes > max_bytes) {
+    std::fprintf(stderr, "error: --min-bytes must be between 1 and --max-bytes\n");
+    return 2;
+  }
+  if (step < 2) {
+    std::fprintf(stderr, "error: --step-factor must be at least 2\n");
+    return 2;
+  }
+  report::NcclTableRequest req;
+  req.node.instance_type = t->name;
+  req.node.nic_baseline_gbps = t->network_baseline_gbps;
+  req.node.nic_burst_gbps = t->network_burst_gbps;
+  req.node.nic_up_to = t->network_up_to;
+  req.node.efa = t->efa;
+  req.node.gpus = gpus > 0 ? gpus : 1;
+  if (t->gpu.interconnect == "nvlink") {
+    req.node.intra = net::Interconnect::NVLink;
+    req.node.intra_gbytes_per_s = t->gpu.nvlink_gbytes_per_s / 2;
+  }
+  req.nodes = nodes;
+  req.gpus_per_node = gpus_per_node;
+  req.link.cross_az = cross_az;
+  req.link.allow_burst = burst;
+  req.min_bytes = min_bytes;
+  req.max_bytes = max_bytes;
+  req.step_factor = step;
+  std::fputs(report::format_all_reduce_table(req, net::default_net_params()).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"eksim: a discrete-event simulator of Amazon EKS clusters with GPU nodes", "eksim"};
+  app.footer(kFooter);
+  app.set_version_flag("--version", std::string("eksim ") + EKSIM_VERSION);
+  app.require_subcommand(1);
+
+  RunArgs run_args;
+  auto* run = app.add_subcommand("run", "Simulate one scenario and print its timeline");
+  run->add_option("scenario", run_args.scenario, "Scenario file (YAML or JSON)")->required();
+  run->add_option("--seed", run_args.seed, "Random seed (overrides the scenario's)");
+  run->add_option("--until", run_args.until, "Simulated time to stop at, e.g. 2h (overrides duration)");
+  run->add_option("--json", run_args.json_file, "Write the JSON report here");
+  run->add_option("--trace", run_args.trace_file, "Write a Chrome/Perfetto trace here");
+  run->add_option("--metrics", run_args.metrics_file, "Write a CSV time series here");
+  run->add_flag("--quiet", run_args.quiet, "Print no timeline");
+
+  CheckArgs check_args;
+  auto* check = app.add_subcommand("check", "Run every scenario under the paths with its expectations");
+  check->add_option("paths", check_args.paths, "Scenario files or directories")->required();
+  check->add_option("--junit", check_args.junit_file, "Write JUnit XML here");
+  check->add_option("--jobs,-j", check_args.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 256));
+
+  std::string nccl_instance;
+  int nccl_nodes = 2, nccl_gpus = 0;
+  bool nccl_cross_az = false, nccl_burst = false;
+  std::uint64_t min_bytes = 8, max_bytes = 134217728, step = 2;
+  auto* nccl = app.add_subcommand("nccl", "Print an all_reduce_perf-style table for a topology");
+  nccl->add_option("--instance", nccl_instance, "Instance type, e.g. g5.xlarge")->required();
+  nccl->add_option("--nodes", nccl_nodes, "Number of nodes");
+  nccl->add_option("--gpus-per-node", nccl_gpus, "GPUs per node (default: all of the type's)");
+  nccl->add_flag("--cross-az", nccl_cross_az, "Put consecutive nodes in different AZs");
+  nccl->add_flag("--burst", nccl_burst, "Let \"up to\" network types run at their burst rate");
+  nccl->add_option("--min-bytes,-b", min_bytes, "Smallest message size");
+  nccl->add_option("--max-bytes,-e", max_bytes, "Largest message size");
+  nccl->add_option("--step-factor,-f", step, "Multiply the size by this between rows");
+
+  std::string region = "us-east-1";
+  auto* catalog = app.add_subcommand("catalog", "List the instance types the simulator knows");
+  catalog->add_option("--region", region, "Region for prices (us-east-1, ap-northeast-2)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+
+  try {
+    if (*run) return run_command(run_args);
+    if (*check) return check_command(check_args);
+    if (*nccl) return nccl_command(nccl_instance, nccl_nodes, nccl_gpus, nccl_cross_az, nccl_burst, min_bytes, max_bytes, step);
+    if (*catalog) {
+      std::fputs(report::format_catalog_table(aws::InstanceCatalog::builtin(), region).c_str(), stdout);
+      return 0;
+    }
+  } catch (const scenario::InputError& e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  return 0;
+}
+
 }  // namespace eksim::cli

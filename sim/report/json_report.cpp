@@ -1,1 +1,143 @@
-namespace eksim::report {}
+#include "sim/report/json_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "sim/report/run_facts.hpp"
+
+namespace eksim::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json seconds(engine::SimTime t) { return t.to_seconds(); }
+Json opt_seconds(const std::optional<engine::SimTime>& t) { return t ? Json(t->to_seconds()) : Json(nullptr); }
+Json opt_string(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+
+Json resources(const k8s::ResourceList& list) {
+  Json out = Json::object();
+  for (const auto& [name, amount] : list.items()) out[name] = k8s::format_amount(name, amount);
+  return out;
+}
+
+}  // namespace
+
+std::string json_report(const scenario::RunResult& run, const std::vector<ExpectationResult>& results) {
+  const Cluster& c = *run.cluster;
+  Json j;
+  j["schema"] = "eksim.report/v1";
+  j["scenario"] = run.scenario->name;
+  j["seed"] = run.seed;
+  j["endTimeSeconds"] = seconds(run.end);
+
+  Json pods = Json::array();
+  for (std::size_t i = 0; i < c.api.pod_slots(); ++i) {
+    const k8s::PodRecord& rec = c.api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
+    const k8s::Pod& p = rec.pod;
+    pods.push_back(Json{{"namespace", p.meta.ns},
+                        {"name", p.meta.name},
+                        {"phase", k8s::to_string(p.status.phase)},
+                        {"node", opt_string(p.spec.node_name)},
+                        {"createdAt", seconds(p.meta.creation_timestamp)},
+                        {"scheduledAt", opt_seconds(p.status.scheduled_at)},
+                        {"startedAt", opt_seconds(p.status.started_at)},
+                        {"finishedAt", opt_seconds(p.status.finished_at)},
+                        {"restarts", p.status.restart_count},
+                        {"reason", p.status.reason},
+                        {"deleted", rec.deleted}});
+  }
+  j["pods"] = pods;
+
+  Json nodes = Json::array();
+  for (std::size_t i = 0; i < c.api.node_slots(); ++i) {
+    const k8s::NodeRecord& rec = c.api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
+    const k8s::Node& n = rec.node;
+    auto label = [&](const char* k) {
+      auto it = n.meta.labels.find(k);
+      return it == n.meta.labels.end() ? std::string() : it->second;
+    };
+    std::optional<engine::SimTime> launched;
+    for (const auto& inst : c.ec2.instances())
+      if (inst.id == rec.instance_id) launched = inst.launched_at;
+    Json taints = Json::array();
+    for (const auto& t : n.taints) taints.push_back(Json{{"key", t.key}, {"value", t.value}, {"effect", t.effect}});
+    Json labels = Json::object();
+    for (const auto& [k, v] : n.meta.labels) labels[k] = v;
+    nodes.push_back(Json{{"name", n.meta.name},
+                         {"instanceType", label(k8s::kLabelInstanceType)},
+                         {"zone", label(k8s::kLabelZone)},
+                         {"capacityType", rec.capacity_type},
+                         {"nodeGroup", opt_string(rec.node_group)},
+                         {"nodePool", opt_string(rec.node_pool)},
+                         {"instanceId", rec.instance_id},
+                         {"ready", n.ready && !rec.deleted},
+                         {"launchedAt", opt_seconds(launched)},
+                         {"registeredAt", opt_seconds(rec.registered_at)},
+                         {"readyAt", opt_seconds(rec.ready_at)},
+                         {"terminatedAt", opt_seconds(rec.deleted_at)},
+                         {"labels", labels},
+                         {"taints", taints},
+                         {"capacity", resources(n.capacity)},
+                         {"allocatable", resources(n.allocatable)}});
+  }
+  j["nodes"] = nodes;
+
+  Json events = Json::array();
+  for (const auto& e : c.log.events())
+    events.push_back(Json{{"time", seconds(e.time)},
+                          {"type", engine::to_string(e.type)},
+                          {"reason", e.reason},
+                          {"object", e.object.str()},
+                          {"message", e.message},
+                          {"source", e.source},
+                          {"count", e.count}});
+  j["events"] = events;
+
+  Json groups = Json::array();
+  for (const auto& ng : const_cast<Cluster&>(c).eks.nodegroups()) {
+    aws::GroupSizes sizes = const_cast<Cluster&>(c).eks.sizes(ng.spec.name);
+    Json activities = Json::array();
+    for (const auto& a : c.log.activities()) {
+      if (a.resource != ng.asg_name) continue;
+      activities.push_back(Json{{"time", seconds(a.start)},
+                                {"endTime", seconds(a.end)},
+                                {"status", a.status},
+                                {"description", a.description},
+                                {"cause", a.cause},
+                                {"statusMessage", a.status_message}});
+    }
+    groups.push_back(Json{{"name", ng.spec.name},
+                          {"autoScalingGroup", ng.asg_name},
+                          {"desired", sizes.desired},
+                          {"min", sizes.min_size},
+                          {"max", sizes.max_size},
+                          {"activities", activities}});
+  }
+  j["nodeGroups"] = groups;
+
+  Json jobs = Json::array();
+  for (const auto& f : job_facts(run))
+    jobs.push_back(Json{{"namespace", f.ns},
+                        {"name", f.name},
+                        {"status", f.status},
+                        {"reason", f.reason},
+                        {"finishedAt", opt_seconds(f.finished_at)},
+                        {"algbwGBps", f.algbw_gbps},
+                        {"busbwGBps", f.busbw_gbps}});
+  j["jobs"] = jobs;
+
+  aws::BillingLedger billing = c.billing();
+  Json by_group = Json::object();
+  for (const auto& [owner, usd] : billing.by_owner()) by_group[owner] = usd;
+  j["cost"] = Json{{"totalUSD", billing.total_usd() + c.cross_az_transfer_usd},
+                   {"byNodeGroup", by_group},
+                   {"crossAzTransferUSD", billing.cross_az_transfer_usd() + c.cross_az_transfer_usd}};
+
+  Json exps = Json::array();
+  for (const auto& r : results)
+    exps.push_back(Json{{"description", r.description}, {"passed", r.passed}, {"detail", r.detail}, {"where", r.where.str()}});
+  j["expectations"] = exps;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace eksim::report

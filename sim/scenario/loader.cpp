@@ -1,1 +1,252 @@
-namespace eksim::scenario {}
+// Scenario files -> Scenario (CONTRACT.md, "Scenario files"). Every key is read through a
+// MapReader, so an unknown key anywhere is an error with a did-you-mean; the one deliberate
+// exception is the terraform module's silent handling of unknown node group keys, which is
+// modelled when the scenario asks for module semantics.
+#include <algorithm>
+#include <filesystem>
+
+#include "models/aws/instance_catalog.hpp"
+#include "sim/scenario/cluster_loader.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/scenario/yaml_reader.hpp"
+
+namespace eksim::scenario {
+
+namespace {
+
+std::string fix_ns(const std::string& ns_name, std::string* name_out) {
+  auto slash = ns_name.find('/');
+  if (slash == std::string::npos) {
+    *name_out = ns_name;
+    return "default";
+  }
+  *name_out = ns_name.substr(slash + 1);
+  return ns_name.substr(0, slash);
+}
+
+const std::vector<std::string>& known_actions() {
+  static const std::vector<std::string> actions{
+      "kubectl.apply",    "kubectl.delete",         "eks.update-nodegroup-config", "eks.update-nodegroup-version",
+      "terraform.apply",  "ec2.set-quota",          "sg.authorize-ingress",        "sg.revoke-ingress",
+  };
+  return actions;
+}
+
+Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster) {
+  MapReader r(v, "timeline action");
+  Action a;
+  a.where = v.where();
+  a.at = engine::SimTime{} + r.require("at").as_duration();
+  Value action_v = r.require("action");
+  a.action = action_v.as_string();
+  const auto& actions = known_actions();
+  if (std::find(actions.begin(), actions.end(), a.action) == actions.end()) {
+    std::string hint = did_you_mean(a.action, actions);
+    action_v.fail("unknown action \"" + a.action + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+  }
+  if (a.action == "kubectl.apply") {
+    bool has_manifest = r.has("manifest"), has_file = r.has("file");
+    if (has_manifest == has_file) v.fail("kubectl.apply needs exactly one of \"manifest\" or \"file\"");
+    if (has_manifest) {
+      a.manifests = parse_manifests(*r.get("manifest"), files);
+    } else {
+      // Reuse the manifests-list include path: {file: ...} resolves relative to this file.
+      YAML::Node list(YAML::NodeType::Sequence);
+      YAML::Node entry(YAML::NodeType::Map);
+      entry["file"] = r.get("file")->node();
+      list.push_back(entry);
+      a.manifests = parse_manifests(Value(list, v.file_ptr()), files);
+    }
+  } else if (a.action == "kubectl.delete") {
+    a.kind = r.require("kind").as_string();
+    a.name = r.require("name").as_string();
+    a.ns = r.get("namespace") ? r.get("namespace")->as_string() : "default";
+  } else if (a.action == "eks.update-nodegroup-config") {
+    a.nodegroup = r.require("nodegroup").as_string();
+    MapReader s(r.require("scalingConfig"), "scalingConfig");
+    if (auto x = s.get("minSize")) a.min_size = x->as_non_negative();
+    if (auto x = s.get("maxSize")) a.max_size = x->as_non_negative();
+    if (auto x = s.get("desiredSize")) a.desired_size = x->as_non_negative();
+    s.finish();
+  } else if (a.action == "eks.update-nodegroup-version") {
+    a.nodegroup = r.require("nodegroup").as_string();
+  } else if (a.action == "terraform.apply") {
+    if (auto ngs = r.get("nodeGroups")) {
+      MapReader groups(*ngs, "nodeGroups");
+      for (auto it = ngs->node().begin(); it != ngs->node().end(); ++it) {
+        std::string name = it->first.as<std::string>();
+        Value body = *groups.get(name);
+        const NodeGroupSpec* base = nullptr;
+        for (const auto& ng : cluster.node_groups)
+          if (ng.name == name) base = &ng;
+        NodeGroupChange change;
+        change.where = body.where();
+        change.spec = base ? *base : NodeGroupSpec{};
+        change.spec.name = name;
+        change.keys = read_node_group_into(body, cluster, change.spec, /*creating=*/base == nullptr);
+        a.node_group_changes.push_back(std::move(change));
+      }
+    }
+    if (auto sgs = r.get("securityGroups")) a.security_groups = read_security_groups(*sgs);
+    if (a.node_group_changes.empty() && a.security_groups.empty())
+      v.fail("terraform.apply needs \"nodeGroups\" and/or \"securityGroups\"");
+  } else if (a.action == "ec2.set-quota") {
+    if (!r.has("onDemand") && !r.has("spot")) v.fail("ec2.set-quota needs \"onDemand\" and/or \"spot\"");
+    a.quotas = read_quotas(v, r);
+  } else {  // sg.authorize-ingress, sg.revoke-ingress
+    Value group_v = r.require("group");
+    a.group = group_v.as_string();
+    check_security_group_exists(cluster, a.group, group_v);
+    a.rule = read_sg_rule(r.require("rule"), cluster);
+  }
+  r.finish();
+  return a;
+}
+
+std::optional<engine::SimTime> opt_time(MapReader& r, const char* key) {
+  if (auto v = r.get(key)) return engine::SimTime{} + v->as_duration();
+  return std::nullopt;
+}
+
+Expectation read_expectation(const Value& v) {
+  MapReader r(v, "expectation");
+  Expectation e;
+  e.where = v.where();
+  static const std::vector<std::string> subjects{"pod", "event", "nodes", "nodeGroup", "job", "cost"};
+  for (const auto& s : subjects)
+    if (r.has(s)) {
+      if (!e.subject.empty()) v.fail("an expectation names one subject, got both \"" + e.subject + "\" and \"" + s + "\"");
+      e.subject = s;
+    }
+  if (e.subject.empty()) {
+    // Point at the first key with a suggestion among the subjects.
+    for (auto it = v.node().begin(); it != v.node().end(); ++it) {
+      std::string key = it->first.as<std::string>();
+      std::string hint = did_you_mean(key, subjects);
+      if (!hint.empty())
+        throw InputError(Value(it->first, v.file_ptr()).where(),
+                         "unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
+    }
+    v.fail("an expectation needs one of: pod, event, nodes, nodeGroup, job, cost");
+  }
+  if (auto d = r.get("description")) e.description = d->as_string();
+  e.by = opt_time(r, "by");
+  e.at = opt_time(r, "at");
+  if (e.by && e.at) v.fail("an expectation takes \"by\" or \"at\", not both");
+  auto read_counts = [&] {
+    if (auto c = r.get("count")) e.count = c->as_non_negative();
+    if (auto c = r.get("atLeast")) e.min_count = c->as_non_negative();
+    if (auto c = r.get("atMost")) e.max_count = c->as_non_negative();
+  };
+  if (e.subject == "pod") {
+    e.ns = fix_ns(r.require("pod").as_string(), &e.name);
+    if (auto p = r.get("phase")) {
+      e.phase = p->as_string();
+      static const std::vector<std::string> phases{"Pending", "Running", "Succeeded", "Failed"};
+      if (std::find(phases.begin(), phases.end(), e.phase) == phases.end())
+        p->fail("unknown pod phase \"" + e.phase + "\" (Pending, Running, Succeeded, Failed)");
+    }
+    if (auto p = r.get("reason")) e.reason = p->as_string();
+    if (e.phase.empty() && e.reason.empty()) v.fail("a pod expectation needs \"phase\" and/or \"reason\"");
+    if (e.description.empty())
+      e.description = "pod " + e.ns + "/" + e.name + " " + (e.phase.empty() ? e.reason : e.phase) +
+                      (e.by ? " by " + engine::format_duration(e.by->us ? engine::Duration{e.by->us} : engine::Duration{}) : "") +
+                      (e.at ? " at " + engine::format_duration(engine::Duration{e.at->us}) : "");
+  } else if (e.subject == "event") {
+    e.event_reason = r.require("event").as_string();
+    if (auto x = r.get("type")) {
+      e.event_type = x->as_string();
+      if (e.event_type != "Normal" && e.event_type != "Warning") x->fail("event type is Normal or Warning");
+    }
+    if (auto x = r.get("object")) e.object = x->as_string();
+    if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
+    if (auto x = r.get("absent")) e.absent = x->as_bool();
+    read_counts();
+    if (e.description.empty())
+      e.description = std::string(e.absent ? "no " : "") + "event " + e.event_reason +
+                      (e.object.empty() ? "" : " on " + e.object) +
+                      (e.message_contains.empty() ? "" : " containing \"" + e.message_contains + "\"");
+  } else if (e.subject == "nodes") {
+    MapReader sel(r.require("nodes"), "nodes selector");
+    if (auto x = sel.get("nodeGroup")) e.node_group = x->as_string();
+    if (auto x = sel.get("nodePool")) e.node_pool = x->as_string();
+    if (auto x = sel.get("instanceType")) e.instance_type = x->as_string();
+    if (auto x = sel.get("zone")) e.zone = x->as_string();
+    if (auto x = sel.get("ready")) e.ready_only = x->as_bool();
+    sel.finish();
+    read_counts();
+    if (!e.count && !e.min_count && !e.max_count) v.fail("a nodes expectation needs count, atLeast or atMost");
+    if (e.description.empty())
+      e.description = "nodes" + (e.node_group.empty() ? "" : " in node group " + e.node_group) +
+                      (e.node_pool.empty() ? "" : " in node pool " + e.node_pool);
+  } else if (e.subject == "nodeGroup") {
+    e.node_group = r.require("nodeGroup").as_string();
+    if (auto x = r.get("activity")) e.activity_status = x->as_string();
+    if (auto x = r.get("statusMessageContains")) e.activity_contains = x->as_string();
+    if (auto x = r.get("desired")) e.desired = x->as_non_negative();
+    if (auto x = r.get("absent")) e.absent = x->as_bool();
+    read_counts();
+    if (e.activity_status.empty() && e.activity_contains.empty() && !e.desired)
+      v.fail("a nodeGroup expectation needs activity, statusMessageContains or desired");
+    if (e.description.empty())
+      e.description = "node group " + e.node_group +
+                      (e.desired ? " desired " + std::to_string(*e.desired) : " activity " + e.activity_status);
+  } else if (e.subject == "job") {
+    e.ns = fix_ns(r.require("job").as_string(), &e.name);
+    e.job_status = r.require("status").as_string();
+    if (e.description.empty()) e.description = "job " + e.ns + "/" + e.name + " " + e.job_status;
+  } else {  // cost
+    MapReader c(r.require("cost"), "cost bounds");
+    if (auto x = c.get("atMost")) e.max_usd = x->as_double();
+    if (auto x = c.get("atLeast")) e.min_usd = x->as_double();
+    c.finish();
+    if (!e.max_usd && !e.min_usd) v.fail("a cost expectation needs atMost and/or atLeast");
+    if (e.description.empty()) e.description = "total cost within bounds";
+  }
+  r.finish();
+  return e;
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path) {
+  FileLoader files;
+  std::string canonical = std::filesystem::path(path).lexically_normal().string();
+  auto docs = files.load_documents(canonical, std::nullopt);
+  if (docs.empty()) throw InputError(Location{canonical, 1, 1}, "empty scenario file");
+  if (docs.size() > 1) docs[1].fail("a scenario file holds one document");
+  files.push(std::filesystem::weakly_canonical(canonical).string());
+  const Value& root = docs[0];
+  MapReader r(root, "scenario");
+  Scenario s;
+  s.file = canonical;
+  Value api = r.require("apiVersion");
+  if (api.as_string() != "eksim/v1") api.fail("apiVersion must be \"eksim/v1\", got \"" + api.as_string() + "\"");
+  Value kind = r.require("kind");
+  if (kind.as_string() != "Scenario") kind.fail("kind must be \"Scenario\", got \"" + kind.as_string() + "\"");
+  if (auto meta = r.get("metadata")) {
+    MapReader m(*meta, "metadata");
+    s.name = m.require("name").as_string();
+    if (auto d = m.get("description")) s.description = d->as_string();
+    m.allow({"labels", "annotations"});
+    m.finish();
+  } else {
+    s.name = std::filesystem::path(path).stem().string();
+  }
+  if (auto seed = r.get("seed")) s.seed = static_cast<std::uint64_t>(seed->as_non_negative("a non-negative seed"));
+  if (auto d = r.get("duration")) {
+    s.duration = d->as_duration();
+    if (s.duration.us <= 0) d->fail("duration must be positive");
+  }
+  s.cluster = read_cluster(r.require("cluster"), aws::InstanceCatalog::builtin());
+  if (auto m = r.get("manifests")) s.manifests = parse_manifests(*m, files);
+  if (auto t = r.get("timeline"))
+    for (const auto& item : t->items()) s.timeline.push_back(read_action(item, files, s.cluster));
+  std::stable_sort(s.timeline.begin(), s.timeline.end(), [](const Action& a, const Action& b) { return a.at < b.at; });
+  if (auto e = r.get("expect"))
+    for (const auto& item : e->items()) s.expectations.push_back(read_expectation(item));
+  r.finish();
+  return s;
+}
+
+}  // namespace eksim::scenario

@@ -1,0 +1,197 @@
+#include "models/cluster/cluster.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "models/aws/asg_rules.hpp"
+#include "models/k8s/allocatable.hpp"
+
+namespace eksim {
+
+namespace {
+
+// "2026-01-01T00:00:00Z" -> Unix seconds (days-from-civil, proleptic Gregorian).
+std::int64_t parse_epoch(const std::string& iso) {
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+  if (std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &s) != 6) return aws::kDefaultStartEpochSeconds;
+  y -= mo <= 2;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const std::int64_t yoe = y - era * 400;
+  const std::int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const std::int64_t days = era * 146097 + doe - 719468;
+  return days * 86400 + h * 3600 + mi * 60 + s;
+}
+
+std::vector<aws::Subnet> to_subnets(const std::vector<SubnetSpec>& specs) {
+  std::vector<aws::Subnet> out;
+  for (const auto& s : specs) out.push_back(aws::Subnet{s.id, s.az, s.cidr.empty() ? "10.0.0.0/16" : s.cidr});
+  return out;
+}
+
+aws::SgRule to_rule(const SecurityGroupRuleSpec& r) {
+  aws::SgRule rule;
+  rule.protocol = r.protocol;
+  rule.from_port = r.from_port;
+  rule.to_port = r.to_port;
+  rule.cidr = r.cidr;
+  rule.group = r.source_group;
+  rule.description = r.description;
+  return rule;
+}
+
+k8s::BootstrapFlavor bootstrap_of(const std::string& ami_type) {
+  if (ami_type.rfind("BOTTLEROCKET", 0) == 0) return k8s::BootstrapFlavor::Bottlerocket;
+  if (ami_type.rfind("AL2_", 0) == 0) return k8s::BootstrapFlavor::Al2BootstrapSh;
+  return k8s::BootstrapFlavor::Al2023Nodeadm;
+}
+
+}  // namespace
+
+Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
+    : rng(seed),
+      api(sim, log, rng),
+      ec2(sim, rng, spec.region, to_subnets(spec.subnets)),
+      auto_scaling(sim, log, rng, ec2, parse_epoch(spec.start_time)),
+      eks(sim, log, rng, auto_scaling, aws::InstanceCatalog::builtin(), spec.name),
+      spec_(std::move(spec)),
+      start_epoch_(parse_epoch(spec_.start_time)),
+      catalog_(aws::InstanceCatalog::builtin()) {
+  kubelet = std::make_unique<k8s::Kubelet>(api);
+  for (const auto& [bucket, vcpus] : spec_.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
+  for (const auto& [bucket, vcpus] : spec_.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
+  for (const auto& p : spec_.capacity_pools) ec2.capacity().set_capacity(p.instance_type, p.az, p.spot, p.instances);
+  for (const auto& sg : spec_.security_groups) {
+    aws::SecurityGroup g = aws::new_security_group(sg.name, sg.name);
+    for (const auto& r : sg.ingress) g.ingress.push_back(to_rule(r));
+    if (sg.egress_given) {
+      g.egress.clear();
+      for (const auto& r : sg.egress) g.egress.push_back(to_rule(r));
+    }
+    security_groups.put(std::move(g));
+  }
+  ec2.on_running.push_back([this](aws::Instance& i) { on_instance_running(i); });
+  ec2.on_terminated.push_back([this](aws::Instance& i) { on_instance_terminated(i); });
+  eks.on_labels_or_taints_changed.push_back([this](aws::ManagedNodegroup& ng) { on_labels_or_taints_changed(ng); });
+}
+
+Cluster::~Cluster() = default;
+
+void Cluster::start() {
+  for (const auto& ng : spec_.node_groups) {
+    std::vector<std::string> subnets = ng.subnet_ids;
+    if (subnets.empty())
+      for (const auto& s : spec_.subnets) subnets.push_back(s.id);
+    eks.create_nodegroup(ng, subnets, /*already_running=*/true);
+  }
+}
+
+bool Cluster::role_mapped(const std::string& role) const {
+  if (!spec_.access.declared) return true;
+  return std::find(spec_.access.mapped_roles.begin(), spec_.access.mapped_roles.end(), role) !=
+         spec_.access.mapped_roles.end();
+}
+
+k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::ManagedNodegroup* ng) const {
+  k8s::MachineSpec m;
+  const aws::InstanceType& type = *inst.type;
+  // EKS Auto Mode names nodes by instance id; everything else by the private DNS name.
+  m.node_name = spec_.mode == "auto" ? inst.id : inst.private_dns_name;
+  m.provider_id = "aws:///" + inst.az + "/" + inst.id;
+  m.instance_id = inst.id;
+  m.labels = {
+      {k8s::kLabelArch, type.arch},
+      {k8s::kLabelOs, "linux"},
+      {k8s::kLabelHostname, m.node_name},
+      {k8s::kLabelInstanceType, type.name},
+      {"beta.kubernetes.io/instance-type", type.name},
+      {k8s::kLabelZone, inst.az},
+      {k8s::kLabelRegion, spec_.region},
+      {"failure-domain.beta.kubernetes.io/zone", inst.az},
+      {"failure-domain.beta.kubernetes.io/region", spec_.region},
+      {"beta.kubernetes.io/arch", type.arch},
+      {"beta.kubernetes.io/os", "linux"},
+  };
+  m.capacity_type = inst.spot ? "spot" : "on-demand";
+  m.gpu_count = type.gpu.count;
+  k8s::KubeletOptions opts;
+  std::int64_t disk_gib = 20;
+  if (ng) {
+    m.labels[k8s::kLabelNodegroup] = ng->spec.name;
+    m.labels[k8s::kLabelEksCapacityType] = inst.spot ? "SPOT" : "ON_DEMAND";
+    m.labels["eks.amazonaws.com/nodegroup-image"] = "ami-0eksim" + ng->spec.ami_type.substr(0, 4);
+    for (const auto& [k, v] : ng->spec.labels) m.labels[k] = v;
+    for (const auto& t : ng->spec.taints)
+      m.register_with_taints.push_back(k8s::Taint{t.key, t.value, aws::kubernetes_taint_effect(t.effect)});
+    m.node_group = ng->spec.name;
+    m.bootstrap = bootstrap_of(ng->spec.ami_type);
+    m.nvidia_ami = ng->spec.ami_type.find("NVIDIA") != std::string::npos || ng->spec.ami_type == "AL2_x86_64_GPU";
+    opts.max_pods = ng->spec.max_pods ? std::optional<int>(static_cast<int>(*ng->spec.max_pods)) : std::nullopt;
+    opts.managed_node_group_cap = ng->spec.ami_type != "CUSTOM";
+    disk_gib = ng->spec.disk_size_gib;
+  }
+  k8s::NodeShape shape{type.vcpu, type.kubelet_memory_ki, type.default_card_enis, type.ipv4_per_eni, type.gpu.count, disk_gib};
+  auto res = k8s::node_resources(shape, opts);
+  m.capacity = res.capacity;
+  m.allocatable = res.allocatable;
+  m.role_mapped = role_mapped(inst.iam_role);
+  return m;
+}
+
+void Cluster::join_instance(const aws::Instance& inst, k8s::MachineSpec machine) {
+  node_by_instance_[inst.id] = machine.node_name;
+  if (inst.launched_at == engine::SimTime{} && sim.now() == engine::SimTime{}) {
+    // Present from the start: already joined when the simulation begins.
+    machine.boot_time = machine.register_time = machine.ready_time = engine::Duration{};
+  }
+  joins_[inst.id] = k8s::start_node_join(api, std::move(machine));
+}
+
+void Cluster::on_instance_running(aws::Instance& inst) {
+  aws::AutoScalingGroup* g = auto_scaling.find(inst.owner);
+  if (!g) return;  // not a node group instance (Karpenter joins its own)
+  aws::ManagedNodegroup* ng = eks.by_asg(g->name);
+  if (!ng) return;
+  join_instance(inst, machine_for(inst, ng));
+}
+
+std::optional<k8s::NodeId> Cluster::node_of_instance(const std::string& instance_id) const {
+  auto it = node_by_instance_.find(instance_id);
+  if (it == node_by_instance_.end()) return std::nullopt;
+  return api.find_node(it->second);
+}
+
+void Cluster::on_instance_terminated(aws::Instance& inst) {
+  if (auto it = joins_.find(inst.id); it != joins_.end()) {
+    it->second.cancel();
+    joins_.erase(it);
+  }
+  if (auto node = node_of_instance(inst.id)) k8s::remove_node_and_pods(api, *node);
+}
+
+void Cluster::on_labels_or_taints_changed(aws::ManagedNodegroup& ng) {
+  for (std::size_t i = 0; i < api.node_slots(); ++i) {
+    k8s::NodeId id{static_cast<std::uint32_t>(i)};
+    k8s::NodeRecord& rec = api.node(id);
+    if (rec.deleted || rec.node_group != ng.spec.name) continue;
+    for (const auto& [k, v] : ng.spec.labels) rec.node.meta.labels[k] = v;
+    std::erase_if(rec.node.taints, [](const k8s::Taint& t) { return t.key.find("node.kubernetes.io/") != 0; });
+    for (const auto& t : ng.spec.taints)
+      rec.node.taints.push_back(k8s::Taint{t.key, t.value, aws::kubernetes_taint_effect(t.effect)});
+    api.node_changed(id, k8s::NodeChange::Updated);
+  }
+}
+
+aws::BillingLedger Cluster::billing() const {
+  aws::BillingLedger ledger;
+  for (const auto& inst : ec2.instances()) {
+    if (!inst.running_at) continue;
+    double hourly = inst.spot ? inst.type->spot_price(spec_.region) : inst.type->on_demand_price(spec_.region);
+    std::string owner = inst.owner;
+    if (const aws::ManagedNodegroup* ng = const_cast<aws::Eks&>(eks).by_asg(inst.owner)) owner = ng->spec.name;
+    ledger.add_instance(owner, hourly, *inst.running_at, inst.terminated_at.value_or(sim.now()));
+  }
+  return ledger;
+}
+
+}  // namespace eksim

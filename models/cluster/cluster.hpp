@@ -1,0 +1,79 @@
+#pragma once
+// The simulated world: one engine, the Kubernetes state and controllers, the AWS services, and
+// the glue between them that the real system does through cloud APIs (an EC2 instance of a node
+// group becoming a Node, a terminated instance's Node going away).
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/aws/billing.hpp"
+#include "models/aws/eks.hpp"
+#include "models/aws/security_groups.hpp"
+#include "models/cluster/cluster_spec.hpp"
+#include "models/cluster/controller.hpp"
+#include "models/k8s/api_server.hpp"
+#include "models/k8s/kubelet.hpp"
+#include "models/k8s/node_lifecycle.hpp"
+#include "sim/engine/event_log.hpp"
+#include "sim/engine/rng.hpp"
+#include "sim/engine/simulator.hpp"
+
+namespace eksim {
+
+class Cluster {
+ public:
+  Cluster(ClusterSpec spec, std::uint64_t seed);
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+  ~Cluster();
+
+  // Brings the cluster up as terraform left it: node groups with their desired instances
+  // running and their nodes joining at t=0, add-ons installed.
+  void start();
+
+  const ClusterSpec& spec() const { return spec_; }
+  const aws::InstanceCatalog& catalog() const { return catalog_; }
+
+  engine::Simulator sim;
+  engine::RngStreams rng;
+  engine::EventLog log;
+  k8s::ApiServer api;
+  aws::Ec2 ec2;
+  aws::AutoScaling auto_scaling;
+  aws::Eks eks;
+  aws::SecurityGroups security_groups;
+  std::unique_ptr<k8s::Kubelet> kubelet;
+  std::vector<std::unique_ptr<Controller>> controllers;
+
+  // Whether a node IAM role may join (aws-auth mapRoles / access entries; CONTRACT.md).
+  bool role_mapped(const std::string& role) const;
+  // Unix seconds of simulated time 0 (spec.start_time), for AWS timestamps.
+  std::int64_t start_epoch_seconds() const { return start_epoch_; }
+  // What the kubelet on an instance will register as (labels, taints, allocatable).
+  k8s::MachineSpec machine_for(const aws::Instance& inst, const aws::ManagedNodegroup* ng) const;
+  // Starts the Kubernetes side of an instance that is running (called for node group instances
+  // by the cluster itself, and by Karpenter for its NodeClaims).
+  void join_instance(const aws::Instance& inst, k8s::MachineSpec machine);
+  // The node backed by an instance, if registered.
+  std::optional<k8s::NodeId> node_of_instance(const std::string& instance_id) const;
+
+  // Cost of every instance up to now (per-second billing, 60 s minimum), by owner.
+  aws::BillingLedger billing() const;
+  // Extra cost reported by models that move bytes across AZs.
+  double cross_az_transfer_usd = 0;
+
+ private:
+  void on_instance_running(aws::Instance& inst);
+  void on_instance_terminated(aws::Instance& inst);
+  void on_labels_or_taints_changed(aws::ManagedNodegroup& ng);
+
+  ClusterSpec spec_;
+  std::int64_t start_epoch_;
+  const aws::InstanceCatalog& catalog_;
+  std::map<std::string, k8s::NodeJoinHandle> joins_;  // instance id -> pending join
+  std::map<std::string, std::string> node_by_instance_;  // instance id -> node name
+};
+
+}  // namespace eksim

@@ -1,0 +1,19 @@
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace eksim::cli {
+
+struct RunArgs {
+  std::string scenario;
+  std::optional<std::uint64_t> seed;
+  std::string until;
+  std::string json_file, trace_file, metrics_file;
+  bool quiet = false;
+};
+
+// `eksim run`: 0 every expectation held, 1 one failed; input errors throw InputError (exit 2).
+int run_command(const RunArgs& args);
+
+}  // namespace eksim::cli

@@ -1,0 +1,243 @@
+#include "sim/report/expectations.hpp"
+
+#include <algorithm>
+
+#include "sim/report/run_facts.hpp"
+
+namespace eksim::report {
+
+namespace {
+
+using engine::SimTime;
+using scenario::Expectation;
+using scenario::RunResult;
+
+std::string fmt_time(SimTime t) { return engine::format_duration(engine::Duration{t.us}); }
+
+// The instant a condition is judged at: `at`, else `by`, else the end of the run.
+SimTime horizon(const Expectation& e, const RunResult& run) {
+  if (e.at) return *e.at;
+  if (e.by) return *e.by;
+  return run.end;
+}
+
+bool count_ok(const Expectation& e, std::int64_t n, std::string* want) {
+  if (e.absent) {
+    *want = "none";
+    return n == 0;
+  }
+  if (e.count) {
+    *want = "exactly " + std::to_string(*e.count);
+    return n == *e.count;
+  }
+  bool ok = true;
+  std::string w;
+  if (e.min_count) {
+    ok = ok && n >= *e.min_count;
+    w = "at least " + std::to_string(*e.min_count);
+  }
+  if (e.max_count) {
+    ok = ok && n <= *e.max_count;
+    w += (w.empty() ? "" : " and ") + std::string("at most ") + std::to_string(*e.max_count);
+  }
+  if (!e.min_count && !e.max_count) {
+    *want = "at least 1";
+    return n >= 1;
+  }
+  *want = w;
+  return ok;
+}
+
+ExpectationResult check_pod(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  std::vector<const scenario::PodPhaseChange*> seen;
+  for (const auto& h : run.pod_history)
+    if (h.ns == e.ns && h.name == e.name) seen.push_back(&h);
+  if (seen.empty()) {
+    r.detail = "pod " + e.ns + "/" + e.name + " was never created";
+    return r;
+  }
+  auto matches = [&](const scenario::PodPhaseChange& h) {
+    return (e.phase.empty() || h.phase == e.phase) && (e.reason.empty() || h.reason == e.reason);
+  };
+  auto describe = [](const scenario::PodPhaseChange& h) {
+    return h.phase + (h.reason.empty() ? "" : " (" + h.reason + ")");
+  };
+  SimTime t = horizon(e, run);
+  if (e.by) {
+    for (const auto* h : seen) {
+      if (h->time > t) break;
+      if (matches(*h)) {
+        r.passed = true;
+        r.detail = "became " + describe(*h) + " at " + fmt_time(h->time);
+        return r;
+      }
+    }
+    const scenario::PodPhaseChange* last = nullptr;
+    for (const auto* h : seen)
+      if (h->time <= t) last = h;
+    r.detail = "was " + (last ? describe(*last) : std::string("not yet created")) + " at " + fmt_time(t);
+    for (const auto* h : seen)
+      if (matches(*h)) {
+        r.detail += "; became " + describe(*h) + " only at " + fmt_time(h->time);
+        break;
+      }
+    return r;
+  }
+  const scenario::PodPhaseChange* state = nullptr;
+  for (const auto* h : seen)
+    if (h->time <= t) state = h;
+  if (!state) {
+    r.detail = "not yet created at " + fmt_time(t);
+    return r;
+  }
+  r.passed = matches(*state);
+  r.detail = "was " + describe(*state) + " at " + fmt_time(t) + " (since " + fmt_time(state->time) + ")";
+  return r;
+}
+
+ExpectationResult check_event(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  SimTime t = horizon(e, run);
+  std::int64_t n = 0;
+  const engine::Event* first = nullptr;
+  for (const auto& ev : run.cluster->log.events()) {
+    if (ev.time > t) break;
+    if (ev.reason != e.event_reason) continue;
+    if (!e.event_type.empty() && e.event_type != engine::to_string(ev.type)) continue;
+    if (!e.object.empty() && ev.object.str() != e.object) continue;
+    if (!e.message_contains.empty() && ev.message.find(e.message_contains) == std::string::npos) continue;
+    if (!first) first = &ev;
+    ++n;
+  }
+  std::string want;
+  r.passed = count_ok(e, n, &want);
+  r.detail = std::to_string(n) + " matching event(s) by " + fmt_time(t) + ", expected " + want;
+  if (first) r.detail += "; first at " + fmt_time(first->time) + ": " + first->message;
+  return r;
+}
+
+ExpectationResult check_nodes(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  const auto& api = run.cluster->api;
+  auto count_at = [&](SimTime t) {
+    std::int64_t n = 0;
+    for (std::size_t i = 0; i < api.node_slots(); ++i) {
+      const k8s::NodeRecord& rec = api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
+      if (!e.node_group.empty() && rec.node_group != e.node_group) continue;
+      if (!e.node_pool.empty() && rec.node_pool != e.node_pool) continue;
+      auto label = [&](const char* k) {
+        auto it = rec.node.meta.labels.find(k);
+        return it == rec.node.meta.labels.end() ? std::string() : it->second;
+      };
+      if (!e.instance_type.empty() && label(k8s::kLabelInstanceType) != e.instance_type) continue;
+      if (!e.zone.empty() && label(k8s::kLabelZone) != e.zone) continue;
+      std::optional<SimTime> since = e.ready_only ? rec.ready_at : rec.registered_at;
+      if (!since || *since > t) continue;
+      if (rec.deleted_at && *rec.deleted_at <= t) continue;
+      ++n;
+    }
+    return n;
+  };
+  std::string want;
+  SimTime t = horizon(e, run);
+  if (e.by) {
+    // Any moment up to `by` counts; the count only changes when a node appears or goes.
+    std::vector<SimTime> moments{SimTime{}};
+    for (std::size_t i = 0; i < api.node_slots(); ++i) {
+      const k8s::NodeRecord& rec = api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
+      for (auto m : {rec.registered_at, rec.ready_at, rec.deleted_at})
+        if (m && *m <= t) moments.push_back(*m);
+    }
+    std::sort(moments.begin(), moments.end());
+    for (SimTime m : moments) {
+      std::int64_t n = count_at(m);
+      if (count_ok(e, n, &want)) {
+        r.passed = true;
+        r.detail = std::to_string(n) + " node(s) at " + fmt_time(m) + ", expected " + want;
+        return r;
+      }
+    }
+    r.detail = std::to_string(count_at(t)) + " node(s) at " + fmt_time(t) + ", expected " + want + " by then";
+    return r;
+  }
+  std::int64_t n = count_at(t);
+  r.passed = count_ok(e, n, &want);
+  r.detail = std::to_string(n) + std::string(e.ready_only ? " Ready" : "") + " node(s) at " + fmt_time(t) + ", expected " + want;
+  return r;
+}
+
+ExpectationResult check_node_group(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  auto& eks = run.cluster->eks;
+  const aws::ManagedNodegroup* ng = eks.find(e.node_group);
+  if (!ng) {
+    r.detail = "no node group " + e.node_group;
+    return r;
+  }
+  if (e.desired) {
+    std::int64_t desired = eks.sizes(e.node_group).desired;
+    r.passed = desired == *e.desired;
+    r.detail = "desired " + std::to_string(desired) + " at the end, expected " + std::to_string(*e.desired);
+    if (e.activity_status.empty() && e.activity_contains.empty()) return r;
+    if (!r.passed) return r;
+  }
+  SimTime t = horizon(e, run);
+  std::int64_t n = 0;
+  const engine::Activity* first = nullptr;
+  for (const auto& a : run.cluster->log.activities()) {
+    if (a.resource != ng->asg_name || a.start > t) continue;
+    if (!e.activity_status.empty() && a.status != e.activity_status) continue;
+    std::string text = a.description + "\n" + a.status_message + "\n" + a.cause;
+    if (!e.activity_contains.empty() && text.find(e.activity_contains) == std::string::npos) continue;
+    if (!first) first = &a;
+    ++n;
+  }
+  std::string want;
+  r.passed = count_ok(e, n, &want);
+  r.detail = std::to_string(n) + " matching scaling activit" + (n == 1 ? "y" : "ies") + " by " + fmt_time(t) +
+             ", expected " + want;
+  if (first) r.detail += "; first at " + fmt_time(first->start) + ": " + first->description;
+  return r;
+}
+
+ExpectationResult check_job(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  for (const auto& j : job_facts(run)) {
+    if (j.name != e.name || j.ns != e.ns) continue;
+    bool in_time = !e.by || (j.finished_at && *j.finished_at <= *e.by);
+    r.passed = j.status == e.job_status && in_time;
+    r.detail = "job is " + j.status + (j.reason.empty() ? "" : " (" + j.reason + ")") +
+               (j.finished_at ? " since " + fmt_time(*j.finished_at) : "");
+    return r;
+  }
+  r.detail = "no job " + e.ns + "/" + e.name;
+  return r;
+}
+
+ExpectationResult check_cost(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  double total = total_cost_usd(run);
+  r.passed = (!e.max_usd || total <= *e.max_usd) && (!e.min_usd || total >= *e.min_usd);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "total $%.4f", total);
+  r.detail = buf;
+  return r;
+}
+
+}  // namespace
+
+std::vector<ExpectationResult> check_expectations(const RunResult& run) {
+  std::vector<ExpectationResult> out;
+  for (const auto& e : run.scenario->expectations) {
+    if (e.subject == "pod") out.push_back(check_pod(e, run));
+    else if (e.subject == "event") out.push_back(check_event(e, run));
+    else if (e.subject == "nodes") out.push_back(check_nodes(e, run));
+    else if (e.subject == "nodeGroup") out.push_back(check_node_group(e, run));
+    else if (e.subject == "job") out.push_back(check_job(e, run));
+    else out.push_back(check_cost(e, run));
+  }
+  return out;
+}
+
+}  // namespace eksim::report

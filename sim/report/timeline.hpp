@@ -1,0 +1,16 @@
+#pragma once
+// The human timeline printed by `eksim run`: Kubernetes events and AWS activities in time order,
+// laid out like `kubectl get events` (time, type, reason, object, message).
+#include <string>
+#include <vector>
+
+#include "sim/report/expectations.hpp"
+#include "sim/scenario/runner.hpp"
+
+namespace eksim::report {
+
+std::string format_timeline(const scenario::RunResult& run);
+// "PASS pod default/gpu-pod Running by 15m0s: became Running at 2m3s" lines and a summary.
+std::string format_expectations(const std::vector<ExpectationResult>& results);
+
+}  // namespace eksim::report

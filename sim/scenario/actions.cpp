@@ -1,0 +1,151 @@
+#include "sim/scenario/actions.hpp"
+
+#include "models/aws/asg_rules.hpp"
+
+namespace eksim::scenario {
+
+namespace {
+
+using engine::EventType;
+
+engine::ObjectRef nodegroup_ref(const std::string& name) { return {"Nodegroup", "", name}; }
+
+void warn(Cluster& c, const engine::ObjectRef& obj, const std::string& reason, const std::string& message,
+          const std::string& source) {
+  c.api.emit(EventType::Warning, reason, obj, message, source);
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+aws::SgRule to_rule(const SecurityGroupRuleSpec& r) {
+  aws::SgRule rule;
+  rule.protocol = r.protocol;
+  rule.from_port = r.from_port;
+  rule.to_port = r.to_port;
+  rule.cidr = r.cidr;
+  rule.group = r.source_group;
+  rule.description = r.description;
+  return rule;
+}
+
+void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
+  const NodeGroupSpec& next = change.spec;
+  aws::ManagedNodegroup* ng = c.eks.find(next.name);
+  if (!ng) {
+    std::vector<std::string> subnets = next.subnet_ids;
+    if (subnets.empty())
+      for (const auto& s : c.spec().subnets) subnets.push_back(s.id);
+    c.eks.create_nodegroup(next, subnets, /*already_running=*/false);
+    return;
+  }
+  // terraform-aws-modules/eks sets lifecycle { ignore_changes = [scaling_config[0].desired_size] }
+  // on aws_eks_node_group: a new desired size plans no change on an existing group.
+  if (change.keys.count("desired_size") && next.desired_size != c.eks.sizes(next.name).desired) {
+    warn(c, nodegroup_ref(next.name), "DesiredSizeIgnored",
+         "terraform apply left desired_size at " + std::to_string(c.eks.sizes(next.name).desired) +
+             " (requested " + std::to_string(next.desired_size) +
+             "): the module ignores changes to scaling_config[0].desired_size on an existing node group; use "
+             "aws eks update-nodegroup-config --nodegroup-name " + next.name +
+             " --scaling-config desiredSize=" + std::to_string(next.desired_size),
+         "terraform");
+  }
+  if (change.keys.count("min_size") || change.keys.count("max_size")) {
+    aws::SizesUpdate update;
+    if (change.keys.count("min_size")) update.min_size = next.min_size;
+    if (change.keys.count("max_size")) update.max_size = next.max_size;
+    if (auto err = c.eks.update_nodegroup_config(next.name, update))
+      warn(c, nodegroup_ref(next.name), err->code, err->message, "eks");
+  }
+  if ((change.keys.count("labels") && next.labels != ng->spec.labels) ||
+      (change.keys.count("taints") && next.taints != ng->spec.taints)) {
+    ng->spec.labels = next.labels;
+    ng->spec.taints = next.taints;
+    for (auto& fn : c.eks.on_labels_or_taints_changed) fn(*ng);
+  }
+  if (change.keys.count("tags")) ng->spec.tags = next.tags;
+}
+
+}  // namespace
+
+void install_controllers(Cluster& c) {
+  (void)c;  // controllers are attached as the models land (scheduler, workloads, add-ons, autoscalers)
+}
+
+void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
+  for (const auto& m : manifests) {
+    if (const auto* pod = std::get_if<k8s::Pod>(&m.object)) {
+      if (c.api.find_pod(pod->meta.ns.empty() ? "default" : pod->meta.ns, pod->meta.name)) {
+        // kubectl apply of an unchanged pod is a no-op; a changed spec is refused by the API
+        // server (pod updates may not change fields other than a few), which eksim does not diff.
+        continue;
+      }
+      c.api.create_pod(*pod);
+    } else if (const auto* d = std::get_if<k8s::Deployment>(&m.object)) {
+      c.api.deployments().push_back(*d);
+    } else if (const auto* j = std::get_if<k8s::Job>(&m.object)) {
+      c.api.jobs().push_back(*j);
+    } else if (const auto* ds = std::get_if<k8s::DaemonSet>(&m.object)) {
+      c.api.daemon_sets().push_back(*ds);
+    } else if (const auto* ns = std::get_if<NamespaceObject>(&m.object)) {
+      auto& list = c.api.namespaces();
+      if (std::find(list.begin(), list.end(), ns->meta.name) == list.end()) list.push_back(ns->meta.name);
+    }
+  }
+}
+
+void apply_action(Cluster& c, const Action& a) {
+  if (a.action == "kubectl.apply") {
+    apply_manifests(c, a.manifests);
+  } else if (a.action == "kubectl.delete") {
+    if (a.kind == "Pod") {
+      if (auto id = c.api.find_pod(a.ns, a.name)) c.kubelet->delete_pod(*id);
+      else
+        warn(c, {"Pod", a.ns, a.name}, "NotFound", "pods \"" + a.name + "\" not found", "kubectl");
+    } else {
+      warn(c, {a.kind, a.ns, a.name}, "NotFound", a.kind + " \"" + a.name + "\" not found", "kubectl");
+    }
+  } else if (a.action == "eks.update-nodegroup-config") {
+    aws::SizesUpdate update{a.min_size, a.max_size, a.desired_size};
+    if (auto err = c.eks.update_nodegroup_config(a.nodegroup, update))
+      warn(c, nodegroup_ref(a.nodegroup), err->code, err->message, "eks");
+  } else if (a.action == "eks.update-nodegroup-version") {
+    warn(c, nodegroup_ref(a.nodegroup), "NotImplemented", "eksim does not model update-nodegroup-version yet", "eksim");
+  } else if (a.action == "terraform.apply") {
+    for (const auto& change : a.node_group_changes) apply_terraform_node_group(c, change);
+    for (const auto& sg : a.security_groups) {
+      aws::SecurityGroup g = aws::new_security_group(sg.name, sg.name);
+      for (const auto& r : sg.ingress) g.ingress.push_back(to_rule(r));
+      if (sg.egress_given) {
+        g.egress.clear();
+        for (const auto& r : sg.egress) g.egress.push_back(to_rule(r));
+      }
+      c.security_groups.put(std::move(g));
+    }
+  } else if (a.action == "ec2.set-quota") {
+    for (const auto& [bucket, vcpus] : a.quotas.on_demand) c.ec2.quotas().set_quota(bucket, false, vcpus);
+    for (const auto& [bucket, vcpus] : a.quotas.spot) c.ec2.quotas().set_quota(bucket, true, vcpus);
+    engine::Activity act;
+    act.start = act.end = c.sim.now();
+    act.service = "servicequotas";
+    act.resource = c.spec().region;
+    act.status = "Successful";
+    std::vector<std::string> parts;
+    for (const auto& [bucket, vcpus] : a.quotas.on_demand)
+      parts.push_back("On-Demand " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, false) + ")");
+    for (const auto& [bucket, vcpus] : a.quotas.spot)
+      parts.push_back("Spot " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, true) + ")");
+    act.description = "Quota increase approved: " + join(parts);
+    c.log.record_activity(std::move(act));
+  } else if (a.action == "sg.authorize-ingress" || a.action == "sg.revoke-ingress") {
+    aws::SgRule rule = to_rule(a.rule);
+    auto err = a.action == "sg.authorize-ingress" ? c.security_groups.authorize_ingress(a.group, rule)
+                                                  : c.security_groups.revoke_ingress(a.group, rule);
+    if (err) warn(c, {"SecurityGroup", "", a.group}, err->code, err->message, "ec2");
+  }
+}
+
+}  // namespace eksim::scenario

@@ -1,0 +1,60 @@
+#include "sim/scenario/runner.hpp"
+
+#include "sim/scenario/actions.hpp"
+
+namespace eksim::scenario {
+
+RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
+  RunResult result;
+  result.scenario = &scenario;
+  result.seed = options.seed.value_or(scenario.seed);
+  result.cluster = std::make_unique<Cluster>(scenario.cluster, result.seed);
+  Cluster& c = *result.cluster;
+
+  // Phase history: every transition, plus the reason column of `kubectl get pods` when it changes
+  // inside a phase (ContainerCreating, CrashLoopBackOff).
+  auto history = &result.pod_history;
+  auto record = [history, &c](k8s::PodId id) {
+    const k8s::Pod& p = c.api.pod(id).pod;
+    std::string phase = k8s::to_string(p.status.phase);
+    for (auto it = history->rbegin(); it != history->rend(); ++it) {
+      if (it->ns == p.meta.ns && it->name == p.meta.name) {
+        if (it->phase == phase && it->reason == p.status.reason) return;
+        break;
+      }
+    }
+    history->push_back(PodPhaseChange{c.sim.now(), p.meta.ns, p.meta.name, phase, p.status.reason});
+  };
+  c.api.on_pod_added.push_back(record);
+  c.api.on_pod_phase.push_back(record);
+  c.api.on_pod_bound.push_back(record);
+
+  install_controllers(c);
+  c.start();
+  // The terraform module ignores node group keys it does not know (modelled on purpose under
+  // nodeGroupKeys: terraform-module); say so where a user will look.
+  for (const auto& ng : scenario.cluster.node_groups) {
+    for (const auto& key : ng.ignored_keys) {
+      std::string fallback;
+      if (key == "subnets" && ng.subnet_ids.empty()) {
+        for (const auto& s : scenario.cluster.subnets) fallback += (fallback.empty() ? "" : ", ") + s.id + " (" + s.az + ")";
+        fallback = "; subnet_ids is unset, so the node group uses the cluster's subnets: " + fallback;
+      }
+      c.api.emit(engine::EventType::Warning, "IgnoredNodeGroupKey", {"Nodegroup", "", ng.name},
+                 "terraform-aws-modules/eks silently ignores unknown key \"" + key + "\" in eks_managed_node_groups." +
+                     ng.name + fallback,
+                 "eksim");
+    }
+  }
+  apply_manifests(c, scenario.manifests);
+  for (const auto& action : scenario.timeline) {
+    const Action* a = &action;
+    c.sim.schedule_at(action.at, [&c, a] { apply_action(c, *a); });
+  }
+  engine::Duration length = options.until.value_or(scenario.duration);
+  result.end = engine::SimTime{} + length;
+  c.sim.run_until(result.end);
+  return result;
+}
+
+}  // namespace eksim::scenario

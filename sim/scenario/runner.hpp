@@ -1,0 +1,38 @@
+#pragma once
+// Runs a loaded scenario: builds the Cluster, applies the manifests at t=0, plays the timeline,
+// and keeps the histories expectations are checked against.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/cluster/cluster.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace eksim::scenario {
+
+struct RunOptions {
+  std::optional<std::uint64_t> seed;       // overrides the scenario's
+  std::optional<engine::Duration> until;   // overrides the scenario's duration
+};
+
+// When a pod entered a phase (or a reason such as CrashLoopBackOff), for `by`/`at` checks.
+struct PodPhaseChange {
+  engine::SimTime time;
+  std::string ns, name;
+  std::string phase;
+  std::string reason;
+};
+
+struct RunResult {
+  const Scenario* scenario = nullptr;
+  std::uint64_t seed = 1;
+  engine::SimTime end;
+  std::unique_ptr<Cluster> cluster;
+  std::vector<PodPhaseChange> pod_history;
+};
+
+RunResult run_scenario(const Scenario& scenario, const RunOptions& options = {});
+
+}  // namespace eksim::scenario

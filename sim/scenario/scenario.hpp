@@ -1,0 +1,87 @@
+#pragma once
+// A loaded scenario: the cluster, the Kubernetes objects applied at the start, the operator's
+// timeline and the expectations (CONTRACT.md, "Scenario files").
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/cluster/cluster_spec.hpp"
+#include "sim/engine/time.hpp"
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/k8s_manifest.hpp"
+
+namespace eksim::scenario {
+
+// A node group as a terraform.apply action gives it: the full module arguments after the change,
+// and which keys the apply names (the rest keep their current values).
+struct NodeGroupChange {
+  NodeGroupSpec spec;
+  std::set<std::string> keys;
+  Location where;
+};
+
+struct Action {
+  engine::SimTime at;
+  std::string action;  // kubectl.apply, kubectl.delete, eks.update-nodegroup-config, ...
+  Location where;
+  // kubectl.apply
+  std::vector<Manifest> manifests;
+  // kubectl.delete
+  std::string kind, name, ns;
+  // eks.update-nodegroup-config, eks.update-nodegroup-version
+  std::string nodegroup;
+  std::optional<std::int64_t> min_size, max_size, desired_size;
+  // terraform.apply
+  std::vector<NodeGroupChange> node_group_changes;
+  std::vector<SecurityGroupSpec> security_groups;
+  // ec2.set-quota
+  QuotaSpec quotas;
+  // sg.authorize-ingress, sg.revoke-ingress
+  std::string group;
+  SecurityGroupRuleSpec rule;
+};
+
+// One `expect:` entry. Exactly one subject key (pod, event, nodes, nodeGroup, job, cost) decides
+// which of the fields below matter.
+struct Expectation {
+  std::string subject;
+  std::string description;  // given, or generated from the entry
+  Location where;
+  std::optional<engine::SimTime> by;  // the condition held at some time <= by
+  std::optional<engine::SimTime> at;  // the condition holds at exactly this time
+  // pod
+  std::string ns, name, phase, reason;
+  // event
+  std::string event_reason, event_type, object, message_contains;
+  std::optional<std::int64_t> count, min_count, max_count;
+  bool absent = false;
+  // nodes
+  std::string node_group, node_pool, instance_type, zone;
+  bool ready_only = true;
+  // nodeGroup
+  std::string activity_status, activity_contains;
+  std::optional<std::int64_t> desired;
+  // job
+  std::string job_status;
+  // cost
+  std::optional<double> max_usd, min_usd;
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;
+  std::string description;
+  std::uint64_t seed = 1;
+  engine::Duration duration = engine::Duration::hours(1);
+  ClusterSpec cluster;
+  std::vector<Manifest> manifests;
+  std::vector<Action> timeline;
+  std::vector<Expectation> expectations;
+};
+
+// Loads and validates a scenario file (YAML or JSON). Throws InputError.
+Scenario load_scenario(const std::string& path);
+
+}  // namespace eksim::scenario
