@@ -1,0 +1,122 @@
+#pragma once
+// The kubelets of every node, as one component: admission, image pulls (cached per node),
+// container start, run length, exit, restart with CrashLoopBackOff, graceful termination.
+// Event texts are the kubelet's (pkg/kubelet/images/image_manager.go, kuberuntime_container.go,
+// kuberuntime_manager.go, lifecycle/predicate.go), as `kubectl describe pod` shows them.
+//
+// What a container does comes from CONTRACT.md "How long a container runs": the annotation
+// eksim.io/duration wins; else `sleep N` in the command (also inside `sh -c "nvidia-smi && sleep
+// 300"`), nvidia-smi alone ~1 s; anything else runs until deleted. eksim.io/exit-code sets the
+// exit code (default 0). Only the first container decides the pod's run and restarts; other
+// containers are pulled, created and started alongside it (sidecars are not modelled). Init
+// containers are not modelled.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/k8s/api_server.hpp"
+
+namespace eksim::k8s {
+
+inline constexpr const char* kAnnotationDuration = "eksim.io/duration";
+inline constexpr const char* kAnnotationExitCode = "eksim.io/exit-code";
+inline constexpr const char* kAnnotationImageSize = "eksim.io/image-size";  // bytes, decimal
+// How long the container takes to stop on SIGTERM (Go duration); default: see KubeletConfig.
+inline constexpr const char* kAnnotationStopTime = "eksim.io/stop-time";
+
+struct KubeletConfig {
+  // Image pull throughput. Lab 001 pulled 1,766,399,024 bytes of
+  // nvidia/cuda:13.0.2-runtime-ubuntu22.04 from Docker Hub in 58.965 s, i.e. 29,956,737 B/s;
+  // this default reproduces that line exactly. ECR is 42-83 MB/s for large images (FACTS.md).
+  double pull_bytes_per_second = 1766399024.0 / 58.965;
+  // Image size when neither the table in kubelet.cpp nor eksim.io/image-size knows the image:
+  // a round 100 MB, the order of a small application image.
+  std::int64_t default_image_size = 100000000;
+  // Bind -> first kubelet action (sandbox, CNI IP): lab 001 shows Scheduled 4m25s and Pulling
+  // 4m20s ago, on a freshly joined node.
+  engine::Duration sandbox_delay = engine::Duration::seconds(5);
+  // CrashLoopBackOff: 10 s doubling to 5 min, reset after 10 min of running
+  // (pkg/kubelet/kubelet.go backOffPeriod, MaxContainerBackOff; FACTS.md).
+  engine::Duration backoff_initial = engine::Duration::seconds(10);
+  engine::Duration backoff_max = engine::Duration::minutes(5);
+  engine::Duration backoff_reset = engine::Duration::minutes(10);
+  // While a container waits in back-off, the pod worker re-syncs every 10 s plus up to 50 %
+  // jitter (pod_workers.go backOffPeriod with workerBackOffPeriodJitterFactor 0.5); each sync
+  // that finds it still waiting records BackOff (lab 001: x15 over 3m9s) and the restart happens
+  // at the first sync after the back-off has passed.
+  engine::Duration resync_base = engine::Duration::seconds(10);
+  double resync_jitter = 0.5;
+  // SIGTERM handling: a `sleep`-based command runs as PID 1 without a SIGTERM handler, so it is
+  // killed only when terminationGracePeriodSeconds ends; other processes stop in about a second.
+  engine::Duration default_stop_time = engine::Duration::seconds(1);
+};
+
+// Bytes of a known image (the size the kubelet prints in Pulled), else nullopt.
+std::optional<std::int64_t> known_image_size(const std::string& image);
+
+// How long the first container runs and how it ends, from annotations and the command.
+struct ContainerRun {
+  std::optional<engine::Duration> duration;  // nullopt: runs until deleted
+  int exit_code = 0;
+  bool sleeps = false;  // PID 1 ignores SIGTERM
+};
+ContainerRun container_run(const Pod& pod);
+
+// "gpu-pod_default(<uid>)": format.Pod as the kubelet prints pods in events.
+std::string kubelet_pod_ref(const Pod& pod);
+
+class Kubelet {
+ public:
+  Kubelet(ApiServer& api, KubeletConfig config = {});
+  Kubelet(const Kubelet&) = delete;
+  Kubelet& operator=(const Kubelet&) = delete;
+
+  // Graceful deletion (kubectl delete, eviction, controllers): the pod is marked terminating;
+  // a running container gets Killing "Stopping container NAME" and stops after its stop time
+  // capped by the grace period; then the pod is removed from the API. Unbound pods go at once.
+  void delete_pod(PodId pod, std::optional<std::int64_t> grace_seconds = std::nullopt);
+
+  bool image_present(NodeId node, const std::string& image) const;
+  const KubeletConfig& config() const { return config_; }
+
+  // Fires when a pod's first container has started (each start, restarts included).
+  std::vector<std::function<void(PodId)>> on_container_started;
+
+ private:
+  struct PodRuntime {
+    engine::EventId timer;
+    int exits = 0;              // exits that led to a restart (back-off steps)
+    engine::SimTime started_at;
+    engine::SimTime exited_at;
+    engine::Duration backoff{};
+    bool running = false;
+    bool admitted = false;
+    bool begun = false;         // kubelet has started working on the pod
+    bool stopping = false;
+  };
+
+  void on_bound(PodId id);
+  void on_node(NodeId id, NodeChange change);
+  void maybe_begin(PodId id);
+  void begin(PodId id);
+  bool admit(PodId id);
+  void pull_and_start(PodId id, bool first);
+  void start_containers(PodId id);
+  void container_exited(PodId id);
+  void backoff_sync(PodId id);
+  void finish_termination(PodId id);
+  engine::Duration resync_interval(NodeId node);
+  std::int64_t image_size(const Pod& pod, const std::string& image) const;
+
+  ApiServer& api_;
+  KubeletConfig config_;
+  std::map<std::uint32_t, PodRuntime> pods_;  // by PodId
+  // Per node: image -> time its pull completes (in the past once present).
+  std::map<std::uint32_t, std::map<std::string, engine::SimTime>> images_;
+};
+
+}  // namespace eksim::k8s
