@@ -1,0 +1,81 @@
+#include "sim/report/nccl_table.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace eksim::report {
+namespace {
+
+net::NodeNetworkSpec g5_xlarge() {
+  net::NodeNetworkSpec s;
+  s.instance_type = "g5.xlarge";
+  s.nic_baseline_gbps = 2.5;
+  s.nic_burst_gbps = 10;
+  s.nic_up_to = true;
+  return s;
+}
+
+TEST(NcclTable, FloatFormatsLikeNcclTests) {
+  EXPECT_EQ(nccl_float(212.0, 7), " 212.00");
+  EXPECT_EQ(nccl_float(0.31234, 6), "  0.31");
+  EXPECT_EQ(nccl_float(12345.6, 7), "12345.6");
+  EXPECT_EQ(nccl_float(429731.0, 7), " 429731");
+  EXPECT_EQ(nccl_float(0.0, 6), "  0.00");
+}
+
+TEST(NcclTable, G5XlargeTwoNodesLargeMessageBusbwIsTheNicBaseline) {
+  NcclTableRequest req;
+  req.node = g5_xlarge();
+  req.nodes = 2;
+  req.max_bytes = 1ULL << 30;
+  const auto rows = all_reduce_rows(req, net::default_net_params());
+  ASSERT_FALSE(rows.empty());
+  const auto& last = rows.back();
+  EXPECT_EQ(last.bytes, 1ULL << 30);
+  EXPECT_EQ(last.timing.protocol, net::Protocol::Simple);
+  // 2.5 Gbps baseline = 0.3125 GB/s; with n = 2, busbw = algbw -> S/B plus ~0.24 ms of latency.
+  EXPECT_NEAR(last.timing.busbw_gbytes_per_s, 0.3125, 0.0001);
+  EXPECT_LT(last.timing.busbw_gbytes_per_s, 0.3125);
+  EXPECT_EQ(rows.front().bytes, 8u);
+  EXPECT_EQ(rows.front().count, 2u);
+  EXPECT_EQ(rows.size(), 28u);  // 8 B .. 1 GiB by x2
+}
+
+TEST(NcclTable, TextHasTheNcclTestsHeaderAndRows) {
+  NcclTableRequest req;
+  req.node = g5_xlarge();
+  req.max_bytes = 64;
+  const std::string text = format_all_reduce_table(req, net::default_net_params());
+  EXPECT_NE(text.find("#       size         count      type   redop    root     time   algbw   busbw #wrong     time"
+                      "   algbw   busbw #wrong\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)"
+                      "  (GB/s)  (GB/s)       \n"),
+            std::string::npos)
+      << text;
+  // LL: 6.6 + 2 x (2.7 + 100) µs + 8 B / 78.125 B/µs = 212.10 µs.
+  EXPECT_NE(text.find("           8             2     float     sum      -1   212.10    0.00    0.00      0   212.10"
+                      "    0.00    0.00      0\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# Out of bounds values : 0 OK\n"), std::string::npos);
+  EXPECT_NE(text.find("# Avg bus bandwidth    : "), std::string::npos);
+}
+
+TEST(NcclTable, CrossAzAddsLatencyNotBandwidth) {
+  NcclTableRequest same;
+  same.node = g5_xlarge();
+  NcclTableRequest cross = same;
+  cross.link.cross_az = true;
+  const auto a = all_reduce_rows(same, net::default_net_params());
+  const auto b = all_reduce_rows(cross, net::default_net_params());
+  ASSERT_EQ(a.size(), b.size());
+  // Two inter-node steps, each +RTT/2 more: (1000 - 200) µs in all.
+  EXPECT_NEAR(b.front().timing.time_us - a.front().timing.time_us, 800.0, 1e-9);
+  EXPECT_NEAR(b.back().timing.time_us - a.back().timing.time_us, 800.0, 1e-6);
+}
+
+}  // namespace
+}  // namespace eksim::report
