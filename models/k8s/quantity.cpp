@@ -1,26 +1,39 @@
 #include "models/k8s/quantity.hpp"
 
-#include <cmath>
+#include <algorithm>
+#include <limits>
 
 namespace eksim::k8s {
 
 namespace {
 
+using Wide = __int128;  // GCC/Clang builtin; every intermediate below stays far inside it
+constexpr Wide kMaxMilli = std::numeric_limits<std::int64_t>::max();
+constexpr Wide kOverflow = kMaxMilli + 1;  // any value above the int64 range
+
 struct Suffix {
   std::string_view text;
-  long double factor;  // multiplier to base units
+  int pow10;  // decimal suffixes: 10^pow10
+  int pow2;   // binary suffixes: 2^pow2
 };
 
-// Binary suffixes first so that "Mi" is not read as "M" + junk.
 constexpr Suffix kSuffixes[] = {
-    {"Ki", 1024.0L}, {"Mi", 1048576.0L}, {"Gi", 1073741824.0L}, {"Ti", 1099511627776.0L},
-    {"Pi", 1125899906842624.0L}, {"Ei", 1152921504606846976.0L},
-    {"n", 1e-9L}, {"u", 1e-6L}, {"m", 1e-3L}, {"k", 1e3L}, {"M", 1e6L}, {"G", 1e9L}, {"T", 1e12L},
-    {"P", 1e15L}, {"E", 1e18L},
+    {"Ki", 0, 10}, {"Mi", 0, 20}, {"Gi", 0, 30}, {"Ti", 0, 40}, {"Pi", 0, 50}, {"Ei", 0, 60},
+    {"n", -9, 0}, {"u", -6, 0}, {"m", -3, 0}, {"", 0, 0}, {"k", 3, 0}, {"M", 6, 0}, {"G", 9, 0},
+    {"T", 12, 0}, {"P", 15, 0}, {"E", 18, 0},
 };
+
+// v * factor, saturating at kOverflow.
+Wide mul_sat(Wide v, Wide factor) {
+  if (v == 0) return 0;
+  if (v > kOverflow / factor) return kOverflow;
+  return std::min(v * factor, kOverflow);
+}
 
 }  // namespace
 
+// Exact integer arithmetic throughout: a long double mantissa misrounds values such as
+// "123456789.123" (the ceil below would then add a spurious milli-unit).
 std::optional<std::int64_t> parse_quantity(std::string_view s) {
   if (s.empty()) return std::nullopt;
   bool negative = false;
@@ -29,65 +42,75 @@ std::optional<std::int64_t> parse_quantity(std::string_view s) {
     s.remove_prefix(1);
   }
   std::size_t i = 0;
-  long double mantissa = 0;
+  Wide mantissa = 0;
+  int fraction_digits = 0;
   bool digits = false;
+  bool dropped_nonzero = false;  // fraction digits beyond what the mantissa can hold
   while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-    mantissa = mantissa * 10 + (s[i] - '0');
+    mantissa = mul_sat(mantissa, 10) + (s[i] - '0');
+    if (mantissa >= kOverflow) mantissa = kOverflow;
     ++i;
     digits = true;
   }
   if (i < s.size() && s[i] == '.') {
     ++i;
-    long double scale = 0.1L;
     while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-      mantissa += (s[i] - '0') * scale;
-      scale /= 10;
+      if (fraction_digits < 30 && mantissa < kOverflow) {
+        mantissa = mantissa * 10 + (s[i] - '0');
+        ++fraction_digits;
+      } else if (s[i] != '0') {
+        dropped_nonzero = true;
+      }
       ++i;
       digits = true;
     }
   }
   if (!digits) return std::nullopt;
   std::string_view rest = s.substr(i);
-  long double factor = 1;
-  if (!rest.empty()) {
-    if (rest[0] == 'e' || rest[0] == 'E') {
-      // Decimal exponent form: "1e3". ("E" alone is the exa suffix.)
-      std::string_view exp = rest.substr(1);
-      if (!exp.empty()) {
-        bool neg_exp = false;
-        if (exp[0] == '+' || exp[0] == '-') {
-          neg_exp = exp[0] == '-';
-          exp.remove_prefix(1);
-        }
-        int e = 0;
-        bool ok = !exp.empty();
-        for (char c : exp) {
-          if (c < '0' || c > '9' || e > 100) { ok = false; break; }
-          e = e * 10 + (c - '0');
-        }
-        if (ok) {
-          factor = std::pow(10.0L, neg_exp ? -e : e);
-          rest = {};
-        }
-      }
+  int pow10 = 0;
+  int pow2 = 0;
+  bool parsed_suffix = false;
+  if (!rest.empty() && (rest[0] == 'e' || rest[0] == 'E') && rest.size() > 1) {
+    // Decimal exponent form: "1e3", "5E-3". ("E" alone is the exa suffix.)
+    std::string_view exp = rest.substr(1);
+    bool neg_exp = false;
+    if (exp[0] == '+' || exp[0] == '-') {
+      neg_exp = exp[0] == '-';
+      exp.remove_prefix(1);
     }
-    if (!rest.empty()) {
-      bool found = false;
-      for (const auto& suf : kSuffixes) {
-        if (rest == suf.text) {
-          factor = suf.factor;
-          found = true;
-          break;
-        }
-      }
-      if (!found) return std::nullopt;
+    int e = 0;
+    bool ok = !exp.empty();
+    for (char c : exp) {
+      if (c < '0' || c > '9') { ok = false; break; }
+      e = std::min(e * 10 + (c - '0'), 1000);
     }
+    if (!ok) return std::nullopt;
+    pow10 = neg_exp ? -e : e;
+    parsed_suffix = true;
   }
-  long double milli = mantissa * factor * 1000.0L;
-  if (milli > 9.2e18L) return std::nullopt;
-  // Kubernetes rounds a fractional milli-value up (a quantity is never smaller than written).
-  auto v = static_cast<std::int64_t>(std::ceil(milli - 1e-9L));
-  return negative ? -v : v;
+  if (!parsed_suffix) {
+    const Suffix* found = nullptr;
+    for (const auto& suf : kSuffixes)
+      if (rest == suf.text) found = &suf;
+    if (!found) return std::nullopt;
+    pow10 = found->pow10;
+    pow2 = found->pow2;
+  }
+  // milli-units = mantissa * 2^pow2 * 10^(pow10 + 3 - fraction_digits), rounded up.
+  Wide v = mantissa;
+  for (int k = 0; k < pow2; ++k) v = mul_sat(v, 2);
+  int net10 = pow10 + 3 - fraction_digits;
+  bool inexact = dropped_nonzero;
+  for (; net10 > 0; --net10) v = mul_sat(v, 10);
+  for (; net10 < 0 && v > 0; ++net10) {
+    if (v % 10 != 0) inexact = true;
+    v /= 10;
+  }
+  // Kubernetes never rounds a quantity below what was written: fractional milli-units round up.
+  if (inexact) v += 1;
+  if (v > kMaxMilli) return std::nullopt;
+  auto out = static_cast<std::int64_t>(v);
+  return negative ? -out : out;
 }
 
 std::string format_cpu(std::int64_t m) {

@@ -53,6 +53,14 @@ ResourceList& ResourceList::operator-=(const ResourceList& o) {
   return *this;
 }
 
+bool ResourceList::operator==(const ResourceList& o) const {
+  for (const auto& [name, amount] : items_)
+    if (o.get(name) != amount) return false;
+  for (const auto& [name, amount] : o.items_)
+    if (get(name) != amount) return false;
+  return true;
+}
+
 void ResourceList::max_with(const ResourceList& o) {
   for (const auto& [name, amount] : o.items_)
     if (amount > get(name)) set(name, amount);

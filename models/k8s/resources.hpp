@@ -6,6 +6,7 @@
 // ephemeral-storage, counts for pods and extended resources such as nvidia.com/gpu; Quantity.Value
 // rounds up).
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,7 +43,8 @@ class ResourceList {
 
   const std::vector<std::pair<std::string, std::int64_t>>& items() const { return items_; }
   bool empty() const { return items_.empty(); }
-  bool operator==(const ResourceList&) const = default;
+  // Absent and zero are the same amount: {} == {cpu: 0}.
+  bool operator==(const ResourceList& o) const;
 
  private:
   std::vector<std::pair<std::string, std::int64_t>> items_;  // sorted by name
