@@ -36,7 +36,7 @@ std::vector<NcclTableRow> all_reduce_rows(const NcclTableRequest& req, const net
     row.bytes = row.count * kFloatBytes;
     row.timing = net::ring_collective(net::Collective::AllReduce, topo, static_cast<double>(row.bytes), params.nccl);
     rows.push_back(row);
-    if (size == 0) break;
+    if (size == 0 || size > req.max_bytes / factor) break;  // 0 never grows; avoid wrapping past 2^64
   }
   return rows;
 }
