@@ -1,0 +1,77 @@
+#pragma once
+// Kubernetes manifests -> model objects, as strictly as `kubectl apply` with server-side strict
+// field validation: unknown fields, wrong types, invalid names, labels, quantities, tolerations,
+// selectors and restart policies are rejected with the API server's own texts, e.g.
+//   The Pod "gpu-pod" is invalid: spec.tolerations[0].operator: Invalid value: "true": value must
+//   be empty when `operator` is 'Exists'
+//   Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field
+//   "spec.containers[0].imagee"; did you mean "image"?
+// The first problem found is reported (the API server lists them all), located at the YAML node.
+//
+// Pod, Deployment, Job, DaemonSet and Namespace become model structs; every other kind the API
+// knows (NodePool, EC2NodeClass, NodeClass, PodDisruptionBudget, PriorityClass, ConfigMap, ...)
+// is checked for apiVersion/kind only and kept as a RawObject for the component that models it.
+// How long a container runs is not decided here: command, args and annotations are kept as
+// written for the kubelet model.
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "models/k8s/objects.hpp"
+#include "models/k8s/workloads.hpp"
+#include "sim/scenario/yaml_reader.hpp"
+
+namespace eksim::scenario {
+
+struct NamespaceObject {
+  k8s::ObjectMeta meta;
+};
+
+// A kind parsed elsewhere; value is the whole object (apiVersion, kind, metadata, spec).
+struct RawObject {
+  Value value;
+};
+
+struct Manifest {
+  std::string api_version, kind;
+  Location where;  // of the object
+  std::variant<k8s::Pod, k8s::Deployment, k8s::Job, k8s::DaemonSet, NamespaceObject, RawObject> object;
+};
+
+// list_or_object: the scenario's `manifests:` value (a list of inline objects and {file: path}
+// entries) or a single inline object / {file: path} (a timeline kubectl.apply). A file may hold
+// several YAML documents; a document may be `kind: List` with items, or itself {file: path}.
+// Paths are relative to the file naming them. Missing files and include cycles are InputErrors
+// at the `file:` entry.
+std::vector<Manifest> parse_manifests(const Value& list_or_object, FileLoader& loader);
+
+// One inline object (no `file:`; a `kind: List` gives several).
+std::vector<Manifest> parse_manifest_object(const Value& object);
+
+// --- building blocks for other manifest parsers (Karpenter NodePool, ...) -------------------
+// Each reports problems as `The KIND "NAME" is invalid: PATH: ...` like the API server.
+
+struct ObjectRef {
+  std::string kind;     // "NodePool"
+  std::string name;     // metadata.name, for "The KIND \"NAME\" is invalid"
+  std::string version;  // version without group, for decode errors ("v1")
+};
+
+// DNS-1123 checks; empty vector = valid. Messages are apimachinery's IsDNS1123Subdomain/Label.
+std::vector<std::string> dns1123_subdomain_errors(const std::string& s);
+std::vector<std::string> dns1123_label_errors(const std::string& s);
+// Label keys (qualified names) and values, as metav1validation.ValidateLabels.
+std::vector<std::string> qualified_name_errors(const std::string& s);
+std::vector<std::string> label_value_errors(const std::string& s);
+
+std::vector<k8s::Toleration> parse_tolerations(const Value& v, const ObjectRef& obj, const std::string& path);
+std::vector<k8s::NodeSelectorRequirement> parse_node_selector_requirements(const Value& v, const ObjectRef& obj,
+                                                                           const std::string& path);
+k8s::LabelSelector parse_label_selector(const Value& v, const ObjectRef& obj, const std::string& path);
+// labels / nodeSelector style maps: string keys and string values, both validated as labels.
+k8s::Labels parse_labels(const Value& v, const ObjectRef& obj, const std::string& path, const char* go_struct);
+// One resource list (requests or limits) in canonical amounts (see models/k8s/resources.hpp).
+k8s::ResourceList parse_resource_list(const Value& v, const ObjectRef& obj, const std::string& path);
+
+}  // namespace eksim::scenario
