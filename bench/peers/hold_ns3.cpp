@@ -4,11 +4,11 @@
 #include <ns3/nstime.h>
 #include <ns3/simulator.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 #include "sim/engine/rng.hpp"
 
@@ -18,17 +18,17 @@ eksim::engine::Rng rng{42};
 std::uint64_t pending = 0;
 std::uint64_t limit = 0;
 std::uint64_t fired = 0;
-std::chrono::steady_clock::time_point t0;
-std::chrono::steady_clock::time_point t1;
+std::clock_t t0 = 0;
+std::clock_t t1 = 0;
 
 // Whole microseconds, as eksim's Duration::from_seconds rounds them (time.hpp is C++20).
 ns3::Time gap() { return ns3::MicroSeconds(std::llround(rng.exponential(1.0) * 1e6)); }
 
 void hold() {
   ++fired;
-  if (fired == pending) t0 = std::chrono::steady_clock::now();
+  if (fired == pending) t0 = std::clock();
   if (fired == limit) {
-    t1 = std::chrono::steady_clock::now();
+    t1 = std::clock();
     ns3::Simulator::Stop();
     return;
   }
@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   for (std::uint64_t i = 0; i < pending; ++i) ns3::Simulator::Schedule(gap(), &hold);
   ns3::Simulator::Run();
   ns3::Simulator::Destroy();
-  double secs = std::chrono::duration<double>(t1 - t0).count();
+  const double secs = static_cast<double>(t1 - t0) / CLOCKS_PER_SEC;
   std::printf("%.0f\n", static_cast<double>(events) / secs);
   return 0;
 }

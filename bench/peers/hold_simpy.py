@@ -23,9 +23,9 @@ class Holder(Process):
             yield hold, self, rng.expovariate(1.0)
             state["fired"] += 1
             if state["fired"] == pending:
-                state["t0"] = time.perf_counter()
+                state["t0"] = time.process_time()
             elif state["fired"] == limit:
-                state["t1"] = time.perf_counter()
+                state["t1"] = time.process_time()
                 stopSimulation()
 
 
