@@ -1139,6 +1139,8 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
   out.push_back(std::move(m));
 }
 
+void load_file(const Value& fv, FileLoader& loader, std::vector<Manifest>& out);
+
 bool is_file_entry(const Value& v) { return v.is_map() && v.node()["file"] && !v.node()["kind"]; }
 
 void parse_entry(const Value& v, FileLoader& loader, std::vector<Manifest>& out) {
@@ -1149,7 +1151,11 @@ void parse_entry(const Value& v, FileLoader& loader, std::vector<Manifest>& out)
   MapReader r(v, "a manifests file entry");
   Value fv = r.require("file");
   r.finish();
-  std::string path = FileLoader::resolve(v.file(), fv.as_string("a file path"));
+  load_file(fv, loader, out);
+}
+
+void load_file(const Value& fv, FileLoader& loader, std::vector<Manifest>& out) {
+  std::string path = FileLoader::resolve(fv.file(), fv.as_string("a file path"));
   std::string canonical = std::filesystem::absolute(path).lexically_normal().string();
   if (!loader.push(canonical)) fv.fail("include cycle: \"" + path + "\" is already being loaded");
   try {
@@ -1173,6 +1179,12 @@ std::vector<Manifest> parse_manifests(const Value& list_or_object, FileLoader& l
   } else {
     parse_entry(list_or_object, loader, out);
   }
+  return out;
+}
+
+std::vector<Manifest> load_manifest_file(const Value& file_value, FileLoader& loader) {
+  std::vector<Manifest> out;
+  load_file(file_value, loader, out);
   return out;
 }
 

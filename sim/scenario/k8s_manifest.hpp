@@ -46,6 +46,10 @@ struct Manifest {
 // at the `file:` entry.
 std::vector<Manifest> parse_manifests(const Value& list_or_object, FileLoader& loader);
 
+// The objects of the file named by file_value (the scalar of a `file:` key, e.g. a timeline
+// kubectl.apply action's), resolved relative to the file holding file_value.
+std::vector<Manifest> load_manifest_file(const Value& file_value, FileLoader& loader);
+
 // One inline object (no `file:`; a `kind: List` gives several).
 std::vector<Manifest> parse_manifest_object(const Value& object);
 

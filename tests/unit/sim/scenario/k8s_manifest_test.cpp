@@ -393,6 +393,15 @@ TEST_F(K8sManifestFileTest, FilesHoldSeveralDocumentsAndLists) {
   EXPECT_EQ(std::get<NamespaceObject>(ms[3].object).meta.name, "inline");
 }
 
+TEST_F(K8sManifestFileTest, TimelineFileValue) {
+  write("manifests/a.yaml", "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n");
+  FileLoader loader;
+  Value action = load("{at: 5m, action: kubectl.apply, file: manifests/a.yaml}", scenario());
+  auto ms = load_manifest_file(Value(action.node()["file"], action.file_ptr()), loader);
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(ms[0].kind, "Namespace");
+}
+
 TEST_F(K8sManifestFileTest, ErrorsInIncludedFilesAreLocatedThere) {
   write("manifests/bad.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containerz: []\n");
   FileLoader loader;
