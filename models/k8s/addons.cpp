@@ -1,0 +1,304 @@
+#include "models/k8s/addons.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "models/k8s/daemonset_controller.hpp"
+#include "models/k8s/kubelet.hpp"
+#include "models/k8s/node_lifecycle.hpp"
+
+namespace eksim::k8s {
+
+namespace {
+
+using engine::Duration;
+
+std::string get(const FlatValues& v, const std::string& key, const std::string& def = {}) {
+  auto it = v.find(key);
+  return it == v.end() ? def : it->second;
+}
+bool get_bool(const FlatValues& v, const std::string& key, bool def) {
+  auto it = v.find(key);
+  if (it == v.end()) return def;
+  return it->second == "true" || it->second == "True" || it->second == "1";
+}
+bool has_prefix(const FlatValues& v, const std::string& prefix) {
+  auto it = v.lower_bound(prefix);
+  return it != v.end() && it->first.rfind(prefix, 0) == 0;
+}
+// Indexes used under "<prefix>[i]".
+std::vector<int> indexes(const FlatValues& v, const std::string& prefix) {
+  std::vector<int> out;
+  for (auto it = v.lower_bound(prefix + "["); it != v.end() && it->first.rfind(prefix + "[", 0) == 0; ++it) {
+    int i = std::atoi(it->first.c_str() + prefix.size() + 1);
+    if (out.empty() || out.back() != i) out.push_back(i);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+std::string idx(const std::string& prefix, int i) { return prefix + "[" + std::to_string(i) + "]"; }
+
+std::vector<NodeSelectorRequirement> parse_requirements(const FlatValues& v, const std::string& prefix) {
+  std::vector<NodeSelectorRequirement> out;
+  for (int i : indexes(v, prefix)) {
+    std::string p = idx(prefix, i);
+    NodeSelectorRequirement r{get(v, p + ".key"), get(v, p + ".operator"), {}};
+    for (int j : indexes(v, p + ".values")) r.values.push_back(get(v, idx(p + ".values", j)));
+    out.push_back(r);
+  }
+  return out;
+}
+
+Labels parse_map(const FlatValues& v, const std::string& prefix) {
+  Labels out;
+  for (auto it = v.lower_bound(prefix + "."); it != v.end() && it->first.rfind(prefix + ".", 0) == 0; ++it)
+    out[it->first.substr(prefix.size() + 1)] = it->second;
+  return out;
+}
+
+Toleration tol(std::string key, std::string op, std::string value = {}, std::string effect = {}) {
+  return Toleration{std::move(key), std::move(op), std::move(value), std::move(effect), std::nullopt};
+}
+
+// Chart default affinity of nvidia-device-plugin 0.18.x (values.yaml): any of the NFD PCI label,
+// the Tegra CPU vendor label, or nvidia.com/gpu.present=true.
+Affinity device_plugin_default_affinity() {
+  Affinity a;
+  a.node_required = std::vector<NodeSelectorTerm>{
+      {{{kLabelPci10de, "In", {"true"}}}, {}},
+      {{{"feature.node.kubernetes.io/cpu-model.vendor_id", "In", {"NVIDIA"}}}, {}},
+      {{{kLabelGpuPresent, "In", {"true"}}}, {}},
+  };
+  return a;
+}
+
+DaemonSet make_ds(const std::string& name, const std::string& ns, const std::string& role, const std::string& image,
+                  std::vector<Toleration> tolerations, Labels node_selector, std::optional<Affinity> affinity) {
+  DaemonSet ds;
+  ds.meta.name = name;
+  ds.meta.ns = ns;
+  ds.meta.labels["app.kubernetes.io/name"] = name;
+  ds.selector.match_labels["app.kubernetes.io/name"] = name;
+  ds.tmpl.meta.labels["app.kubernetes.io/name"] = name;
+  ds.tmpl.meta.annotations[kAnnotationAddonRole] = role;
+  ds.tmpl.spec.tolerations = std::move(tolerations);
+  ds.tmpl.spec.node_selector = std::move(node_selector);
+  if (affinity) ds.tmpl.spec.affinity = *affinity;
+  ds.tmpl.spec.priority_class_name = "system-node-critical";
+  ds.tmpl.spec.priority = 2000001000;  // system-node-critical
+  Container c;
+  c.name = role == kRoleNfdWorker ? "worker" : role == kRoleDevicePlugin ? "nvidia-device-plugin-ctr" : role;
+  c.image = image;
+  ds.tmpl.spec.containers.push_back(c);
+  return ds;
+}
+
+// Values given for a list/map replace the chart default; otherwise the default stays.
+std::vector<Toleration> tolerations_or(const FlatValues& v, const std::string& prefix, std::vector<Toleration> def) {
+  if (has_prefix(v, prefix + "[")) return parse_tolerations(v, prefix);
+  return def;
+}
+Labels node_selector_or(const FlatValues& v, const std::string& prefix, Labels def) {
+  if (has_prefix(v, prefix + ".")) return parse_map(v, prefix);
+  return def;
+}
+std::optional<Affinity> affinity_or(const FlatValues& v, const std::string& prefix, std::optional<Affinity> def) {
+  if (v.count(prefix) || has_prefix(v, prefix + ".")) return parse_affinity(v, prefix);
+  return def;
+}
+
+}  // namespace
+
+std::vector<Toleration> parse_tolerations(const FlatValues& v, const std::string& prefix) {
+  std::vector<Toleration> out;
+  for (int i : indexes(v, prefix)) {
+    std::string p = idx(prefix, i);
+    Toleration t = tol(get(v, p + ".key"), get(v, p + ".operator"), get(v, p + ".value"), get(v, p + ".effect"));
+    if (auto s = get(v, p + ".tolerationSeconds"); !s.empty()) t.toleration_seconds = std::atoll(s.c_str());
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::optional<Affinity> parse_affinity(const FlatValues& v, const std::string& prefix) {
+  std::string whole = get(v, prefix);
+  if (!has_prefix(v, prefix + ".")) return std::nullopt;  // "null", "{}" or nothing
+  (void)whole;
+  Affinity a;
+  std::string terms = prefix + ".nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+  if (has_prefix(v, terms + "[")) {
+    std::vector<NodeSelectorTerm> list;
+    for (int i : indexes(v, terms)) {
+      NodeSelectorTerm t;
+      t.match_expressions = parse_requirements(v, idx(terms, i) + ".matchExpressions");
+      t.match_fields = parse_requirements(v, idx(terms, i) + ".matchFields");
+      list.push_back(t);
+    }
+    a.node_required = list;
+  }
+  return a;
+}
+
+std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const std::string& version,
+                                              const FlatValues& v, const std::string& release,
+                                              const std::string& ns) {
+  std::vector<DaemonSet> out;
+  // NFD 0.17.3 is the subchart the device plugin 0.18 chart pins (charts/node-feature-discovery).
+  const std::string nfd_image = "registry.k8s.io/nfd/node-feature-discovery:v0.17.3";
+  if (addon == "nvidiaDevicePlugin") {
+    // Chart fullname: "<release>-nvidia-device-plugin" unless the release already contains it.
+    std::string full = release.find("nvidia-device-plugin") != std::string::npos ? release
+                                                                                  : release + "-nvidia-device-plugin";
+    std::string image = "nvcr.io/nvidia/k8s-device-plugin:v" + version;
+    auto tolerations = tolerations_or(
+        v, "tolerations", {tol("CriticalAddonsOnly", "Exists"), tol("nvidia.com/gpu", "Exists", "", kNoSchedule)});
+    auto node_selector = node_selector_or(v, "nodeSelector", {});
+    auto affinity = affinity_or(v, "affinity", device_plugin_default_affinity());
+    if (get_bool(v, "devicePlugin.enabled", true))
+      out.push_back(make_ds(full, ns, kRoleDevicePlugin, image, tolerations, node_selector, affinity));
+    if (get_bool(v, "gfd.enabled", false)) {
+      out.push_back(make_ds(full + "-gpu-feature-discovery", ns, kRoleGfd, image, tolerations, node_selector, affinity));
+    }
+    // mps-control-daemon: only on nodes labelled nvidia.com/mps.capable=true.
+    out.push_back(make_ds(full + "-mps-control-daemon", ns, kRoleOther, image, tolerations,
+                          {{"nvidia.com/mps.capable", "true"}}, affinity));
+    // The NFD subchart comes with gfd.enabled (Chart.yaml condition nfd.enabled,gfd.enabled). Its
+    // worker tolerates only nvidia.com/gpu=present (values.yaml nfd.worker.tolerations): the lab
+    // 003 taint value trap.
+    if (get_bool(v, "nfd.enabled", get_bool(v, "gfd.enabled", false))) {
+      auto worker_tol = tolerations_or(v, "nfd.worker.tolerations",
+                                       {tol("node-role.kubernetes.io/master", "Equal", "", kNoSchedule),
+                                        tol("nvidia.com/gpu", "Equal", "present", kNoSchedule)});
+      out.push_back(make_ds(release + "-node-feature-discovery-worker", ns, kRoleNfdWorker, nfd_image, worker_tol,
+                            node_selector_or(v, "nfd.worker.nodeSelector", {}),
+                            affinity_or(v, "nfd.worker.affinity", std::nullopt)));
+    }
+  } else if (addon == "nodeFeatureDiscovery") {
+    // node-feature-discovery chart: worker.tolerations default [], so tainted GPU nodes get no
+    // worker unless the user adds a toleration.
+    std::string full = release.find("node-feature-discovery") != std::string::npos
+                           ? release
+                           : release + "-node-feature-discovery";
+    out.push_back(make_ds(full + "-worker", ns, kRoleNfdWorker, "registry.k8s.io/nfd/node-feature-discovery:v" + version,
+                          tolerations_or(v, "worker.tolerations", {}), node_selector_or(v, "worker.nodeSelector", {}),
+                          affinity_or(v, "worker.affinity", std::nullopt)));
+  } else if (addon == "gpuOperator") {
+    // GPU Operator: operands run where the operator put nvidia.com/gpu.deploy.<operand>=true
+    // (nodes NFD found an NVIDIA PCI device on), tolerating nvidia.com/gpu (daemonsets.tolerations).
+    auto tolerations = tolerations_or(v, "daemonsets.tolerations", {tol("nvidia.com/gpu", "Exists", "", kNoSchedule)});
+    auto operand = [&](const std::string& name, const std::string& role, const std::string& deploy_label,
+                       const std::string& image) {
+      out.push_back(make_ds(name, ns, role, image, tolerations, {{"nvidia.com/gpu.deploy." + deploy_label, "true"}},
+                            std::nullopt));
+    };
+    if (get_bool(v, "driver.enabled", true))
+      operand("nvidia-driver-daemonset", kRoleDriver, "driver", "nvcr.io/nvidia/driver:" + version);
+    if (get_bool(v, "toolkit.enabled", true))
+      operand("nvidia-container-toolkit-daemonset", kRoleToolkit, "container-toolkit",
+              "nvcr.io/nvidia/k8s/container-toolkit:" + version);
+    if (get_bool(v, "devicePlugin.enabled", true))
+      operand("nvidia-device-plugin-daemonset", kRoleDevicePlugin, "device-plugin",
+              "nvcr.io/nvidia/k8s-device-plugin:" + version);
+    if (get_bool(v, "gfd.enabled", true))
+      operand("gpu-feature-discovery", kRoleGfd, "gpu-feature-discovery", "nvcr.io/nvidia/k8s-device-plugin:" + version);
+    if (get_bool(v, "nfd.enabled", true)) {
+      auto worker_tol = tolerations_or(v, "node-feature-discovery.worker.tolerations",
+                                       {tol("node-role.kubernetes.io/master", "Equal", "", kNoSchedule),
+                                        tol("node-role.kubernetes.io/control-plane", "Equal", "", kNoSchedule),
+                                        tol("nvidia.com/gpu", "Exists", "", kNoSchedule)});
+      out.push_back(make_ds(release + "-node-feature-discovery-worker", ns, kRoleNfdWorker, nfd_image, worker_tol,
+                            node_selector_or(v, "node-feature-discovery.worker.nodeSelector", {}), std::nullopt));
+    }
+  } else {
+    throw std::invalid_argument("unknown add-on \"" + addon + "\"");
+  }
+  return out;
+}
+
+AddonController::AddonController(ApiServer& api, DaemonSetController& daemon_sets, Kubelet& kubelet,
+                                 AddonTimings timings)
+    : api_(api), daemon_sets_(daemon_sets), kubelet_(kubelet), timings_(timings) {
+  kubelet_.on_container_started.push_back([this](PodId id) { on_started(id); });
+}
+
+std::vector<std::size_t> AddonController::install(const std::string& addon, const std::string& version,
+                                                  const FlatValues& values, std::string release, std::string ns) {
+  if (release.empty()) release = addon == "gpuOperator" ? "gpu-operator" : addon == "nodeFeatureDiscovery" ? "nfd" : "nvdp";
+  if (ns.empty()) ns = addon == "gpuOperator" ? "gpu-operator" : addon == "nodeFeatureDiscovery" ? "node-feature-discovery" : "nvidia";
+  if (addon == "gpuOperator") {
+    operator_driver_ = get_bool(values, "driver.enabled", true);
+    operator_toolkit_ = get_bool(values, "toolkit.enabled", true);
+    gpu_operator_ = true;
+  }
+  std::vector<std::size_t> out;
+  for (auto& ds : build_addon_daemonsets(addon, version, values, release, ns)) out.push_back(daemon_sets_.apply(std::move(ds)));
+  return out;
+}
+
+bool AddonController::role_running_on(NodeId node, const std::string& role) const {
+  for (PodId p : api_.node(node).pods) {
+    const Pod& pod = api_.pod(p).pod;
+    auto it = pod.meta.annotations.find(kAnnotationAddonRole);
+    if (it != pod.meta.annotations.end() && it->second == role && pod.status.phase == PodPhase::Running) return true;
+  }
+  return false;
+}
+
+void AddonController::on_started(PodId id) {
+  const PodRecord& rec = api_.pod(id);
+  auto it = rec.pod.meta.annotations.find(kAnnotationAddonRole);
+  if (it == rec.pod.meta.annotations.end() || !rec.node.valid()) return;
+  const std::string role = it->second;
+  NodeId node = rec.node;
+  const Node& n = api_.node(node).node;
+  auto gpus_it = n.meta.annotations.find(kAnnotationGpuCount);
+  int gpus = gpus_it == n.meta.annotations.end() ? 0 : std::atoi(gpus_it->second.c_str());
+  if (gpus <= 0) return;  // nothing NVIDIA on this machine: no labels, no GPUs
+  auto label = [this, node](Labels labels) {
+    NodeRecord& r = api_.node(node);
+    if (r.deleted) return;
+    bool changed = false;
+    for (auto& [k, v] : labels) {
+      auto& slot = r.node.meta.labels[k];
+      if (slot != v) {
+        slot = v;
+        changed = true;
+      }
+    }
+    if (changed) api_.node_changed(node, NodeChange::Updated);
+  };
+  if (role == kRoleNfdWorker) {
+    Labels labels{{kLabelPci10de, "true"}};
+    if (gpu_operator_) {
+      // The operator's ClusterPolicy controller labels GPU nodes for its operands.
+      labels[kLabelGpuPresent] = "true";
+      for (const char* operand : {"driver", "container-toolkit", "device-plugin", "gpu-feature-discovery"})
+        labels[std::string("nvidia.com/gpu.deploy.") + operand] = "true";
+    }
+    api_.sim().schedule(timings_.nfd_label_delay, [label, labels] { label(labels); });
+  } else if (role == kRoleGfd) {
+    api_.sim().schedule(timings_.nfd_label_delay,
+                        [label, gpus] { label({{kLabelGpuPresent, "true"}, {"nvidia.com/gpu.count", std::to_string(gpus)}}); });
+  } else if (role == kRoleDevicePlugin || role == kRoleDriver || role == kRoleToolkit) {
+    api_.sim().schedule(timings_.device_plugin_delay, [this, node] { try_advertise(node); });
+  }
+}
+
+void AddonController::try_advertise(NodeId node) {
+  NodeRecord& r = api_.node(node);
+  if (r.deleted || !role_running_on(node, kRoleDevicePlugin)) return;
+  // Under the GPU Operator the plugin waits for the driver and toolkit operands (its validator
+  // init containers).
+  if (gpu_operator_ && operator_driver_ && !role_running_on(node, kRoleDriver)) return;
+  if (gpu_operator_ && operator_toolkit_ && !role_running_on(node, kRoleToolkit)) return;
+  auto it = r.node.meta.annotations.find(kAnnotationGpuCount);
+  int gpus = it == r.node.meta.annotations.end() ? 0 : std::atoi(it->second.c_str());
+  if (gpus <= 0 || r.node.allocatable.get(kNvidiaGpu) == gpus) return;
+  r.node.capacity.set(kNvidiaGpu, gpus);
+  r.node.allocatable.set(kNvidiaGpu, gpus);
+  api_.node_changed(node, NodeChange::Updated);
+}
+
+}  // namespace eksim::k8s

@@ -1,0 +1,87 @@
+#pragma once
+// Helm-installed GPU add-ons as the DaemonSets their charts create with default values, plus the
+// behaviour of their pods once Running: NFD workers label nodes that have an NVIDIA PCI device
+// (feature.node.kubernetes.io/pci-10de.present=true), GPU Feature Discovery labels
+// nvidia.com/gpu.present=true, and the device plugin makes the kubelet advertise
+// nvidia.com/gpu (capacity and allocatable) on GPU nodes.
+//
+// Values are flattened Helm paths (what `helm --set` takes), the scenario loader produces them:
+//   "gfd.enabled" = "true"
+//   "tolerations[0].key" = "nvidia.com/gpu", "tolerations[0].operator" = "Equal",
+//   "tolerations[0].value" = "present", "tolerations[0].effect" = "NoSchedule",
+//   "tolerations[0].tolerationSeconds" = "300"
+//   "nodeSelector.<label key>" = "<value>"   (everything after "nodeSelector." is the label key)
+//   "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]
+//      .matchExpressions[0].key|operator|values[0]"
+//   "affinity" = "null" (or "{}") removes the chart's default affinity.
+// A list or map given at all replaces the chart default entirely, as Helm does with --set/-f.
+// Subchart values keep their prefix: "nfd.worker.tolerations[0].key" (device plugin chart),
+// "node-feature-discovery.worker.tolerations[0].key" (GPU Operator), "worker.tolerations[..]"
+// (the NFD chart itself).
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/k8s/api_server.hpp"
+
+namespace eksim::k8s {
+
+class Kubelet;
+class DaemonSetController;
+
+using FlatValues = std::map<std::string, std::string>;
+
+// Which behaviour a DaemonSet's pods have (annotation on the pod template; not a chart field).
+inline constexpr const char* kAnnotationAddonRole = "eksim.io/addon-role";
+inline constexpr const char* kRoleDevicePlugin = "device-plugin";
+inline constexpr const char* kRoleNfdWorker = "nfd-worker";
+inline constexpr const char* kRoleGfd = "gpu-feature-discovery";
+inline constexpr const char* kRoleDriver = "driver";
+inline constexpr const char* kRoleToolkit = "toolkit";
+inline constexpr const char* kRoleOther = "other";
+
+inline constexpr const char* kLabelPci10de = "feature.node.kubernetes.io/pci-10de.present";
+inline constexpr const char* kLabelGpuPresent = "nvidia.com/gpu.present";
+
+// Chart names accepted: nvidiaDevicePlugin, nodeFeatureDiscovery, gpuOperator. Throws
+// std::invalid_argument for an unknown add-on.
+std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const std::string& version,
+                                              const FlatValues& values, const std::string& release,
+                                              const std::string& ns);
+
+// Helpers shared with tests and the scenario loader.
+std::vector<Toleration> parse_tolerations(const FlatValues& values, const std::string& prefix);
+std::optional<Affinity> parse_affinity(const FlatValues& values, const std::string& prefix);
+
+struct AddonTimings {
+  // NFD worker start -> labels on the node (worker sends features, nfd-master patches the node).
+  engine::Duration nfd_label_delay = engine::Duration::seconds(2);
+  // Device plugin start -> nvidia.com/gpu in the node status: the plugin registers at once, the
+  // kubelet reports it with its next node status update (nodeStatusUpdateFrequency 10 s; half
+  // on average).
+  engine::Duration device_plugin_delay = engine::Duration::seconds(5);
+};
+
+class AddonController {
+ public:
+  AddonController(ApiServer& api, DaemonSetController& daemon_sets, Kubelet& kubelet, AddonTimings timings = {});
+  // Builds the chart's DaemonSets and applies them; returns their indexes in api.daemon_sets().
+  std::vector<std::size_t> install(const std::string& addon, const std::string& version, const FlatValues& values,
+                                   std::string release = {}, std::string ns = {});
+
+ private:
+  void on_started(PodId pod);
+  void try_advertise(NodeId node);
+  bool role_running_on(NodeId node, const std::string& role) const;
+
+  ApiServer& api_;
+  DaemonSetController& daemon_sets_;
+  Kubelet& kubelet_;
+  AddonTimings timings_;
+  bool operator_driver_ = false;   // GPU Operator installed with driver.enabled
+  bool operator_toolkit_ = false;  // ... toolkit.enabled
+  bool gpu_operator_ = false;
+};
+
+}  // namespace eksim::k8s

@@ -1,0 +1,51 @@
+#pragma once
+// DaemonSet controller: one pod per eligible node. Eligibility is upstream's
+// nodeShouldRunDaemonPod: the pod (with the tolerations the controller adds) must match the
+// node's name, nodeSelector and required node affinity, and tolerate its NoSchedule/NoExecute
+// taints; a pod already there keeps running while only NoSchedule taints are untolerated. The
+// pod gets required node affinity matchFields metadata.name=<node> (ReplaceDaemonSetPodNodeName
+// NodeAffinity) and is bound by the default scheduler. Events (daemonset-controller):
+// `SuccessfulCreate` "Created pod: <pod>", `SuccessfulDelete` "Deleted pod: <pod>".
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/k8s/api_server.hpp"
+
+namespace eksim::k8s {
+
+class Kubelet;
+
+// util.AddOrUpdateDaemonPodTolerations: not-ready and unreachable (NoExecute), disk-pressure,
+// memory-pressure, pid-pressure, unschedulable (NoSchedule), network-unavailable (NoSchedule,
+// host-network pods only).
+void add_daemon_pod_tolerations(PodSpec& spec);
+
+struct DaemonPlacement {
+  bool should_run = false;
+  bool should_continue_running = false;
+};
+DaemonPlacement node_should_run_daemon_pod(const DaemonSet& ds, const Node& node);
+
+class DaemonSetController {
+ public:
+  explicit DaemonSetController(ApiServer& api, Kubelet* kubelet = nullptr);
+  std::size_t apply(DaemonSet ds);  // stored in api.daemon_sets(); returns its index
+  void remove(std::size_t index);
+  // DESIRED as `kubectl get ds` shows it: eligible live nodes.
+  int desired_number_scheduled(std::size_t index) const;
+  std::optional<PodId> pod_on(std::size_t index, const std::string& node) const;
+
+ private:
+  void enqueue();
+  void reconcile_all();
+  void reconcile(std::size_t index);
+
+  ApiServer& api_;
+  Kubelet* kubelet_;
+  std::map<std::size_t, std::map<std::string, PodId>> pods_;  // ds -> node name -> pod
+  bool queued_ = false;
+};
+
+}  // namespace eksim::k8s

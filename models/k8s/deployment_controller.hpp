@@ -1,0 +1,50 @@
+#pragma once
+// Deployment controller with ReplicaSet behaviour folded in (one ReplicaSet per Deployment, no
+// rollouts): keeps `replicas` active pods named <deploy>-<pod-template-hash>-<5 chars>, replacing
+// pods that are deleted, evicted or Failed. Events as upstream: `ScalingReplicaSet` "Scaled up
+// replica set <rs> from 0 to N" on the Deployment (deployment-controller) and `SuccessfulCreate`
+// "Created pod: <pod>" / `SuccessfulDelete` "Deleted pod: <pod>" on the ReplicaSet
+// (replicaset-controller).
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/k8s/api_server.hpp"
+
+namespace eksim::k8s {
+
+class Kubelet;
+
+// rand.SafeEncodeString(fmt.Sprint(fnv32a(template))): the decimal digits of a 32-bit hash
+// mapped into the API server's alphabet (as ComputeHash does for pod-template-hash).
+std::string pod_template_hash(const Deployment& d);
+
+class DeploymentController {
+ public:
+  // kubelet: used for graceful deletion on scale-down; without it pods are removed at once.
+  explicit DeploymentController(ApiServer& api, Kubelet* kubelet = nullptr);
+
+  // Stores the Deployment in api.deployments() and creates its pods; returns its index there.
+  std::size_t apply(Deployment d);
+  // kubectl scale.
+  void scale(const std::string& ns, const std::string& name, std::int32_t replicas);
+  void remove(const std::string& ns, const std::string& name);
+  std::string replica_set_name(std::size_t index) const;
+  std::vector<PodId> pods(std::size_t index) const;  // active pods
+
+ private:
+  void reconcile(std::size_t index);
+  void enqueue(std::size_t index);
+  std::optional<std::size_t> owner_of(PodId id) const;
+
+  ApiServer& api_;
+  Kubelet* kubelet_;
+  struct State {
+    std::vector<PodId> pods;
+    std::int32_t rs_replicas = 0;  // spec.replicas of the ReplicaSet
+    bool queued = false;
+  };
+  std::map<std::size_t, State> state_;
+};
+
+}  // namespace eksim::k8s

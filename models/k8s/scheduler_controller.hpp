@@ -1,0 +1,85 @@
+#pragma once
+// The kube-scheduler's queue and binding around schedule_one (models/k8s/scheduling): pods with
+// an empty nodeName and this scheduler's name are queued on creation (priority, then age); an
+// attempt binds with `Scheduled` "Successfully assigned NS/POD to NODE" or records
+// `FailedScheduling` with the exact message and parks the pod as unschedulable until a node is
+// added, updated or becomes Ready, or a pod is deleted or finishes. Re-queued pods wait out their
+// back-off (1 s doubling to 10 s: podInitialBackoffDuration, podMaxBackoffDuration); pods parked
+// longer than 5 min are flushed back every 30 s (podMaxInUnschedulablePodsDuration,
+// flushUnschedulablePodsLeftover). Every cluster event requeues every parked pod (upstream's
+// queueing hints are finer; the result is the same, with extra attempts).
+//
+// Pods created with spec.nodeName set are bound to that node as soon as it exists (they bypass
+// the scheduler, as upstream).
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/k8s/api_server.hpp"
+#include "models/k8s/scheduling/schedule.hpp"
+
+namespace eksim::k8s {
+
+class Kubelet;
+
+struct SchedulerControllerOptions {
+  KubernetesVersion version;                  // the scenario's kubernetesVersion
+  std::string scheduler_name = "default-scheduler";
+  bool preemption = true;
+  engine::Duration initial_backoff = engine::Duration::seconds(1);
+  engine::Duration max_backoff = engine::Duration::seconds(10);
+  engine::Duration max_in_unschedulable = engine::Duration::minutes(5);
+  engine::Duration flush_period = engine::Duration::seconds(30);
+};
+
+class SchedulerController {
+ public:
+  // kubelet: evicts preemption victims gracefully; without it victims are removed at once.
+  SchedulerController(ApiServer& api, SchedulerControllerOptions options = {}, Kubelet* kubelet = nullptr);
+  SchedulerController(const SchedulerController&) = delete;
+  SchedulerController& operator=(const SchedulerController&) = delete;
+
+  // Pods currently parked as unschedulable (by PodId order): what autoscalers act on.
+  std::vector<PodId> unschedulable_pods() const;
+  bool is_unschedulable(PodId pod) const { return unschedulable_.count(pod.v) != 0; }
+  // The last failed attempt's result for a pod (message, reason histogram).
+  const ScheduleResult* last_failure(PodId pod) const;
+  const SchedulingSnapshot& snapshot() const { return snapshot_; }
+  const SchedulerControllerOptions& options() const { return options_; }
+
+  // Fires after FailedScheduling was recorded for the pod.
+  std::vector<std::function<void(PodId, const ScheduleResult&)>> on_unschedulable;
+  std::vector<std::function<void(PodId, NodeId)>> on_scheduled;
+
+ private:
+  void on_pod_added(PodId id);
+  void on_node(NodeId id, NodeChange change);
+  void on_pod_gone(PodId id, bool deleted);
+  void push_active(PodId id);
+  void kick();
+  void run_cycle();
+  void attempt(PodId id);
+  void requeue_unschedulable(bool only_expired);
+  void move_to_active_or_backoff(PodId id);
+  Node snapshot_node(const Node& node) const;
+
+  ApiServer& api_;
+  SchedulerControllerOptions options_;
+  Kubelet* kubelet_;
+  SchedulingSnapshot snapshot_;
+  std::uint64_t seq_ = 0;
+  // activeQ: (-priority, seq) -> pod
+  std::map<std::pair<std::int64_t, std::uint64_t>, PodId> active_;
+  std::set<std::uint32_t> queued_;           // pods in active_ or waiting out a back-off
+  std::map<std::uint32_t, engine::SimTime> unschedulable_;  // pod -> time parked
+  std::map<std::uint32_t, int> attempts_;
+  std::map<std::uint32_t, engine::SimTime> last_attempt_;
+  std::map<std::uint32_t, ScheduleResult> failures_;
+  std::map<std::uint32_t, std::string> bound_in_snapshot_;  // pod -> node name
+  std::vector<PodId> waiting_for_node_;      // spec.nodeName pods whose node is not there yet
+  bool cycle_pending_ = false;
+};
+
+}  // namespace eksim::k8s
