@@ -1,0 +1,110 @@
+#include "models/autoscaling/cas/expander.hpp"
+
+#include <regex>
+#include <sstream>
+
+#include "models/k8s/resources.hpp"
+
+namespace eksim::autoscaling::cas {
+
+namespace {
+
+// resourcesForPods in waste.go: container requests summed (init containers are not counted).
+std::pair<std::int64_t, std::int64_t> requested_cpu_memory(const std::vector<const k8s::Pod*>& pods) {
+  std::int64_t cpu = 0, mem = 0;
+  for (const k8s::Pod* p : pods)
+    for (const auto& c : p->spec.containers) {
+      cpu += c.requests.get(k8s::kCpu);
+      mem += c.requests.get(k8s::kMemory);
+    }
+  return {cpu, mem};
+}
+
+template <typename Score>
+std::vector<ExpansionOption> keep_best(const std::vector<ExpansionOption>& options, Score score, bool lowest) {
+  std::vector<ExpansionOption> best;
+  double best_score = 0;
+  for (const auto& o : options) {
+    double s = score(o);
+    if (best.empty() || (lowest ? s < best_score : s > best_score)) {
+      best.clear();
+      best_score = s;
+    }
+    if (s == best_score) best.push_back(o);
+  }
+  return best;
+}
+
+}  // namespace
+
+double waste_score(const ExpansionOption& option) {
+  auto [cpu, mem] = requested_cpu_memory(option.pods);
+  double avail_cpu = static_cast<double>(option.template_node.capacity.get(k8s::kCpu) * option.node_count);
+  double avail_mem = static_cast<double>(option.template_node.capacity.get(k8s::kMemory) * option.node_count);
+  double wasted_cpu = avail_cpu > 0 ? (avail_cpu - static_cast<double>(cpu)) / avail_cpu : 0;
+  double wasted_mem = avail_mem > 0 ? (avail_mem - static_cast<double>(mem)) / avail_mem : 0;
+  return wasted_cpu + wasted_mem;
+}
+
+std::vector<ExpansionOption> filter_least_waste(const std::vector<ExpansionOption>& options) {
+  return keep_best(options, waste_score, /*lowest=*/true);
+}
+
+std::vector<ExpansionOption> filter_most_pods(const std::vector<ExpansionOption>& options) {
+  return keep_best(options, [](const ExpansionOption& o) { return static_cast<double>(o.pods.size()); }, false);
+}
+
+// Simplified price expander: the cost per hour of the added nodes per pod helped, lowest wins.
+// Upstream (expander/price) also weighs a "preferred node" size and pod-price estimates; the
+// cheapest-per-pod option is what it picks in the common cases.
+std::vector<ExpansionOption> filter_price(const std::vector<ExpansionOption>& options) {
+  return keep_best(
+      options,
+      [](const ExpansionOption& o) {
+        double pods = o.pods.empty() ? 1.0 : static_cast<double>(o.pods.size());
+        return o.node_price_per_hour * static_cast<double>(o.node_count) / pods;
+      },
+      /*lowest=*/true);
+}
+
+std::vector<ExpansionOption> filter_priority(const std::vector<ExpansionOption>& options, const PriorityConfig& priorities) {
+  // expander/priority: the options whose id matches a regexp of the highest priority that matches
+  // any option; options matching nothing are dropped unless nothing matches at all.
+  for (auto it = priorities.rbegin(); it != priorities.rend(); ++it) {
+    std::vector<ExpansionOption> matched;
+    for (const auto& o : options)
+      for (const auto& pattern : it->second) {
+        std::regex re(pattern);
+        if (std::regex_search(o.group_id, re)) {
+          matched.push_back(o);
+          break;
+        }
+      }
+    if (!matched.empty()) return matched;
+  }
+  return options;
+}
+
+int choose_option(const std::vector<ExpansionOption>& options, const std::string& expander_flag,
+                  const PriorityConfig& priorities, engine::Rng& rng) {
+  if (options.empty()) return -1;
+  std::vector<ExpansionOption> remaining = options;
+  std::stringstream ss(expander_flag);
+  std::string name;
+  while (std::getline(ss, name, ',')) {
+    if (remaining.size() <= 1) break;
+    if (name == "least-waste") remaining = filter_least_waste(remaining);
+    else if (name == "most-pods") remaining = filter_most_pods(remaining);
+    else if (name == "price") remaining = filter_price(remaining);
+    else if (name == "priority") remaining = filter_priority(remaining, priorities);
+    // "random" filters nothing: the final step below is random anyway.
+  }
+  std::size_t pick = 0;
+  if (remaining.size() > 1) pick = static_cast<std::size_t>(rng.below(remaining.size()));
+  const std::string& id = remaining[pick].group_id;
+  for (std::size_t i = 0; i < options.size(); ++i)
+    if (options[i].group_id == id) return static_cast<int>(i);
+  return 0;
+}
+
+}  // namespace eksim::autoscaling::cas

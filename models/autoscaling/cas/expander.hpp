@@ -1,0 +1,43 @@
+#pragma once
+// Cluster Autoscaler expanders (cluster-autoscaler/expander/*): given the scale-up options that
+// would help some pending pods, pick one. `--expander` takes a comma-separated list applied as a
+// chain of filters; whatever ties remain at the end is decided by `random`, as upstream's
+// expander factory does.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "models/k8s/objects.hpp"
+#include "sim/engine/rng.hpp"
+
+namespace eksim::autoscaling::cas {
+
+struct ExpansionOption {
+  std::string group_id;             // node group id (the ASG name)
+  std::int64_t node_count = 0;      // nodes to add
+  std::vector<const k8s::Pod*> pods;  // pods the new nodes would take
+  k8s::Node template_node;          // capacity used by least-waste
+  double node_price_per_hour = 0;   // on-demand (or spot) $/h of one node, for `price`
+};
+
+// priority expander config (ConfigMap cluster-autoscaler-priority-expander, key `priorities`):
+// priority -> regexps matched against node group ids; highest priority wins.
+using PriorityConfig = std::map<int, std::vector<std::string>>;
+
+// Each filter returns the best options (ties kept), never an empty list for non-empty input.
+std::vector<ExpansionOption> filter_least_waste(const std::vector<ExpansionOption>& options);
+std::vector<ExpansionOption> filter_most_pods(const std::vector<ExpansionOption>& options);
+std::vector<ExpansionOption> filter_price(const std::vector<ExpansionOption>& options);
+std::vector<ExpansionOption> filter_priority(const std::vector<ExpansionOption>& options, const PriorityConfig& priorities);
+
+// least-waste score of one option: wasted CPU fraction + wasted memory fraction of the new nodes'
+// capacity, with pod requests summed over containers (expander/waste/waste.go).
+double waste_score(const ExpansionOption& option);
+
+// Applies the chain named by the flag ("least-waste", "priority,least-waste", ...), then random.
+// Unknown names are skipped. Returns the index into options, or -1 when options is empty.
+int choose_option(const std::vector<ExpansionOption>& options, const std::string& expander_flag,
+                  const PriorityConfig& priorities, engine::Rng& rng);
+
+}  // namespace eksim::autoscaling::cas
