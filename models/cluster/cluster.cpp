@@ -58,6 +58,12 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
       start_epoch_(parse_epoch(spec_.start_time)),
       catalog_(aws::InstanceCatalog::builtin()) {
   kubelet = std::make_unique<k8s::Kubelet>(api);
+  scheduler = std::make_unique<k8s::SchedulerController>(
+      api, k8s::SchedulerControllerOptions{k8s::KubernetesVersion{spec_.kubernetes_minor, -1}}, kubelet.get());
+  daemon_sets = std::make_unique<k8s::DaemonSetController>(api, kubelet.get());
+  deployments = std::make_unique<k8s::DeploymentController>(api, kubelet.get());
+  jobs = std::make_unique<k8s::JobController>(api, kubelet.get());
+  addons = std::make_unique<k8s::AddonController>(api, *daemon_sets, *kubelet);
   for (const auto& [bucket, vcpus] : spec_.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
   for (const auto& [bucket, vcpus] : spec_.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
   for (const auto& p : spec_.capacity_pools) ec2.capacity().set_capacity(p.instance_type, p.az, p.spot, p.instances);
@@ -78,12 +84,21 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
 Cluster::~Cluster() = default;
 
 void Cluster::start() {
+  starting_ = true;
+  for (const auto& a : spec_.addons) addons->install(a.name, a.version, a.values);
   for (const auto& ng : spec_.node_groups) {
     std::vector<std::string> subnets = ng.subnet_ids;
     if (subnets.empty())
       for (const auto& s : spec_.subnets) subnets.push_back(s.id);
     eks.create_nodegroup(ng, subnets, /*already_running=*/true);
   }
+  starting_ = false;
+}
+
+Controller* Cluster::find_controller(const std::string& name) const {
+  for (const auto& c : controllers)
+    if (name == c->name()) return c.get();
+  return nullptr;
 }
 
 bool Cluster::role_mapped(const std::string& role) const {
@@ -140,9 +155,9 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
 
 void Cluster::join_instance(const aws::Instance& inst, k8s::MachineSpec machine) {
   node_by_instance_[inst.id] = machine.node_name;
-  if (inst.launched_at == engine::SimTime{} && sim.now() == engine::SimTime{}) {
-    // Present from the start: already joined when the simulation begins.
-    machine.boot_time = machine.register_time = machine.ready_time = engine::Duration{};
+  if (starting_) {
+    k8s::adopt_joined_node(api, machine);  // present from the start: joined before t=0
+    return;
   }
   joins_[inst.id] = k8s::start_node_join(api, std::move(machine));
 }

@@ -14,7 +14,12 @@
 #include "models/cluster/cluster_spec.hpp"
 #include "models/cluster/controller.hpp"
 #include "models/k8s/api_server.hpp"
+#include "models/k8s/addons.hpp"
+#include "models/k8s/daemonset_controller.hpp"
+#include "models/k8s/deployment_controller.hpp"
+#include "models/k8s/job_controller.hpp"
 #include "models/k8s/kubelet.hpp"
+#include "models/k8s/scheduler_controller.hpp"
 #include "models/k8s/node_lifecycle.hpp"
 #include "sim/engine/event_log.hpp"
 #include "sim/engine/rng.hpp"
@@ -44,8 +49,17 @@ class Cluster {
   aws::AutoScaling auto_scaling;
   aws::Eks eks;
   aws::SecurityGroups security_groups;
+  // Kubernetes controllers, built in dependency order (the kubelet first: the others evict and
+  // delete through it).
   std::unique_ptr<k8s::Kubelet> kubelet;
+  std::unique_ptr<k8s::SchedulerController> scheduler;
+  std::unique_ptr<k8s::DaemonSetController> daemon_sets;
+  std::unique_ptr<k8s::DeploymentController> deployments;
+  std::unique_ptr<k8s::JobController> jobs;
+  std::unique_ptr<k8s::AddonController> addons;
   std::vector<std::unique_ptr<Controller>> controllers;
+  // The controller whose name() is name, or nullptr (actions hand objects to their owner).
+  Controller* find_controller(const std::string& name) const;
 
   // Whether a node IAM role may join (aws-auth mapRoles / access entries; CONTRACT.md).
   bool role_mapped(const std::string& role) const;
@@ -70,6 +84,7 @@ class Cluster {
   void on_labels_or_taints_changed(aws::ManagedNodegroup& ng);
 
   ClusterSpec spec_;
+  bool starting_ = false;  // inside start(): instances and nodes that exist before t=0
   std::int64_t start_epoch_;
   const aws::InstanceCatalog& catalog_;
   std::map<std::string, k8s::NodeJoinHandle> joins_;  // instance id -> pending join

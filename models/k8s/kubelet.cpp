@@ -338,7 +338,7 @@ void Kubelet::container_exited(PodId id) {
   if (delay > config_.backoff_max) delay = config_.backoff_max;
   rt.backoff = delay;
   rt.exited_at = api_.now();
-  rec.pod.status.reason = "CrashLoopBackOff";  // phase stays Running, as kubectl shows it
+  api_.set_pod_phase(id, PodPhase::Running, "CrashLoopBackOff");  // phase stays Running, as kubectl shows it
   if (rt.exits == 1) {
     // Lab 001: the first restart came ~10 s after the first exit and the first BackOff event
     // only after the second exit.

@@ -18,7 +18,7 @@ void emit_status(ApiServer& api, const std::string& node, const std::string& sta
   api.emit(EventType::Normal, status, node_ref(node), "Node " + node + " status is now: " + status, "kubelet");
 }
 
-void register_node(ApiServer& api, const MachineSpec& spec) {
+NodeRecord node_record(const MachineSpec& spec) {
   NodeRecord rec;
   Node& n = rec.node;
   n.meta.name = spec.node_name;
@@ -35,6 +35,11 @@ void register_node(ApiServer& api, const MachineSpec& spec) {
   rec.node_group = spec.node_group;
   rec.node_pool = spec.node_pool;
   rec.capacity_type = spec.capacity_type;
+  return rec;
+}
+
+void register_node(ApiServer& api, const MachineSpec& spec) {
+  NodeRecord rec = node_record(spec);
   // The kubelet's first status update carries its conditions; the node controller then sees
   // the new Node.
   for (const char* s : {"NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID"})
@@ -61,6 +66,17 @@ void mark_ready(ApiServer& api, const std::string& name) {
 }
 
 }  // namespace
+
+std::optional<NodeId> adopt_joined_node(ApiServer& api, const MachineSpec& spec) {
+  if (!spec.role_mapped) return std::nullopt;
+  NodeRecord rec = node_record(spec);
+  std::erase_if(rec.node.taints, [](const Taint& t) { return t.key == kTaintNotReady; });
+  rec.node.ready = true;
+  NodeId id = api.register_node(std::move(rec));
+  api.node(id).ready_at = api.now();
+  api.node_changed(id, NodeChange::Ready);
+  return id;
+}
 
 NodeJoinHandle start_node_join(ApiServer& api, MachineSpec spec, const NodeJoinTimings& t) {
   NodeJoinHandle handle;

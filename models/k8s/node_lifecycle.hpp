@@ -80,6 +80,10 @@ struct NodeJoinHandle {
 // node.kubernetes.io/not-ready:NoSchedule until Ready (node lifecycle controller,
 // TaintNodesByCondition). An unmapped role never registers and nothing is recorded.
 NodeJoinHandle start_node_join(ApiServer& api, MachineSpec spec, const NodeJoinTimings& timings = {});
+// A node that joined before the simulation began (a scenario's initial node groups): registered
+// and Ready now, with no join events, as `kubectl get events` on a settled cluster shows none.
+// nullopt when its role is not mapped (it never joined).
+std::optional<NodeId> adopt_joined_node(ApiServer& api, const MachineSpec& spec);
 
 // kubectl cordon: spec.unschedulable + node.kubernetes.io/unschedulable:NoSchedule, kubelet
 // event `NodeNotSchedulable` "Node N status is now: NodeNotSchedulable".

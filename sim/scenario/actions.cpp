@@ -1,6 +1,9 @@
 #include "sim/scenario/actions.hpp"
 
+#include "models/autoscaling/cluster_autoscaler.hpp"
+#include "models/autoscaling/karpenter.hpp"
 #include "models/aws/asg_rules.hpp"
+#include "sim/scenario/karpenter_manifest.hpp"
 
 namespace eksim::scenario {
 
@@ -72,7 +75,11 @@ void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
 }  // namespace
 
 void install_controllers(Cluster& c) {
-  (void)c;  // controllers are attached as the models land (scheduler, workloads, add-ons, autoscalers)
+  const std::string& kind = c.spec().autoscaler.kind;
+  std::unique_ptr<Controller> autoscaler;
+  if (kind == "clusterAutoscaler") autoscaler = autoscaling::make_cluster_autoscaler(c);
+  else if (kind == "karpenter" || c.spec().mode == "auto") autoscaler = autoscaling::make_karpenter(c);
+  if (autoscaler) c.controllers.push_back(std::move(autoscaler));
 }
 
 void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
@@ -85,14 +92,20 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
       }
       c.api.create_pod(*pod);
     } else if (const auto* d = std::get_if<k8s::Deployment>(&m.object)) {
-      c.api.deployments().push_back(*d);
+      c.deployments->apply(*d);
     } else if (const auto* j = std::get_if<k8s::Job>(&m.object)) {
-      c.api.jobs().push_back(*j);
+      c.jobs->apply(*j);
     } else if (const auto* ds = std::get_if<k8s::DaemonSet>(&m.object)) {
-      c.api.daemon_sets().push_back(*ds);
+      c.daemon_sets->apply(*ds);
     } else if (const auto* ns = std::get_if<NamespaceObject>(&m.object)) {
       auto& list = c.api.namespaces();
       if (std::find(list.begin(), list.end(), ns->meta.name) == list.end()) list.push_back(ns->meta.name);
+    } else if (!apply_karpenter_manifest(c, m)) {
+      // kubectl apply of a kind whose CRD is not installed: the API server has no such resource.
+      warn(c, {m.kind, "", ""}, "NoMatchingResource",
+           "resource mapping not found for kind \"" + m.kind + "\" in version \"" + m.api_version +
+               "\": ensure CRDs are installed first",
+           "kubectl");
     }
   }
 }

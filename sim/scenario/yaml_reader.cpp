@@ -163,7 +163,8 @@ std::vector<Value> FileLoader::load_documents(const std::string& path, const std
       if (doc && !doc.IsNull()) docs.emplace_back(doc, file);
   } catch (const YAML::Exception& e) {
     // yaml-cpp marks are 0-based; its message repeats the position, keep only the reason.
-    throw InputError(Location{path, e.mark.line + 1, e.mark.column + 1}, "malformed YAML: " + e.msg);
+    bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+    throw InputError(Location{path, e.mark.line + 1, e.mark.column + 1}, std::string(json ? "malformed JSON: " : "malformed YAML: ") + e.msg);
   }
   return docs;
 }
