@@ -1,0 +1,15 @@
+#pragma once
+// Karpenter v1 (open source, and EKS Auto Mode when cluster.spec().mode == "auto") as a
+// controller in the simulated cluster.
+#include <memory>
+
+#include "models/cluster/cluster.hpp"
+
+namespace eksim::autoscaling {
+
+// Builds the controller from cluster.spec().autoscaler.flags and subscribes it to the cluster.
+// Called once, before Cluster::start(). Auto Mode installs Karpenter even without an
+// `autoscaler:` entry (it is part of the managed control plane).
+std::unique_ptr<Controller> make_karpenter(Cluster& cluster);
+
+}  // namespace eksim::autoscaling
