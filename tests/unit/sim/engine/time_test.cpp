@@ -1,0 +1,73 @@
+#include "sim/engine/time.hpp"
+
+#include <gtest/gtest.h>
+
+namespace eksim::engine {
+namespace {
+
+struct ParseCase {
+  const char* text;
+  std::int64_t us;
+};
+
+class ParseDurationTest : public ::testing::TestWithParam<ParseCase> {};
+
+TEST_P(ParseDurationTest, ParsesGoDurations) {
+  auto d = parse_duration(GetParam().text);
+  ASSERT_TRUE(d.has_value()) << GetParam().text;
+  EXPECT_EQ(d->us, GetParam().us) << GetParam().text;
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, ParseDurationTest,
+                         ::testing::Values(ParseCase{"500ms", 500000}, ParseCase{"90s", 90000000},
+                                           ParseCase{"15m", 900000000}, ParseCase{"1h30m", 5400000000},
+                                           ParseCase{"720h", 2592000000000}, ParseCase{"0", 0},
+                                           ParseCase{"1.5h", 5400000000}, ParseCase{"2h45m30.5s", 9930500000},
+                                           ParseCase{"-1m", -60000000}, ParseCase{"100us", 100},
+                                           ParseCase{"100\xc2\xb5s", 100}, ParseCase{"1500ns", 1},
+                                           ParseCase{"+5s", 5000000}, ParseCase{".5s", 500000}));
+
+TEST(ParseDuration, RejectsWhatGoRejects) {
+  for (const char* bad : {"", "5", "1d", "h", "1.s.", "abc", "1 h", "s5", "--1s", "1e3s"})
+    EXPECT_FALSE(parse_duration(bad).has_value()) << bad;
+}
+
+struct FormatCase {
+  std::int64_t us;
+  const char* text;
+};
+
+class FormatDurationTest : public ::testing::TestWithParam<FormatCase> {};
+
+TEST_P(FormatDurationTest, PrintsLikeGo) { EXPECT_EQ(format_duration(Duration{GetParam().us}), GetParam().text); }
+
+INSTANTIATE_TEST_SUITE_P(Table, FormatDurationTest,
+                         ::testing::Values(FormatCase{0, "0s"}, FormatCase{900000000, "15m0s"},
+                                           FormatCase{5400000000, "1h30m0s"}, FormatCase{1500000, "1.5s"},
+                                           FormatCase{500000, "500ms"}, FormatCase{1500, "1.5ms"},
+                                           FormatCase{7, "7\xc2\xb5s"}, FormatCase{58965000, "58.965s"},
+                                           FormatCase{-90000000, "-1m30s"}, FormatCase{2592000000000, "720h0m0s"},
+                                           FormatCase{201000000, "3m21s"}));
+
+TEST(FormatDuration, RoundTripsThroughParse) {
+  for (std::int64_t us : {1LL, 999LL, 1000LL, 123456789LL, 3600000000LL, 86400000001LL}) {
+    auto back = parse_duration(format_duration(Duration{us}));
+    ASSERT_TRUE(back) << us;
+    EXPECT_EQ(back->us, us);
+  }
+}
+
+TEST(FormatClock, FixedWidthHoursMinutesSecondsMillis) {
+  EXPECT_EQ(format_clock(SimTime{0}), "00:00:00.000");
+  EXPECT_EQ(format_clock(SimTime{3723500000}), "01:02:03.500");
+  EXPECT_EQ(format_clock(SimTime{100LL * 3600 * 1000000}), "100:00:00.000");
+}
+
+TEST(Duration, FromSecondsRoundsToMicroseconds) {
+  EXPECT_EQ(Duration::from_seconds(58.965).us, 58965000);
+  EXPECT_EQ(Duration::from_seconds(0.0000004).us, 0);
+  EXPECT_EQ(Duration::from_seconds(0.0000006).us, 1);
+}
+
+}  // namespace
+}  // namespace eksim::engine

@@ -1,0 +1,160 @@
+// The scenario loader against small files: what it reads, and the located errors it gives.
+#include "sim/scenario/scenario.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace eksim::scenario {
+namespace {
+
+class LoaderTest : public ::testing::Test {
+ protected:
+  std::filesystem::path dir_ = std::filesystem::temp_directory_path() / ("eksim-loader-" + std::to_string(::getpid()));
+  void SetUp() override { std::filesystem::create_directories(dir_); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string write(const std::string& name, const std::string& text) {
+    auto p = dir_ / name;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  std::string error_of(const std::string& path) {
+    try {
+      load_scenario(path);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+};
+
+constexpr const char* kHeader = "apiVersion: eksim/v1\nkind: Scenario\nmetadata: {name: t}\n";
+
+TEST_F(LoaderTest, ReadsTheContractExample) {
+  std::string p = write("s.yaml", std::string(kHeader) + R"(seed: 42
+duration: 2h
+cluster:
+  name: myeks
+  region: ap-northeast-2
+  kubernetesVersion: "1.33"
+  vpc:
+    cidr: 192.168.0.0/16
+    subnets:
+      - {id: private-a, az: ap-northeast-2a, cidr: 192.168.12.0/22}
+  quotas:
+    onDemand: {Standard: 64, G: 8, P: 0}
+    spot: {G: 8}
+  securityGroups:
+    - name: node-sg
+      ingress: [{protocol: tcp, fromPort: 1025, toPort: 65535, source: {group: node-sg}}]
+      egress:  [{protocol: "-1", cidr: 0.0.0.0/0}]
+  nodeGroups:
+    gpu:
+      instance_types: [g5.xlarge]
+      ami_type: AL2023_x86_64_NVIDIA
+      capacity_type: ON_DEMAND
+      desired_size: 0
+      min_size: 0
+      max_size: 2
+      subnet_ids: [private-a]
+      labels: {tier: gpu, nvidia.com/gpu: "true"}
+      taints: {gpu: {key: nvidia.com/gpu, value: "true", effect: NO_SCHEDULE}}
+      tags: {k8s.io/cluster-autoscaler/node-template/label/nvidia.com/gpu: "true"}
+      vpc_security_group_ids: [node-sg]
+  addons:
+    nvidiaDevicePlugin: {version: 0.18.2, values: {gfd: {enabled: true}}}
+  autoscaler:
+    clusterAutoscaler: {scanInterval: 10s, expander: least-waste}
+timeline:
+  - {at: 5m, action: eks.update-nodegroup-config, nodegroup: gpu, scalingConfig: {desiredSize: 2}}
+expect:
+  - {pod: default/gpu-pod, phase: Running, by: 15m}
+)");
+  Scenario s = load_scenario(p);
+  EXPECT_EQ(s.seed, 42u);
+  EXPECT_EQ(s.duration.us, engine::Duration::hours(2).us);
+  EXPECT_EQ(s.cluster.kubernetes_minor, 33);
+  ASSERT_EQ(s.cluster.node_groups.size(), 1u);
+  const auto& ng = s.cluster.node_groups[0];
+  EXPECT_EQ(ng.name, "gpu");
+  EXPECT_EQ(ng.max_size, 2);
+  EXPECT_EQ(ng.desired_size, 0);
+  ASSERT_EQ(ng.taints.size(), 1u);
+  EXPECT_EQ(ng.taints[0].effect, "NO_SCHEDULE");
+  EXPECT_EQ(s.cluster.quotas.on_demand.at("G"), 8);
+  EXPECT_EQ(s.cluster.quotas.spot.at("G"), 8);
+  EXPECT_EQ(s.cluster.addons[0].values.at("gfd.enabled"), "true");
+  EXPECT_EQ(s.cluster.autoscaler.kind, "clusterAutoscaler");
+  EXPECT_EQ(s.cluster.autoscaler.flags.at("scan-interval"), "10s");
+  ASSERT_EQ(s.timeline.size(), 1u);
+  EXPECT_EQ(s.timeline[0].at.us, engine::Duration::minutes(5).us);
+  EXPECT_EQ(*s.timeline[0].desired_size, 2);
+  ASSERT_EQ(s.expectations.size(), 1u);
+  EXPECT_EQ(s.expectations[0].by->us, engine::Duration::minutes(15).us);
+}
+
+TEST_F(LoaderTest, JsonScenarioReadsTheSame) {
+  std::string p = write("s.json", R"({"apiVersion": "eksim/v1", "kind": "Scenario", "metadata": {"name": "j"},
+ "cluster": {"region": "us-east-1", "nodeGroups": {"system": {"instance_types": ["t3.medium"], "desired_size": 2, "min_size": 2}}}})");
+  Scenario s = load_scenario(p);
+  EXPECT_EQ(s.name, "j");
+  ASSERT_EQ(s.cluster.node_groups.size(), 1u);
+  EXPECT_EQ(s.cluster.node_groups[0].desired_size, 2);
+  EXPECT_EQ(s.cluster.subnets.size(), 3u);  // the default VPC: one private subnet per AZ
+}
+
+TEST_F(LoaderTest, ModuleSemanticsIgnoreUnknownNodeGroupKeys) {
+  std::string p = write("s.yaml", std::string(kHeader) + R"(cluster:
+  region: ap-northeast-2
+  nodeGroupKeys: terraform-module
+  nodeGroups:
+    gpu: {instance_types: [g5.xlarge], subnets: [private-a]}
+)");
+  Scenario s = load_scenario(p);
+  ASSERT_EQ(s.cluster.node_groups[0].ignored_keys.size(), 1u);
+  EXPECT_EQ(s.cluster.node_groups[0].ignored_keys[0], "subnets");
+  EXPECT_TRUE(s.cluster.node_groups[0].subnet_ids.empty());  // falls back to every cluster subnet
+}
+
+TEST_F(LoaderTest, LocatedErrors) {
+  struct Case {
+    const char* body;
+    const char* expected;  // after "<path>:"
+  };
+  const Case cases[] = {
+      {"cluster: {region: ap-northeast-2, kubernetesVersion: \"2.0\"}\n",
+       "4:55: error: kubernetesVersion must look like \"1.35\", got \"2.0\""},
+      {"cluster: {region: ap-northeast-2, mode: automatic}\n", "4:41: error: unknown mode \"automatic\"; did you mean \"auto\"?"},
+      {"cluster: {region: ap-northeast-2}\nexpect: [{pods: default/x, phase: Running}]\n",
+       "5:11: error: unknown key \"pods\" in expectation; did you mean \"pod\"?"},
+      {"cluster: {region: ap-northeast-2, quotas: {onDemand: {GPU: 8}}}\n",
+       "4:56: error: unknown quota bucket \"GPU\"; did you mean \"G\"?"},
+      {"cluster:\n  region: ap-northeast-2\n  vpc: {subnets: [{id: a, az: us-east-1a}]}\n",
+       "6:32: error: availability zone \"us-east-1a\" is not in region ap-northeast-2"},
+      {"cluster:\n  region: ap-northeast-2\n  nodeGroups: {g: {instance_types: [g5.xlarge], min_size: 3, max_size: 2, desired_size: 3}}\n",
+       "6:19: error: InvalidParameterException: desiredSize can't be greater than maxSize"},
+      {"cluster: {region: ap-northeast-2, autoscaler: {clusterAutoscaler: {scanIntervall: 10s}}}\n",
+       "4:70: error: unknown cluster-autoscaler flag \"scanIntervall\"; did you mean \"scan-interval\"?"},
+      {"seed: -4\ncluster: {region: ap-northeast-2}\n", "4:7: error: expected a non-negative seed, got -4"},
+      {"cluster: {region: ap-northeast-2}\ntimeline: [{at: 1m, action: sg.revoke-ingress, group: nodesg, rule: {protocol: tcp, fromPort: 1, toPort: 2, cidr: 10.0.0.0/8}}]\n",
+       "5:55: error: unknown security group \"nodesg\""},
+  };
+  for (const auto& c : cases) {
+    std::string p = write("bad.yaml", std::string(kHeader) + c.body);
+    EXPECT_EQ(error_of(p), p + ":" + c.expected) << c.body;
+  }
+}
+
+TEST_F(LoaderTest, ManifestIncludesAreRelativeToTheIncludingFile) {
+  write("manifests/pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c, image: busybox}]}\n"
+                               "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {containers: [{name: c, image: busybox}]}\n");
+  std::string p = write("s.yaml", std::string(kHeader) + "cluster: {region: us-east-1}\nmanifests:\n  - file: manifests/pods.yaml\n");
+  Scenario s = load_scenario(p);
+  ASSERT_EQ(s.manifests.size(), 2u);
+  EXPECT_EQ(s.manifests[1].kind, "Pod");
+}
+
+}  // namespace
+}  // namespace eksim::scenario
