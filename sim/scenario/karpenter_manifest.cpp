@@ -1,9 +1,333 @@
 #include "sim/scenario/karpenter_manifest.hpp"
 
+#include <algorithm>
+
+#include "models/autoscaling/karpenter/controller.hpp"
+#include "models/k8s/quantity.hpp"
+
 namespace eksim::scenario {
 
-void validate_karpenter_manifest(const Manifest&) {}
+namespace {
 
-bool apply_karpenter_manifest(Cluster&, const Manifest&) { return false; }  // not modelled yet
+namespace kp = autoscaling::karpenter;
+
+std::string invalid(const ObjectRef& obj, const std::string& path, const std::string& bad, const std::string& detail) {
+  return "The " + obj.kind + " \"" + obj.name + "\" is invalid: " + path + ": Invalid value: \"" + bad + "\": " + detail;
+}
+
+ObjectRef object_ref(const Value& v, const std::string& kind) {
+  ObjectRef r;
+  r.kind = kind;
+  r.version = "v1";
+  if (v.is_map() && v.node()["metadata"] && v.node()["metadata"]["name"] && v.node()["metadata"]["name"].IsScalar())
+    r.name = v.node()["metadata"]["name"].Scalar();
+  return r;
+}
+
+// metadata of a cluster-scoped object: the API server drops a namespace given for one.
+void read_metadata(MapReader& top, const ObjectRef& obj, k8s::Labels* labels = nullptr) {
+  auto md = top.get("metadata");
+  if (!md) top.self().fail("The " + obj.kind + " \"\" is invalid: metadata.name: Required value: name or generateName is required");
+  MapReader m(*md, "metadata");
+  std::string name = m.require("name").as_string();
+  auto errs = dns1123_subdomain_errors(name);
+  if (!errs.empty()) md->fail(invalid(obj, "metadata.name", name, errs.front()));
+  if (auto l = m.get("labels")) {
+    auto parsed = parse_labels(*l, obj, "metadata.labels", "ObjectMeta");
+    if (labels) *labels = parsed;
+  }
+  if (auto a = m.get("annotations")) a->as_string_map();
+  m.allow({"namespace", "uid", "resourceVersion", "generation", "creationTimestamp", "finalizers", "ownerReferences",
+           "managedFields", "generateName"});
+  m.finish();
+}
+
+std::vector<k8s::Taint> read_taints(const Value& v, const ObjectRef& obj, const std::string& path) {
+  std::vector<k8s::Taint> out;
+  auto items = v.items();
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string p = path + "[" + std::to_string(i) + "]";
+    MapReader r(items[i], p);
+    k8s::Taint t;
+    t.key = r.require("key").as_string();
+    if (auto val = r.get("value")) t.value = val->as_string();
+    Value eff = r.require("effect");
+    t.effect = eff.as_string();
+    if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute")
+      eff.fail("The " + obj.kind + " \"" + obj.name + "\" is invalid: " + p + ".effect: Unsupported value: \"" + t.effect +
+               "\": supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"");
+    auto errs = qualified_name_errors(t.key);
+    if (!errs.empty()) items[i].fail(invalid(obj, p + ".key", t.key, errs.front()));
+    r.allow({"timeAdded"});
+    r.finish();
+    out.push_back(t);
+  }
+  return out;
+}
+
+std::optional<engine::Duration> duration_or_never(const Value& v) {
+  if (v.is_scalar() && v.as_string() == "Never") return std::nullopt;
+  return v.as_duration();
+}
+
+kp::NodePool read_node_pool(const Value& v) {
+  ObjectRef obj = object_ref(v, "NodePool");
+  kp::NodePool p;
+  MapReader top(v, "NodePool");
+  top.require("apiVersion");
+  top.require("kind");
+  read_metadata(top, obj);
+  p.name = obj.name;
+  top.allow({"status"});
+  Value spec = top.require("spec");
+  top.finish();
+  MapReader s(spec, "NodePool spec");
+  if (auto w = s.get("weight")) {
+    std::int64_t wt = w->as_int();
+    if (wt < 1 || wt > 100) w->fail(invalid(obj, "spec.weight", w->as_string(), "should be less than or equal to 100 and at least 1"));
+    p.weight = static_cast<std::int32_t>(wt);
+  }
+  if (auto l = s.get("limits")) {
+    auto rl = parse_resource_list(*l, obj, "spec.limits");
+    for (const auto& [name, amount] : rl.items()) p.limits[name] = amount;
+  }
+  if (auto d = s.get("disruption")) {
+    MapReader dr(*d, "spec.disruption");
+    if (auto cp = dr.get("consolidationPolicy")) {
+      p.consolidation_policy = cp->as_string();
+      if (p.consolidation_policy != "WhenEmpty" && p.consolidation_policy != "WhenEmptyOrUnderutilized")
+        cp->fail("The NodePool \"" + obj.name + "\" is invalid: spec.disruption.consolidationPolicy: Unsupported value: \"" +
+                 p.consolidation_policy + "\": supported values: \"WhenEmpty\", \"WhenEmptyOrUnderutilized\"");
+    }
+    if (auto ca = dr.get("consolidateAfter")) p.consolidate_after = duration_or_never(*ca);
+    if (auto b = dr.get("budgets")) {
+      p.budgets.clear();
+      for (const auto& item : b->items()) {
+        MapReader br(item, "disruption budget");
+        kp::Budget bg;
+        if (auto n = br.get("nodes")) {
+          bg.nodes = n->as_string();
+          std::string digits = !bg.nodes.empty() && bg.nodes.back() == '%' ? bg.nodes.substr(0, bg.nodes.size() - 1) : bg.nodes;
+          if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+            n->fail(invalid(obj, "spec.disruption.budgets.nodes", bg.nodes,
+                            "spec.disruption.budgets.nodes in body should match '^((100|[0-9]{1,2})%|[0-9]+)$'"));
+        }
+        if (auto rs = br.get("reasons")) {
+          bg.reasons = rs->as_string_list();
+          for (const auto& r : bg.reasons)
+            if (r != "Underutilized" && r != "Empty" && r != "Drifted")
+              rs->fail("The NodePool \"" + obj.name + "\" is invalid: spec.disruption.budgets.reasons: Unsupported value: \"" + r +
+                       "\": supported values: \"Underutilized\", \"Empty\", \"Drifted\"");
+        }
+        if (auto sc = br.get("schedule")) bg.schedule = sc->as_string();
+        if (auto du = br.get("duration")) bg.duration = du->as_duration();
+        br.finish();
+        p.budgets.push_back(bg);
+      }
+    }
+    dr.finish();
+  }
+  Value tmpl = s.require("template");
+  s.finish();
+  MapReader t(tmpl, "spec.template");
+  if (auto md = t.get("metadata")) {
+    MapReader m(*md, "spec.template.metadata");
+    if (auto l = m.get("labels")) p.labels = parse_labels(*l, obj, "spec.template.metadata.labels", "ObjectMeta");
+    if (auto a = m.get("annotations")) p.annotations = a->as_string_map();
+    m.finish();
+  }
+  Value ts = t.require("spec");
+  t.finish();
+  MapReader ss(ts, "spec.template.spec");
+  const kp::LabelDomain dom = kp::LabelDomain::Oss;  // and AutoMode below: the mode is not known at load time
+  if (auto r = ss.get("requirements")) {
+    // minValues is accepted and not modelled; strip it before the shared parser sees it.
+    YAML::Node copy = YAML::Clone(r->node());
+    for (auto item : copy)
+      if (item.IsMap()) item.remove("minValues");
+    Value stripped(copy, r->file_ptr());
+    p.requirements = parse_node_selector_requirements(stripped, obj, "spec.template.spec.requirements");
+    auto items = r->items();
+    for (std::size_t i = 0; i < p.requirements.size(); ++i) {
+      const auto& req = p.requirements[i];
+      if (req.key == kp::kLabelNodePool || req.key == k8s::kLabelHostname)
+        items[i].fail(invalid(obj, "spec.template.spec.requirements[" + std::to_string(i) + "].key", req.key, "label is restricted"));
+      if (kp::restricted_label(dom, req.key) && kp::restricted_label(kp::LabelDomain::AutoMode, req.key)) {
+        std::string domain = req.key.substr(0, req.key.find('/'));
+        items[i].fail(invalid(obj, "spec.template.spec.requirements[" + std::to_string(i) + "].key", req.key,
+                              "label domain \"" + domain + "\" is restricted"));
+      }
+    }
+  }
+  if (auto tt = ss.get("taints")) p.taints = read_taints(*tt, obj, "spec.template.spec.taints");
+  if (auto st = ss.get("startupTaints")) p.startup_taints = read_taints(*st, obj, "spec.template.spec.startupTaints");
+  Value ref = ss.require("nodeClassRef");
+  {
+    MapReader nr(ref, "nodeClassRef");
+    p.node_class_group = nr.require("group").as_string();
+    p.node_class_kind = nr.require("kind").as_string();
+    p.node_class_name = nr.require("name").as_string();
+    nr.finish();
+  }
+  if (auto ea = ss.get("expireAfter")) p.expire_after = duration_or_never(*ea);
+  if (auto tg = ss.get("terminationGracePeriod")) p.termination_grace_period = tg->as_duration();
+  ss.finish();
+  return p;
+}
+
+std::int64_t volume_gib(const Value& v) {
+  std::int64_t milli = v.as_quantity();
+  std::int64_t bytes = milli / 1000;
+  return std::max<std::int64_t>(1, bytes / (1024LL * 1024 * 1024));
+}
+
+std::vector<std::string> selector_subnets(const Value& v) {
+  std::vector<std::string> ids;
+  for (const auto& term : v.items()) {
+    MapReader r(term, "subnetSelectorTerms entry");
+    if (auto id = r.get("id")) ids.push_back(id->as_string());
+    if (auto tags = r.get("tags")) tags->as_string_map();
+    r.finish();
+  }
+  return ids;
+}
+
+void selector_terms(const Value& v, const char* what, std::initializer_list<const char*> keys) {
+  for (const auto& term : v.items()) {
+    MapReader r(term, what);
+    r.allow(keys);
+    if (auto tags = r.get("tags")) tags->as_string_map();
+    r.finish();
+  }
+}
+
+kp::NodeClass read_ec2_node_class(const Value& v) {
+  ObjectRef obj = object_ref(v, "EC2NodeClass");
+  kp::NodeClass nc;
+  nc.kind = "EC2NodeClass";
+  MapReader top(v, "EC2NodeClass");
+  top.require("apiVersion");
+  top.require("kind");
+  read_metadata(top, obj);
+  nc.name = obj.name;
+  top.allow({"status"});
+  Value spec = top.require("spec");
+  top.finish();
+  MapReader s(spec, "EC2NodeClass spec");
+  if (auto r = s.get("role")) nc.role = r->as_string();
+  if (auto ip = s.get("instanceProfile")) {
+    if (!nc.role.empty()) ip->fail(invalid(obj, "spec", "", "must specify exactly one of ['role', 'instanceProfile']"));
+    nc.role = ip->as_string();
+  }
+  if (nc.role.empty()) spec.fail(invalid(obj, "spec", "", "must specify exactly one of ['role', 'instanceProfile']"));
+  if (auto af = s.get("amiFamily")) nc.ami_family = af->as_string();
+  Value ami = s.require("amiSelectorTerms");
+  for (const auto& term : ami.items()) {
+    MapReader r(term, "amiSelectorTerms entry");
+    if (auto a = r.get("alias")) {
+      nc.ami_alias = a->as_string();
+      if (nc.ami_family.empty()) nc.ami_family = nc.ami_alias.substr(0, nc.ami_alias.find('@'));
+    }
+    r.allow({"id", "name", "owner", "ssmParameter"});
+    if (auto tags = r.get("tags")) tags->as_string_map();
+    r.finish();
+  }
+  Value subnets = s.require("subnetSelectorTerms");
+  nc.subnet_ids = selector_subnets(subnets);
+  Value sgs = s.require("securityGroupSelectorTerms");
+  selector_terms(sgs, "securityGroupSelectorTerms entry", {"id", "name"});
+  if (auto bdm = s.get("blockDeviceMappings")) {
+    for (const auto& item : bdm->items()) {
+      MapReader r(item, "blockDeviceMappings entry");
+      std::string dev = r.get("deviceName") ? r.get("deviceName")->as_string() : "";
+      bool root = false;
+      if (auto rv = r.get("rootVolume")) root = rv->as_bool();
+      if (auto ebs = r.get("ebs")) {
+        MapReader e(*ebs, "ebs");
+        if (auto vs = e.get("volumeSize"))
+          if (root || dev == "/dev/xvda" || dev == "/dev/xvdb") nc.root_volume_gib = volume_gib(*vs);
+        e.allow({"volumeType", "iops", "throughput", "encrypted", "deleteOnTermination", "kmsKeyID", "snapshotID",
+                 "volumeInitializationRate"});
+        e.finish();
+      }
+      r.finish();
+    }
+  }
+  if (auto k = s.get("kubelet")) {
+    MapReader kr(*k, "kubelet");
+    if (auto mp = kr.get("maxPods")) nc.max_pods = static_cast<int>(mp->as_non_negative());
+    kr.allow({"podsPerCore", "systemReserved", "kubeReserved", "evictionHard", "evictionSoft", "evictionSoftGracePeriod",
+              "evictionMaxPodGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "cpuCFSQuota",
+              "clusterDNS"});
+    kr.finish();
+  }
+  if (auto tags = s.get("tags")) nc.tags = tags->as_string_map();
+  s.allow({"userData", "metadataOptions", "associatePublicIPAddress", "detailedMonitoring", "instanceStorePolicy", "context",
+           "capacityReservationSelectorTerms", "ipPrefixCount"});
+  s.finish();
+  return nc;
+}
+
+kp::NodeClass read_auto_node_class(const Value& v) {
+  ObjectRef obj = object_ref(v, "NodeClass");
+  kp::NodeClass nc;
+  nc.kind = "NodeClass";
+  MapReader top(v, "NodeClass");
+  top.require("apiVersion");
+  top.require("kind");
+  read_metadata(top, obj);
+  nc.name = obj.name;
+  top.allow({"status"});
+  Value spec = top.require("spec");
+  top.finish();
+  MapReader s(spec, "NodeClass spec");
+  if (auto r = s.get("role")) nc.role = r->as_string();
+  if (auto sub = s.get("subnetSelectorTerms")) nc.subnet_ids = selector_subnets(*sub);
+  if (auto sg = s.get("securityGroupSelectorTerms")) selector_terms(*sg, "securityGroupSelectorTerms entry", {"id", "name"});
+  if (auto es = s.get("ephemeralStorage")) {
+    MapReader e(*es, "ephemeralStorage");
+    if (auto size = e.get("size")) nc.root_volume_gib = volume_gib(*size);
+    e.allow({"iops", "throughput", "kmsKeyID"});
+    e.finish();
+  }
+  if (auto tags = s.get("tags")) nc.tags = tags->as_string_map();
+  s.allow({"networkPolicy", "networkPolicyEventLogs", "snatPolicy", "podSubnetSelectorTerms",
+           "podSecurityGroupSelectorTerms", "advancedNetworking", "certificateBundles", "advancedSecurity"});
+  s.finish();
+  return nc;
+}
+
+const RawObject* raw(const Manifest& m) { return std::get_if<RawObject>(&m.object); }
+
+}  // namespace
+
+void validate_karpenter_manifest(const Manifest& manifest) {
+  const RawObject* r = raw(manifest);
+  if (!r) return;
+  if (manifest.api_version == "karpenter.sh/v1" && manifest.kind == "NodePool") read_node_pool(r->value);
+  else if (manifest.api_version == "karpenter.k8s.aws/v1" && manifest.kind == "EC2NodeClass") read_ec2_node_class(r->value);
+  else if (manifest.api_version == "eks.amazonaws.com/v1" && manifest.kind == "NodeClass") read_auto_node_class(r->value);
+}
+
+bool apply_karpenter_manifest(Cluster& cluster, const Manifest& manifest) {
+  const RawObject* r = raw(manifest);
+  if (!r) return false;
+  auto* k = dynamic_cast<kp::Controller*>(cluster.find_controller("karpenter"));
+  if (!k) return false;  // no Karpenter: its CRDs are not installed
+  const bool auto_mode = k->settings().auto_mode;
+  if (manifest.api_version == "karpenter.sh/v1" && manifest.kind == "NodePool") {
+    k->apply_node_pool(read_node_pool(r->value));
+    return true;
+  }
+  if (!auto_mode && manifest.api_version == "karpenter.k8s.aws/v1" && manifest.kind == "EC2NodeClass") {
+    k->apply_node_class(read_ec2_node_class(r->value));
+    return true;
+  }
+  if (auto_mode && manifest.api_version == "eks.amazonaws.com/v1" && manifest.kind == "NodeClass") {
+    k->apply_node_class(read_auto_node_class(r->value));
+    return true;
+  }
+  return false;
+}
 
 }  // namespace eksim::scenario

@@ -1,0 +1,128 @@
+#pragma once
+// The Karpenter controller in the simulated cluster: provisioner (batching, scheduling, launch),
+// NodeClaim lifecycle (Launched -> Registered -> Initialized, liveness timeouts), the
+// unavailable-offerings cache, disruption (emptiness, consolidation, drift, expiration, budgets,
+// do-not-disrupt) and spot interruption. EKS Auto Mode is the same engine with the
+// eks.amazonaws.com label domain, the NodeClass kind, built-in NodePools and its event source.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/autoscaling/karpenter/instance_types.hpp"
+#include "models/autoscaling/karpenter/nodepool.hpp"
+#include "models/autoscaling/karpenter/scheduler.hpp"
+#include "models/cluster/cluster.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+struct Settings {
+  engine::Duration batch_idle = engine::Duration::seconds(1);  // BATCH_IDLE_DURATION default
+  engine::Duration batch_max = engine::Duration::seconds(10);  // BATCH_MAX_DURATION default
+  double vm_memory_overhead_percent = 0.075;                   // VM_MEMORY_OVERHEAD_PERCENT default
+  bool spot_to_spot_consolidation = false;                     // feature gate, off by default
+  std::string version = "1.8.3";
+  bool auto_mode = false;
+};
+Settings settings_from_flags(const std::map<std::string, std::string>& flags, bool auto_mode);
+
+enum class NodeClaimPhase { Launched, Registered, Initialized, Deleting, Deleted };
+const char* to_string(NodeClaimPhase p);
+
+struct NodeClaimState {
+  std::string name;  // <nodepool>-<5 chars>
+  std::string node_pool;
+  std::string node_class;
+  NodeClaimPhase phase = NodeClaimPhase::Launched;
+  Requirements requirements;
+  std::vector<k8s::Taint> taints, startup_taints;
+  k8s::Labels labels;
+  k8s::ResourceList requests;
+  std::string instance_id, instance_type, zone, capacity_type;
+  double price_per_hour = 0;
+  k8s::ResourceList capacity, allocatable;  // Karpenter's estimate for the launched type
+  std::string node_name;
+  engine::SimTime created;
+  std::optional<engine::SimTime> registered_at, initialized_at, deleted_at;
+  // Initialized condition message while not initialized, e.g.
+  // `Resource "nvidia.com/gpu" was requested but not registered`.
+  std::string initialized_message;
+  std::string pool_hash, class_hash;  // drift detection
+  std::string disruption_reason;      // Empty, Underutilized, Drifted, Expired, Interrupted, ...
+  engine::SimTime last_pod_event;     // consolidateAfter counts from the last pod add/remove
+  std::vector<std::string> pods;      // nominated at creation ("ns/name")
+  bool replacement = false;           // launched by consolidation / drift
+  k8s::ResourceList daemon_overhead;  // reserved for DaemonSet pods while the node is not there
+  std::vector<std::string> replacements;  // NodeClaims that must initialize before this one goes
+};
+
+class Controller : public eksim::Controller {
+ public:
+  Controller(Cluster& cluster, Settings settings);
+  const char* name() const override { return "karpenter"; }
+
+  // kubectl apply of a NodePool / EC2NodeClass / NodeClass: creates or replaces (drift follows).
+  void apply_node_pool(NodePool pool);
+  void apply_node_class(NodeClass node_class);
+  bool delete_node_pool(const std::string& name);
+  // EC2 Spot Instance Interruption Warning for an instance: the two-minute notice.
+  void spot_interruption(const std::string& instance_id);
+
+  const Settings& settings() const { return settings_; }
+  const std::map<std::string, NodePool>& node_pools() const { return pools_; }
+  const std::map<std::string, NodeClass>& node_classes() const { return classes_; }
+  const std::vector<NodeClaimState>& node_claims() const { return claims_; }
+  const UnavailableOfferings& unavailable_offerings() const { return ice_; }
+  LabelDomain domain() const { return settings_.auto_mode ? LabelDomain::AutoMode : LabelDomain::Oss; }
+  // Event source: "karpenter", or "eks-auto-mode/compute" in Auto Mode (lab 001's describe).
+  const char* source() const { return settings_.auto_mode ? "eks-auto-mode/compute" : "karpenter"; }
+
+  // Runs one provisioning pass now (tests and benchmarks; normally batching calls it).
+  void provision();
+  // Runs one disruption pass now.
+  void disrupt();
+
+ private:
+  void trigger();
+  void on_batch_timer();
+  bool provisionable(const k8s::PodRecord& r) const;
+  std::vector<InstanceTypeInfo>& instance_types_for(const NodeClass& nc);
+  NodeClaimState* claim_by_instance(const std::string& id);
+  NodeClaimState* claim_by_name(const std::string& name);
+  NodeClaimState* claim_by_node(const std::string& node);
+  std::vector<ExistingNode> existing_nodes(const std::string& skip_node = {});
+  std::vector<k8s::Pod> daemon_pods() const;
+  std::vector<NodeClaimTemplate> templates(std::vector<k8s::Pod>& daemons);
+  // Creates and launches a NodeClaim for a planned claim; returns its index or -1.
+  int launch(const PlannedNodeClaim& planned, bool replacement);
+  void on_instance_running(aws::Instance& inst);
+  void on_instance_terminated(aws::Instance& inst);
+  void on_node(k8s::NodeId id, k8s::NodeChange change);
+  void on_pod_moved(k8s::NodeId node);
+  void check_initialized(NodeClaimState& c, k8s::NodeRecord& rec);
+  void delete_claim(NodeClaimState& c, const std::string& reason, bool forceful);
+  void finish_drain(const std::string& claim_name);
+  void event(engine::EventType type, const std::string& reason, const engine::ObjectRef& obj, const std::string& msg,
+             engine::Duration dedupe = engine::Duration{});
+  std::string pool_hash(const NodePool& p) const;
+  std::string class_hash(const NodeClass& c) const;
+  int allowed_disruptions(const NodePool& p, const std::string& reason) const;
+  bool pods_block_disruption(const k8s::NodeRecord& rec) const;
+
+  Cluster& c_;
+  Settings settings_;
+  std::map<std::string, NodePool> pools_;
+  std::map<std::string, NodeClass> classes_;
+  std::map<std::string, std::vector<InstanceTypeInfo>> types_by_class_;
+  std::vector<NodeClaimState> claims_;
+  UnavailableOfferings ice_;
+  engine::EventId batch_timer_;
+  std::optional<engine::SimTime> batch_start_;
+  engine::SimTime last_trigger_;
+  std::map<std::string, std::pair<std::string, engine::SimTime>> dedupe_;  // key -> (message, time)
+  std::map<std::string, engine::SimTime> pending_commands_;              // claim -> validate-at
+  bool in_node_update_ = false;
+};
+
+}  // namespace eksim::autoscaling::karpenter

@@ -1,0 +1,59 @@
+#pragma once
+// NodePool (karpenter.sh/v1), EC2NodeClass (karpenter.k8s.aws/v1) and Auto Mode's NodeClass
+// (eks.amazonaws.com/v1) as plain data; sim/scenario/karpenter_manifest.cpp fills them.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/k8s/objects.hpp"
+#include "sim/engine/time.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+struct Budget {
+  std::string nodes = "10%";         // integer or percentage (pkg/apis/v1 default "10%")
+  std::vector<std::string> reasons;  // Empty | Drifted | Underutilized; empty = all
+  std::string schedule;              // cron; with duration, active only inside the window
+  std::optional<engine::Duration> duration;
+};
+
+struct NodePool {
+  std::string name;
+  std::int32_t weight = 0;
+  // spec.template
+  k8s::Labels labels;
+  k8s::Labels annotations;
+  std::vector<k8s::NodeSelectorRequirement> requirements;
+  std::vector<k8s::Taint> taints;
+  std::vector<k8s::Taint> startup_taints;
+  std::string node_class_group = "karpenter.k8s.aws";
+  std::string node_class_kind = "EC2NodeClass";
+  std::string node_class_name = "default";
+  // "Never" disables expiry (pkg/apis/v1 default 720h).
+  std::optional<engine::Duration> expire_after = engine::Duration::hours(720);
+  std::optional<engine::Duration> termination_grace_period;
+  // spec.disruption (defaults: WhenEmptyOrUnderutilized, 0s, nodes 10%)
+  std::string consolidation_policy = "WhenEmptyOrUnderutilized";
+  std::optional<engine::Duration> consolidate_after = engine::Duration{};  // nullopt = Never
+  std::vector<Budget> budgets{Budget{}};
+  // spec.limits: resource name -> canonical amount (cpu millicores, memory bytes, counts)
+  std::map<std::string, std::int64_t> limits;
+  bool built_in = false;  // Auto Mode's system / general-purpose
+};
+
+struct NodeClass {
+  std::string kind = "EC2NodeClass";  // or NodeClass (Auto Mode)
+  std::string name;
+  std::string role;           // node IAM role (spec.role); must be mapped for nodes to join
+  std::string ami_family;     // AL2023 | AL2 | Bottlerocket | Custom ("" = from alias)
+  std::string ami_alias;      // al2023@latest
+  std::int64_t root_volume_gib = 20;  // blockDeviceMappings[..xvda].ebs.volumeSize (Karpenter default 20Gi)
+  std::optional<int> max_pods;        // spec.kubelet.maxPods
+  std::map<std::string, std::string> tags;
+  // Subnet ids picked by the selector terms; empty = every subnet of the cluster.
+  std::vector<std::string> subnet_ids;
+};
+
+}  // namespace eksim::autoscaling::karpenter

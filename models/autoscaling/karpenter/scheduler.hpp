@@ -1,0 +1,79 @@
+#pragma once
+// One provisioning pass of Karpenter's scheduler (kubernetes-sigs/karpenter
+// pkg/controllers/provisioning/scheduling/scheduler.go), as a pure function: pending pods are
+// ordered by cpu, memory (descending) and age, each tries existing and in-flight nodes (the
+// kube-scheduler's own filters, k8s::fits), then the NodeClaims planned in this pass (fewest pods
+// first), then a new NodeClaim from the NodePools in weight order, filtering instance types by
+// requirements, resources (with DaemonSet overhead) and offerings, under the NodePool limits with
+// the pessimistic "largest candidate" subtraction.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "models/autoscaling/karpenter/instance_types.hpp"
+#include "models/autoscaling/karpenter/nodepool.hpp"
+#include "models/autoscaling/karpenter/requirements.hpp"
+#include "models/k8s/scheduling/node_info.hpp"
+#include "models/k8s/scheduling/plugins.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+// A NodePool made ready for scheduling (NodeClaimTemplate upstream).
+struct NodeClaimTemplate {
+  const NodePool* pool = nullptr;
+  Requirements requirements;  // pool requirements + template labels + karpenter.sh/nodepool
+  std::vector<k8s::Taint> taints;
+  // Types compatible with the requirements and having an offering, cheapest first.
+  std::vector<const InstanceTypeInfo*> instance_types;
+  k8s::ResourceList daemon_overhead;  // requests of the DaemonSet pods that would land, incl. pods
+  // limits minus what the pool's nodes and NodeClaims hold; nullopt when the pool has no limits.
+  std::optional<std::map<std::string, std::int64_t>> remaining;
+};
+
+// Builds templates for the pools (weight descending, then name), the DaemonSet pods (one pod per
+// DaemonSet, from its template) and the pool's current usage (for limits).
+NodeClaimTemplate make_template(const NodePool& pool, const std::vector<InstanceTypeInfo>& types,
+                                const std::vector<k8s::Pod>& daemon_pods, LabelDomain domain,
+                                const std::map<std::string, std::int64_t>& usage);
+
+// A node the pods may go to: a real node, or a NodeClaim that has no node yet. info.node holds
+// labels, the taints the pod must tolerate (ephemeral ones removed) and the allocatable Karpenter
+// expects (the NodeClaim's estimate until the node is initialized).
+struct ExistingNode {
+  std::string node_name;  // "" while the NodeClaim has no node
+  std::string nodeclaim;  // "" when Karpenter does not manage the node
+  bool initialized = true;
+  k8s::NodeInfo info;
+};
+
+struct PlannedNodeClaim {
+  const NodeClaimTemplate* tmpl = nullptr;
+  Requirements requirements;
+  std::vector<const InstanceTypeInfo*> options;  // still feasible, cheapest first
+  k8s::ResourceList requests;                     // daemon overhead + pods
+  std::vector<const k8s::Pod*> pods;
+  // Upper bound of allocatable over `options`, for a quick reject of pods that cannot fit.
+  k8s::ResourceList max_allocatable;
+};
+
+struct SchedulingResults {
+  std::vector<std::pair<const k8s::Pod*, std::size_t>> existing;  // pod -> index into existing nodes
+  std::vector<PlannedNodeClaim> new_claims;
+  std::vector<std::pair<const k8s::Pod*, std::string>> errors;   // in pod order
+};
+
+// Karpenter's pod order (queue.go byCPUAndMemoryDescending, then creation time, then name).
+void order_pods(std::vector<const k8s::Pod*>& pods);
+// resources.RequestsForPods: the pod's requests plus pods: 1.
+k8s::ResourceList karpenter_requests(const k8s::Pod& pod);
+// resources.String: {"cpu":"310m","memory":"272Mi","pods":"7"}.
+std::string resources_string(const k8s::ResourceList& r);
+
+SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingNode>& existing,
+                        std::vector<NodeClaimTemplate>& templates, LabelDomain domain,
+                        const k8s::SchedulerOptions& options = {});
+
+}  // namespace eksim::autoscaling::karpenter
