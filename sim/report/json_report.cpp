@@ -116,14 +116,24 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
   j["nodeGroups"] = groups;
 
   Json jobs = Json::array();
-  for (const auto& f : job_facts(run))
-    jobs.push_back(Json{{"namespace", f.ns},
-                        {"name", f.name},
-                        {"status", f.status},
-                        {"reason", f.reason},
-                        {"finishedAt", opt_seconds(f.finished_at)},
-                        {"algbwGBps", f.algbw_gbps},
-                        {"busbwGBps", f.busbw_gbps}});
+  for (const auto& f : job_facts(run)) {
+    Json job{{"namespace", f.ns},
+             {"name", f.name},
+             {"status", f.status},
+             {"reason", f.reason},
+             {"finishedAt", opt_seconds(f.finished_at)},
+             {"algbwGBps", f.algbw_gbps},
+             {"busbwGBps", f.busbw_gbps}};
+    if (!f.training_phase.empty()) {
+      job["training"] = Json{{"phase", f.training_phase},
+                             {"attempts", f.training_attempts},
+                             {"stepsDone", f.steps_done},
+                             {"stepTimeSeconds", f.step_time_s ? Json(*f.step_time_s) : Json()},
+                             {"stepsPerSecond", f.steps_per_second},
+                             {"commShare", f.comm_share}};
+    }
+    jobs.push_back(job);
+  }
   j["jobs"] = jobs;
 
   aws::BillingLedger billing = c.billing();

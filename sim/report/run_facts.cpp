@@ -1,10 +1,13 @@
 #include "sim/report/run_facts.hpp"
 
+#include "models/net/training_controller.hpp"
+
 namespace eksim::report {
 
 std::vector<JobFacts> job_facts(const scenario::RunResult& run) {
   std::vector<JobFacts> out;
   auto& api = run.cluster->api;
+  const auto* training = dynamic_cast<const net::TrainingController*>(run.cluster->find_controller("training"));
   for (const auto& job : api.jobs()) {
     JobFacts f;
     f.ns = job.meta.ns.empty() ? "default" : job.meta.ns;
@@ -12,6 +15,16 @@ std::vector<JobFacts> job_facts(const scenario::RunResult& run) {
     f.status = job.condition.empty() ? (job.active > 0 ? "Running" : "Pending") : job.condition;
     f.reason = job.condition_reason;
     f.finished_at = job.completed_at;
+    if (auto t = training ? training->find(f.ns, f.name) : std::nullopt) {
+      f.algbw_gbps = t->algbw_gbytes_per_s;
+      f.busbw_gbps = t->busbw_gbytes_per_s;
+      if (t->step_time_s > 0) f.step_time_s = t->step_time_s;
+      f.comm_share = t->comm_share;
+      f.steps_per_second = t->steps_per_second;
+      f.steps_done = t->steps_done;
+      f.training_attempts = t->attempts;
+      f.training_phase = net::training_phase_name(t->phase);
+    }
     out.push_back(f);
   }
   return out;

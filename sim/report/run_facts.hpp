@@ -15,6 +15,13 @@ struct JobFacts {
   std::string reason;
   std::optional<engine::SimTime> finished_at;
   double algbw_gbps = 0, busbw_gbps = 0;
+  // Training jobs (models/net/training_controller.hpp); absent for other Jobs.
+  std::optional<double> step_time_s;
+  double comm_share = 0;         // all-reduce share of a step
+  double steps_per_second = 0;
+  double steps_done = 0;
+  int training_attempts = 0;     // gangs that formed
+  std::string training_phase;    // Waiting | Hung | Training | Succeeded | Failed
 };
 
 std::vector<JobFacts> job_facts(const scenario::RunResult& run);

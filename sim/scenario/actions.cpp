@@ -3,6 +3,7 @@
 #include "models/autoscaling/cluster_autoscaler.hpp"
 #include "models/autoscaling/karpenter.hpp"
 #include "models/aws/asg_rules.hpp"
+#include "models/net/training_controller.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 
 namespace eksim::scenario {
@@ -80,6 +81,7 @@ void install_controllers(Cluster& c) {
   if (kind == "clusterAutoscaler") autoscaler = autoscaling::make_cluster_autoscaler(c);
   else if (kind == "karpenter" || c.spec().mode == "auto") autoscaler = autoscaling::make_karpenter(c);
   if (autoscaler) c.controllers.push_back(std::move(autoscaler));
+  c.controllers.push_back(net::make_training_controller(c));
 }
 
 void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {

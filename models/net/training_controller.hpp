@@ -1,0 +1,114 @@
+#pragma once
+// Distributed training jobs: a gang of pods (a Kubernetes Job, Indexed for torchrun-style ranks)
+// whose pod template carries eksim annotations. The controller watches the pods; when every index
+// has a running pod (torchrun's rendezvous: the first pods wait, Running, for the last) it sets up
+// the NCCL communicator over the nodes' ENIs and security groups (nccl_connect.hpp), then runs
+// the steps: compute, then a ring all-reduce of the gradient bytes over the nodes' real links.
+//
+//   metadata.annotations (pod template):
+//     eksim.io/training: allreduce          marks the Job as a training gang (the only collective)
+//     eksim.io/gradient-bytes: 100Mi        bytes all-reduced per step (Kubernetes quantity)
+//     eksim.io/step-compute: 200ms          forward + backward time per step (Go duration)
+//     eksim.io/steps: "1000"                steps to run; the containers exit 0 after the last
+//     eksim.io/watchdog-timeout: 10m        ProcessGroupNCCL timeout (default: az_latency.json, 10 min)
+//   GPUs (ranks) per pod: the first container's nvidia.com/gpu limit (1 when absent). EFA is used
+//   when the pod asks for vpc.amazonaws.com/efa and the instance type has it.
+//
+// Blocked connection: NCCL's retry lines and PyTorch's watchdog line go to the pods as events
+// with reason ContainerLog (they are log lines: a real cluster shows them in `kubectl logs`), and
+// at the timeout every pod of the gang fails (container exit code 1, the watchdog text as the
+// pod's message); the Job then replaces them per its backoffLimit. A security group fixed while
+// the ranks retry lets the next connect attempt through.
+//
+// Simplifications (knowingly): connects are re-checked only at NCCL's attempt boundaries (~127 s),
+// not at each SYN retransmission; communicator init otherwise takes no time; compute and
+// communication do not overlap; jobs sharing a NIC are assumed to communicate at the same time
+// (each all-reduce sees the max-min share of the NICs among all training jobs in their
+// communication phase); restartPolicy OnFailure is treated as Never (torchrun --max-restarts
+// is not modelled).
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/cluster/cluster.hpp"
+#include "models/net/collectives.hpp"
+#include "models/net/nccl_connect.hpp"
+#include "models/net/net_params.hpp"
+
+namespace eksim::net {
+
+inline constexpr const char* kAnnotationTraining = "eksim.io/training";
+inline constexpr const char* kAnnotationGradientBytes = "eksim.io/gradient-bytes";
+inline constexpr const char* kAnnotationStepCompute = "eksim.io/step-compute";
+inline constexpr const char* kAnnotationSteps = "eksim.io/steps";
+inline constexpr const char* kAnnotationWatchdogTimeout = "eksim.io/watchdog-timeout";
+
+// AWS inter-AZ data transfer: $0.01/GB charged on each side, so a byte that crosses AZs costs
+// $0.02/GB (FACTS.md; GB taken as 1e9 bytes).
+inline constexpr double kCrossAzUsdPerGbEachDirection = 0.01;
+
+struct TrainingSpec {
+  Collective collective = Collective::AllReduce;
+  double gradient_bytes = 0;
+  engine::Duration step_compute{};
+  std::int64_t steps = 0;
+  std::optional<engine::Duration> watchdog_timeout;  // nullopt: NetParams::watchdog_timeout_ms
+  int gpus_per_pod = 1;
+  bool efa = false;
+};
+
+// Reads the annotations above; nullopt when the template is not a training job. An annotation
+// that does not parse is returned in *error (the Job is then left alone, with a Warning).
+std::optional<TrainingSpec> training_spec(const k8s::PodTemplate& tmpl, std::string* error);
+
+enum class TrainingPhase { Waiting, Hung, Training, Succeeded, Failed };
+const char* training_phase_name(TrainingPhase p);
+
+// What the controller knows about one Job, for reports and expectations.
+struct TrainingJobStatus {
+  std::string ns, name;
+  TrainingPhase phase = TrainingPhase::Waiting;
+  int attempts = 0;          // gangs that formed (each one an NCCL init)
+  int failed_attempts = 0;
+  int nodes = 0, ranks = 0;
+  bool cross_az = false;
+  std::optional<engine::SimTime> training_started_at;  // of the attempt that trained
+  std::optional<engine::SimTime> finished_at;          // training done, or the last failure
+  std::optional<engine::SimTime> failed_at;            // the last failure
+  double steps_done = 0;
+  // Averages over the steps run so far (time-weighted when NIC shares changed).
+  double step_time_s = 0;
+  double comm_time_s = 0;      // per step, the all-reduce
+  double compute_time_s = 0;   // per step
+  double comm_share = 0;       // comm / step
+  double steps_per_second = 0;
+  double algbw_gbytes_per_s = 0;  // nccl-tests terms: S / t of the all-reduce
+  double busbw_gbytes_per_s = 0;
+  double cross_az_bytes = 0;
+  std::string failure_text;    // the line that ended the last failed attempt
+  std::string blocked;         // "10.0.1.5<45123> (NetRing 1 -> 0)" of the last hang
+};
+
+class TrainingController : public Controller {
+ public:
+  explicit TrainingController(Cluster& cluster, NetParams params = default_net_params());
+  ~TrainingController() override;
+  const char* name() const override { return "training"; }
+
+  // Every training Job seen so far, in the order they were first seen.
+  std::vector<TrainingJobStatus> statuses() const;
+  std::optional<TrainingJobStatus> find(const std::string& ns, const std::string& name) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+// install_controllers() adds it to every cluster (it does nothing without training Jobs).
+std::unique_ptr<Controller> make_training_controller(Cluster& cluster);
+
+}  // namespace eksim::net
