@@ -279,7 +279,8 @@ std::vector<ExistingNode> Controller::existing_nodes(const std::string& skip_nod
     out.push_back(std::move(e));
   }
   for (const auto& c : claims_) {
-    if (c.phase != NodeClaimPhase::Launched || !c.node_name.empty()) continue;
+    // Launched but not registered: no Node object yet, so it counts by its NodeClaim.
+    if (c.phase != NodeClaimPhase::Launched || c.registered_at) continue;
     k8s::Node n;
     n.meta.name = c.name;
     n.meta.labels = c.labels;

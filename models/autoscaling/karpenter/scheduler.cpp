@@ -27,7 +27,13 @@ std::string join(const std::vector<std::string>& items, const char* sep) {
 // Quantity.String() in canonical form: cpu "310m" or "2"; byte amounts with the largest binary
 // suffix that divides them; counts as integers.
 std::string canonical(const std::string& name, std::int64_t v) {
-  if (name == k8s::kCpu) return k8s::format_cpu(v);
+  if (name == k8s::kCpu) {
+    if (v % 1000 != 0) return k8s::format_cpu(v);
+    std::int64_t cores = v / 1000;
+    if (cores != 0 && cores % 1000000 == 0) return std::to_string(cores / 1000000) + "M";
+    if (cores != 0 && cores % 1000 == 0) return std::to_string(cores / 1000) + "k";
+    return std::to_string(cores);
+  }
   if (name == k8s::kMemory || name == k8s::kEphemeralStorage || name == "hugepages-2Mi") {
     static const char* suffixes[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
     if (v == 0) return "0";
@@ -141,6 +147,7 @@ std::string resources_string(const k8s::ResourceList& r) {
   std::string out = "{";
   bool first = true;
   for (const auto& [name, amount] : r.items()) {
+    if (amount == 0) continue;  // absent and zero are one amount here (ResourceList)
     if (!first) out += ",";
     first = false;
     out += "\"" + name + "\":\"" + canonical(name, amount) + "\"";
@@ -178,6 +185,9 @@ NodeClaimTemplate make_template(const NodePool& pool, const std::vector<Instance
   t.requirements = Requirements::from_node_selector(pool.requirements);
   t.requirements.add(Requirements::from_labels(pool.labels));
   t.requirements.add(Requirement(kLabelNodePool, "In", {pool.name}));
+  // Without a capacity-type requirement Karpenter launches on-demand (the AWS provider's
+  // NodePool default).
+  if (!t.requirements.has(kLabelCapacityType)) t.requirements.add(Requirement(kLabelCapacityType, "In", {"on-demand"}));
   t.taints = pool.taints;
   const auto& wk = well_known_labels(domain);
   for (const auto& dp : daemon_pods) {
