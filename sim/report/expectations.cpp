@@ -132,6 +132,9 @@ ExpectationResult check_nodes(const Expectation& e, const RunResult& run) {
       };
       if (!e.instance_type.empty() && label(k8s::kLabelInstanceType) != e.instance_type) continue;
       if (!e.zone.empty() && label(k8s::kLabelZone) != e.zone) continue;
+      bool alloc_ok = true;
+      for (const auto& [res, amount] : e.allocatable.items()) alloc_ok = alloc_ok && rec.node.allocatable.get(res) == amount;
+      if (!alloc_ok) continue;
       std::optional<SimTime> since = e.ready_only ? rec.ready_at : rec.registered_at;
       if (!since || *since > t) continue;
       if (rec.deleted_at && *rec.deleted_at <= t) continue;
@@ -179,12 +182,33 @@ ExpectationResult check_node_group(const Expectation& e, const RunResult& run) {
     std::int64_t desired = eks.sizes(e.node_group).desired;
     r.passed = desired == *e.desired;
     r.detail = "desired " + std::to_string(desired) + " at the end, expected " + std::to_string(*e.desired);
-    if (e.activity_status.empty() && e.activity_contains.empty()) return r;
+    if (e.activity_status.empty() && e.activity_contains.empty() && e.update_status.empty() && e.update_type.empty() &&
+        e.error_contains.empty())
+      return r;
     if (!r.passed) return r;
   }
   SimTime t = horizon(e, run);
   std::int64_t n = 0;
   const engine::Activity* first = nullptr;
+  if (!e.update_status.empty() || !e.update_type.empty() || !e.error_contains.empty()) {
+    // EKS update records (DescribeUpdate), kept as activities of service "eks". The status is
+    // judged as it stood at the horizon: an update still running then was InProgress.
+    for (const auto& a : run.cluster->log.activities()) {
+      if (a.service != "eks" || a.resource != e.node_group || a.start > t) continue;
+      if (!e.update_type.empty() && a.description.rfind(e.update_type + " ", 0) != 0) continue;
+      std::string status = a.end > t && a.status != "InProgress" ? "InProgress" : a.status;
+      if (!e.update_status.empty() && status != e.update_status) continue;
+      if (!e.error_contains.empty() && (a.end > t || a.status_message.find(e.error_contains) == std::string::npos)) continue;
+      if (!first) first = &a;
+      ++n;
+    }
+    std::string want;
+    r.passed = count_ok(e, n, &want);
+    r.detail = std::to_string(n) + " matching EKS update(s) by " + fmt_time(t) + ", expected " + want;
+    if (first) r.detail += "; first at " + fmt_time(first->start) + ": " + first->description + " " + first->status +
+                           (first->status_message.empty() ? "" : " - " + first->status_message);
+    return r;
+  }
   for (const auto& a : run.cluster->log.activities()) {
     if (a.resource != ng->asg_name || a.start > t) continue;
     if (!e.activity_status.empty() && a.status != e.activity_status) continue;

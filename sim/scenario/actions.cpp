@@ -3,6 +3,7 @@
 #include "models/autoscaling/cluster_autoscaler.hpp"
 #include "models/autoscaling/karpenter.hpp"
 #include "models/aws/asg_rules.hpp"
+#include "models/cluster/nodegroup_update.hpp"
 #include "models/net/training_controller.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 
@@ -71,7 +72,47 @@ void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
     for (auto& fn : c.eks.on_labels_or_taints_changed) fn(*ng);
   }
   if (change.keys.count("tags")) ng->spec.tags = next.tags;
+  // Keys that end up in the module's launch template (or the node group's AMI/instance type)
+  // give the group a new launch template version, which EKS rolls out as a managed update.
+  auto changed = [&](const char* key, bool differs) { return change.keys.count(key) && differs; };
+  if (changed("instance_types", next.instance_types != ng->spec.instance_types) ||
+      changed("ami_type", next.ami_type != ng->spec.ami_type) ||
+      changed("cloudinit_pre_nodeadm", next.max_pods != ng->spec.max_pods) ||
+      changed("vpc_security_group_ids", next.vpc_security_group_ids != ng->spec.vpc_security_group_ids) ||
+      changed("disk_size", next.disk_size_gib != ng->spec.disk_size_gib)) {
+    if (auto err = nodegroup_updater(c).update_version(next.name, &next))
+      warn(c, nodegroup_ref(next.name), err->code, err->message, "eks");
+  }
 }
+
+// policy/v1 PodDisruptionBudget, as much as EKS's evictions need (selector, minAvailable or
+// maxUnavailable as a count).
+void apply_pdb(Cluster& c, const RawObject& raw) {
+  const YAML::Node& n = raw.value.node();
+  PodDisruptionBudget pdb;
+  pdb.name = n["metadata"] && n["metadata"]["name"] ? n["metadata"]["name"].as<std::string>() : "";
+  if (n["metadata"] && n["metadata"]["namespace"]) pdb.ns = n["metadata"]["namespace"].as<std::string>();
+  YAML::Node spec = n["spec"];
+  if (spec && spec["selector"])
+    pdb.selector = parse_label_selector(Value(spec["selector"], raw.value.file_ptr()),
+                                        ObjectRef{"PodDisruptionBudget", pdb.name, "v1"}, "spec.selector");
+  auto count = [&](const char* key) -> std::optional<std::int64_t> {
+    if (!spec || !spec[key]) return std::nullopt;
+    std::string text = spec[key].as<std::string>();
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+      warn(c, {"PodDisruptionBudget", pdb.ns, pdb.name}, "Unsupported",
+           std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"", "eksim");
+      return std::nullopt;
+    }
+    return std::stoll(text);
+  };
+  pdb.min_available = count("minAvailable");
+  pdb.max_unavailable = count("maxUnavailable");
+  auto& list = nodegroup_updater(c).pod_disruption_budgets();
+  std::erase_if(list, [&](const PodDisruptionBudget& p) { return p.ns == pdb.ns && p.name == pdb.name; });
+  list.push_back(std::move(pdb));
+}
+
 
 }  // namespace
 
@@ -102,6 +143,8 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
     } else if (const auto* ns = std::get_if<NamespaceObject>(&m.object)) {
       auto& list = c.api.namespaces();
       if (std::find(list.begin(), list.end(), ns->meta.name) == list.end()) list.push_back(ns->meta.name);
+    } else if (m.kind == "PodDisruptionBudget") {
+      apply_pdb(c, std::get<RawObject>(m.object));
     } else if (!apply_karpenter_manifest(c, m)) {
       // kubectl apply of a kind whose CRD is not installed: the API server has no such resource.
       warn(c, {m.kind, "", ""}, "NoMatchingResource",
@@ -127,8 +170,11 @@ void apply_action(Cluster& c, const Action& a) {
     aws::SizesUpdate update{a.min_size, a.max_size, a.desired_size};
     if (auto err = c.eks.update_nodegroup_config(a.nodegroup, update))
       warn(c, nodegroup_ref(a.nodegroup), err->code, err->message, "eks");
+    else
+      nodegroup_updater(c).record_config_update(a.nodegroup);
   } else if (a.action == "eks.update-nodegroup-version") {
-    warn(c, nodegroup_ref(a.nodegroup), "NotImplemented", "eksim does not model update-nodegroup-version yet", "eksim");
+    if (auto err = nodegroup_updater(c).update_version(a.nodegroup, nullptr, a.force))
+      warn(c, nodegroup_ref(a.nodegroup), err->code, err->message, "eks");
   } else if (a.action == "terraform.apply") {
     for (const auto& change : a.node_group_changes) apply_terraform_node_group(c, change);
     for (const auto& sg : a.security_groups) {

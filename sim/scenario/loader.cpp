@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "models/aws/instance_catalog.hpp"
+#include "models/k8s/quantity.hpp"
 #include "sim/scenario/cluster_loader.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/yaml_reader.hpp"
@@ -70,6 +71,7 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     s.finish();
   } else if (a.action == "eks.update-nodegroup-version") {
     a.nodegroup = r.require("nodegroup").as_string();
+    if (auto x = r.get("force")) a.force = x->as_bool();
   } else if (a.action == "terraform.apply") {
     if (auto ngs = r.get("nodeGroups")) {
       MapReader groups(*ngs, "nodeGroups");
@@ -173,6 +175,14 @@ Expectation read_expectation(const Value& v) {
     if (auto x = sel.get("instanceType")) e.instance_type = x->as_string();
     if (auto x = sel.get("zone")) e.zone = x->as_string();
     if (auto x = sel.get("ready")) e.ready_only = x->as_bool();
+    if (auto x = sel.get("allocatable")) {
+      // Node allocatable as `kubectl describe node` prints it: any resource name, pods included.
+      for (const auto& [res, text] : x->as_string_map()) {
+        auto milli = k8s::parse_quantity(text);
+        if (!milli) x->fail("invalid quantity \"" + text + "\" for allocatable " + res);
+        e.allocatable.set(res, k8s::amount_from_milli(res, *milli));
+      }
+    }
     sel.finish();
     read_counts();
     if (!e.count && !e.min_count && !e.max_count) v.fail("a nodes expectation needs count, atLeast or atMost");
@@ -184,13 +194,29 @@ Expectation read_expectation(const Value& v) {
     if (auto x = r.get("activity")) e.activity_status = x->as_string();
     if (auto x = r.get("statusMessageContains")) e.activity_contains = x->as_string();
     if (auto x = r.get("desired")) e.desired = x->as_non_negative();
+    if (auto x = r.get("update")) {
+      e.update_status = x->as_string();
+      static const std::vector<std::string> statuses{"InProgress", "Successful", "Failed", "Cancelled"};
+      if (std::find(statuses.begin(), statuses.end(), e.update_status) == statuses.end())
+        x->fail("unknown update status \"" + e.update_status + "\" (InProgress, Successful, Failed, Cancelled)");
+    }
+    if (auto x = r.get("updateType")) e.update_type = x->as_string();
+    if (auto x = r.get("errorContains")) e.error_contains = x->as_string();
     if (auto x = r.get("absent")) e.absent = x->as_bool();
     read_counts();
-    if (e.activity_status.empty() && e.activity_contains.empty() && !e.desired)
-      v.fail("a nodeGroup expectation needs activity, statusMessageContains or desired");
+    bool about_update = !e.update_status.empty() || !e.update_type.empty() || !e.error_contains.empty();
+    if (about_update && (!e.activity_status.empty() || !e.activity_contains.empty()))
+      v.fail("a nodeGroup expectation is about scaling activities (activity, statusMessageContains) or EKS updates "
+             "(update, updateType, errorContains), not both");
+    if (e.activity_status.empty() && e.activity_contains.empty() && !e.desired && !about_update)
+      v.fail("a nodeGroup expectation needs activity, statusMessageContains, desired, update, updateType or errorContains");
     if (e.description.empty())
       e.description = "node group " + e.node_group +
-                      (e.desired ? " desired " + std::to_string(*e.desired) : " activity " + e.activity_status);
+                      (about_update ? " update " + (e.update_type.empty() ? std::string() : e.update_type + " ") +
+                                          (e.update_status.empty() ? std::string("any") : e.update_status) +
+                                          (e.error_contains.empty() ? "" : " with \"" + e.error_contains + "\"")
+                       : e.desired ? " desired " + std::to_string(*e.desired)
+                                   : " activity " + e.activity_status);
   } else if (e.subject == "job") {
     e.ns = fix_ns(r.require("job").as_string(), &e.name);
     e.job_status = r.require("status").as_string();

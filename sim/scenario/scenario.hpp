@@ -33,6 +33,7 @@ struct Action {
   // eks.update-nodegroup-config, eks.update-nodegroup-version
   std::string nodegroup;
   std::optional<std::int64_t> min_size, max_size, desired_size;
+  bool force = false;  // update-nodegroup-version --force
   // terraform.apply
   std::vector<NodeGroupChange> node_group_changes;
   std::vector<SecurityGroupSpec> security_groups;
@@ -63,6 +64,10 @@ struct Expectation {
   // nodeGroup
   std::string activity_status, activity_contains;
   std::optional<std::int64_t> desired;
+  // nodeGroup: an EKS update record (update: InProgress|Successful|Failed, updateType, errorContains)
+  std::string update_status, update_type, error_contains;
+  // nodes: only nodes whose allocatable has these amounts (canonical units)
+  k8s::ResourceList allocatable;
   // job
   std::string job_status;
   // cost
