@@ -11,6 +11,7 @@
 #include "models/net/net_params.hpp"
 #include "sim/cli/check_command.hpp"
 #include "sim/cli/run_command.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/report/catalog_table.hpp"
 #include "sim/report/nccl_table.hpp"
 #include "sim/scenario/input_error.hpp"
@@ -27,6 +28,9 @@ constexpr const char* kFooter = R"(Examples:
   eksim run scenarios/labs/000-gpu-nodegroup-scale.yaml
   eksim run scenarios/labs/000-gpu-nodegroup-scale.yaml --seed 7 --json report.json --quiet
   eksim check scenarios/ --jobs 2 --junit results.xml
+  eksim sweep scenarios/planning/lab000-sweep.yaml --out runs.jsonl --jobs 2
+  eksim sweep scenarios/planning/lab000-sweep.yaml --out shard-0.jsonl --shard 0/2
+  eksim sweep merge shard-0.jsonl shard-1.jsonl --out runs.jsonl
   eksim nccl --instance g5.xlarge --nodes 2 --cross-az
   eksim catalog --region ap-northeast-2
 
@@ -98,6 +102,7 @@ int main(int argc, char** argv) {
   run->add_option("--json", run_args.json_file, "Write the JSON report here");
   run->add_option("--trace", run_args.trace_file, "Write a Chrome/Perfetto trace here");
   run->add_option("--metrics", run_args.metrics_file, "Write a CSV time series here");
+  run->add_option("--metrics-interval", run_args.metrics_interval, "Simulated time between metrics samples (default 1m)");
   run->add_flag("--quiet", run_args.quiet, "Print no timeline");
 
   CheckArgs check_args;
@@ -105,6 +110,15 @@ int main(int argc, char** argv) {
   check->add_option("paths", check_args.paths, "Scenario files or directories")->required();
   check->add_option("--junit", check_args.junit_file, "Write JUnit XML here");
   check->add_option("--jobs,-j", check_args.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 256));
+
+  SweepArgs sweep_args;
+  auto* sweep = app.add_subcommand("sweep", "Run a sweep plan (or: sweep merge SHARD... --out FILE)");
+  sweep->add_option("args", sweep_args.args, "PLAN file, or: merge SHARD...")->required();
+  sweep->add_option("--out,-o", sweep_args.out, "Results file (one JSON line per run)")->required();
+  sweep->add_option("--jobs,-j", sweep_args.jobs, "Runs in parallel (default: hardware threads)")->check(CLI::Range(1, 256));
+  sweep->add_option("--shard", sweep_args.shard, "Run only shard i of N (i/N, 0 <= i < N), e.g. $JOB_COMPLETION_INDEX/4");
+  sweep->add_flag("--resume", sweep_args.resume, "Keep the runs already in --out and run the rest");
+  sweep->add_flag("--quiet", sweep_args.quiet, "Print no summary table");
 
   std::string nccl_instance;
   int nccl_nodes = 2, nccl_gpus = 0;
@@ -140,6 +154,7 @@ int main(int argc, char** argv) {
   try {
     if (*run) return run_command(run_args);
     if (*check) return check_command(check_args);
+    if (*sweep) return sweep_command(sweep_args);
     if (*nccl) return nccl_command(nccl_instance, nccl_nodes, nccl_gpus, nccl_cross_az, nccl_burst, min_bytes, max_bytes, step);
     if (*catalog) {
       std::fputs(report::format_catalog_table(aws::InstanceCatalog::builtin(), region).c_str(), stdout);

@@ -10,6 +10,7 @@ struct RunArgs {
   std::optional<std::uint64_t> seed;
   std::string until;
   std::string json_file, trace_file, metrics_file;
+  std::string metrics_interval;  // default one simulated minute
   bool quiet = false;
 };
 

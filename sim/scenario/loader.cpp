@@ -235,14 +235,33 @@ Expectation read_expectation(const Value& v) {
 
 }  // namespace
 
+namespace {
+
+Scenario load_scenario_root(const Value& root, FileLoader& files, const std::string& path);
+
+}  // namespace
+
 Scenario load_scenario(const std::string& path) {
   FileLoader files;
   std::string canonical = std::filesystem::path(path).lexically_normal().string();
   auto docs = files.load_documents(canonical, std::nullopt);
   if (docs.empty()) throw InputError(Location{canonical, 1, 1}, "empty scenario file");
   if (docs.size() > 1) docs[1].fail("a scenario file holds one document");
+  return load_scenario_root(docs[0], files, canonical);
+}
+
+Scenario load_scenario(const YAML::Node& root, const std::string& file) {
+  FileLoader files;
+  std::string canonical = std::filesystem::path(file).lexically_normal().string();
+  if (!root || root.IsNull()) throw InputError(Location{canonical, 1, 1}, "empty scenario file");
+  return load_scenario_root(Value(root, std::make_shared<const std::string>(canonical)), files, canonical);
+}
+
+namespace {
+
+Scenario load_scenario_root(const Value& root, FileLoader& files, const std::string& canonical) {
+  const std::string& path = canonical;
   files.push(std::filesystem::weakly_canonical(canonical).string());
-  const Value& root = docs[0];
   MapReader r(root, "scenario");
   Scenario s;
   s.file = canonical;
@@ -269,10 +288,13 @@ Scenario load_scenario(const std::string& path) {
   if (auto t = r.get("timeline"))
     for (const auto& item : t->items()) s.timeline.push_back(read_action(item, files, s.cluster));
   std::stable_sort(s.timeline.begin(), s.timeline.end(), [](const Action& a, const Action& b) { return a.at < b.at; });
+  if (auto w = r.get("workloads")) s.workloads = read_workloads(*w, files);
   if (auto e = r.get("expect"))
     for (const auto& item : e->items()) s.expectations.push_back(read_expectation(item));
   r.finish();
   return s;
 }
+
+}  // namespace
 
 }  // namespace eksim::scenario

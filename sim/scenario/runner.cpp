@@ -53,6 +53,10 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
   }
   engine::Duration length = options.until.value_or(scenario.duration);
   result.end = engine::SimTime{} + length;
+  schedule_workloads(c, scenario.workloads, result.end);
+  // Samplers run after everything else scheduled for the same instant was set up, and only read.
+  if (options.sample && options.sample_interval.us > 0)
+    c.sim.every(options.sample_interval, engine::Duration{}, [&c, fn = options.sample] { fn(c); });
   c.sim.run_until(result.end);
   return result;
 }

@@ -2,6 +2,7 @@
 // Runs a loaded scenario: builds the Cluster, applies the manifests at t=0, plays the timeline,
 // and keeps the histories expectations are checked against.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,6 +16,9 @@ namespace eksim::scenario {
 struct RunOptions {
   std::optional<std::uint64_t> seed;       // overrides the scenario's
   std::optional<engine::Duration> until;   // overrides the scenario's duration
+  // Called every sample_interval of simulated time from t=0 (metrics time series); must only read.
+  std::function<void(const Cluster&)> sample;
+  engine::Duration sample_interval = engine::Duration::minutes(1);
 };
 
 // When a pod entered a phase (or a reason such as CrashLoopBackOff), for `by`/`at` checks.

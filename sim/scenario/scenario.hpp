@@ -7,10 +7,13 @@
 #include <string>
 #include <vector>
 
+#include <yaml-cpp/yaml.h>
+
 #include "models/cluster/cluster_spec.hpp"
 #include "sim/engine/time.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/k8s_manifest.hpp"
+#include "sim/scenario/workloads.hpp"
 
 namespace eksim::scenario {
 
@@ -84,9 +87,13 @@ struct Scenario {
   std::vector<Manifest> manifests;
   std::vector<Action> timeline;
   std::vector<Expectation> expectations;
+  std::vector<WorkloadGenerator> workloads;  // `workloads:` (sim/scenario/workloads.hpp)
 };
 
 // Loads and validates a scenario file (YAML or JSON). Throws InputError.
 Scenario load_scenario(const std::string& path);
+// The same from a YAML tree already read (a sweep edits the base scenario's tree per point);
+// file names the scenario in messages and is the base for relative `file:` paths.
+Scenario load_scenario(const YAML::Node& root, const std::string& file);
 
 }  // namespace eksim::scenario

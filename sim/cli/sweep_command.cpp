@@ -1,0 +1,464 @@
+#include "sim/cli/sweep_command.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "sim/cli/output_file.hpp"
+#include "sim/report/expectations.hpp"
+#include "sim/scenario/runner.hpp"
+
+namespace eksim::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Rounds to 1/scale (scale a power of ten) so that lines print short decimals, e.g. 6005.565.
+double round_to(double x, double scale) { return std::round(x * scale) / scale; }
+
+Json yaml_to_json(const YAML::Node& n) {
+  if (n.IsSequence()) {
+    Json a = Json::array();
+    for (const auto& item : n) a.push_back(yaml_to_json(item));
+    return a;
+  }
+  if (n.IsMap()) {
+    Json o = Json::object();
+    for (auto it = n.begin(); it != n.end(); ++it) o[it->first.as<std::string>()] = yaml_to_json(it->second);
+    return o;
+  }
+  if (!n.IsScalar()) return nullptr;
+  const std::string& s = n.Scalar();
+  if (n.Tag() == "!") return s;  // quoted in the plan: a string even if it looks like a number
+  if (s == "true") return true;
+  if (s == "false") return false;
+  if (s == "null" || s == "~") return nullptr;
+  std::int64_t i = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
+  if (ec == std::errc() && p == s.data() + s.size()) return i;
+  char* end = nullptr;
+  double d = std::strtod(s.c_str(), &end);
+  if (!s.empty() && end == s.c_str() + s.size() && std::isfinite(d)) return d;
+  return s;
+}
+
+Json params_json(const scenario::SweepPlan& plan, std::size_t point) {
+  Json o = Json::object();
+  for (const auto& a : plan.points[point].assignments) o[a.path] = yaml_to_json(YAML::Load(a.value_yaml));
+  return o;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+std::string duration_text(double seconds) {
+  auto s = static_cast<long long>(std::llround(std::max(0.0, seconds)));
+  if (s >= 3600) return fmt::format("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60);
+  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
+  return fmt::format("{}s", s);
+}
+
+// Progress on stderr: a redrawn bar on a terminal, a line per tenth otherwise. Wall-clock time is
+// read here only, for the ETA; it never reaches the results.
+class Progress {
+ public:
+  Progress(std::size_t total, std::size_t already) : total_(total), done_(already), start_done_(already) {
+    tty_ = ::isatty(::fileno(stderr)) != 0;
+    start_ = std::chrono::steady_clock::now();
+    last_tenth_ = total_ ? done_ * 10 / total_ : 10;
+    if (tty_) draw();
+  }
+  void tick() {
+    ++done_;
+    if (tty_) {
+      draw();
+    } else if (done_ * 10 / total_ != last_tenth_ || done_ == total_) {
+      last_tenth_ = done_ * 10 / total_;
+      std::fprintf(stderr, "sweep: %zu/%zu runs (%zu%%), %.2f runs/s, ETA %s\n", done_, total_, done_ * 100 / total_, rate(),
+                   duration_text(eta()).c_str());
+    }
+  }
+  void finish() {
+    if (tty_) std::fputc('\n', stderr);
+  }
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  double rate() const {
+    double e = elapsed();
+    return e > 0 ? static_cast<double>(done_ - start_done_) / e : 0;
+  }
+
+ private:
+  double eta() const {
+    double r = rate();
+    return r > 0 ? static_cast<double>(total_ - done_) / r : 0;
+  }
+  void draw() {
+    constexpr std::size_t kWidth = 30;
+    std::size_t filled = total_ ? done_ * kWidth / total_ : kWidth;
+    std::string bar(filled, '#');
+    bar += std::string(kWidth - filled, '.');
+    std::fprintf(stderr, "\r[%s] %zu/%zu %3zu%%  %.2f runs/s  ETA %-10s", bar.c_str(), done_, total_,
+                 total_ ? done_ * 100 / total_ : 100, rate(), done_ > start_done_ ? duration_text(eta()).c_str() : "?");
+    std::fflush(stderr);
+  }
+
+  std::size_t total_, done_, start_done_;
+  std::size_t last_tenth_;
+  bool tty_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+void write_sorted(const std::string& out, const std::map<std::size_t, std::string>& lines) {
+  std::string text;
+  for (const auto& [run, line] : lines) text += line;
+  std::string tmp = out + ".tmp";
+  write_output_file(tmp, text);
+  std::error_code ec;
+  std::filesystem::rename(tmp, out, ec);
+  if (ec) throw scenario::InputError(scenario::Location{out, 0, 0}, "cannot write \"" + out + "\": " + ec.message());
+}
+
+// Shortest dotted suffixes that still tell the parameters apart, for table headers.
+std::vector<std::string> short_names(const std::vector<std::string>& paths) {
+  std::vector<std::string> out(paths.size());
+  for (std::size_t depth = 1; depth <= 8; ++depth) {
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      std::string p = paths[i];
+      std::size_t cut = p.size();
+      for (std::size_t d = 0; d < depth && cut != std::string::npos && cut > 0; ++d) cut = p.rfind('.', cut - 1);
+      out[i] = cut == std::string::npos ? p : p.substr(cut + 1);
+    }
+    std::set<std::string> seen(out.begin(), out.end());
+    if (seen.size() == out.size()) break;
+  }
+  return out;
+}
+
+int merge(const SweepArgs& args) {
+  if (args.args.size() < 2) {
+    std::fprintf(stderr, "error: sweep merge needs at least one shard file\n");
+    return 2;
+  }
+  if (args.out.empty()) {
+    std::fprintf(stderr, "error: sweep merge needs --out FILE\n");
+    return 2;
+  }
+  std::map<std::size_t, std::string> all;
+  std::string plan;
+  std::int64_t of = -1;
+  for (std::size_t i = 1; i < args.args.size(); ++i) {
+    const std::string& file = args.args[i];
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) {
+      std::fprintf(stderr, "error: cannot open \"%s\": no such file\n", file.c_str());
+      return 2;
+    }
+    ResultFile rf = parse_result_lines(read_text(file), file);
+    if (rf.torn) {
+      std::fprintf(stderr, "error: %s ends inside a line: that shard did not finish; rerun it with --resume\n", file.c_str());
+      return 2;
+    }
+    for (const auto& [run, line] : rf.lines) {
+      Json j = Json::parse(line);
+      std::string p = j.value("plan", "");
+      std::int64_t n = j.value("of", std::int64_t{-1});
+      if (plan.empty() && of < 0) {
+        plan = p;
+        of = n;
+      } else if (p != plan || n != of) {
+        std::fprintf(stderr, "error: %s: run %zu belongs to plan \"%s\" with %lld runs, not \"%s\" with %lld\n", file.c_str(),
+                     run, p.c_str(), static_cast<long long>(n), plan.c_str(), static_cast<long long>(of));
+        return 2;
+      }
+      auto [it, added] = all.emplace(run, line);
+      if (!added && it->second != line) {
+        std::fprintf(stderr, "error: %s: run %zu differs from the same run in an earlier shard\n", file.c_str(), run);
+        return 2;
+      }
+    }
+  }
+  std::vector<std::size_t> missing;
+  for (std::int64_t r = 0; r < of; ++r)
+    if (!all.count(static_cast<std::size_t>(r))) missing.push_back(static_cast<std::size_t>(r));
+  if (!missing.empty()) {
+    std::string list;
+    for (std::size_t k = 0; k < missing.size() && k < 10; ++k) list += (k ? ", " : "") + std::to_string(missing[k]);
+    std::fprintf(stderr, "error: %zu of %lld runs are missing (%s%s); run the shards that hold them\n", missing.size(),
+                 static_cast<long long>(of), list.c_str(), missing.size() > 10 ? ", ..." : "");
+    return 1;
+  }
+  write_sorted(args.out, all);
+  if (!args.quiet) std::fputs(sweep_summary_table(all).c_str(), stdout);
+  std::fprintf(stderr, "sweep merge: %zu runs from %zu file(s) -> %s\n", all.size(), args.args.size() - 1, args.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+std::string sweep_point_params(const scenario::SweepPlan& plan, std::size_t point) { return params_json(plan, point).dump(); }
+
+std::string sweep_run_line(const scenario::SweepPlan& plan, const scenario::SweepRun& run, const report::RunHeadline& h,
+                           double sim_seconds) {
+  auto pct = [](const report::Percentiles& p) {
+    return Json{{"p50", round_to(p.p50, 1e3)}, {"p95", round_to(p.p95, 1e3)}, {"max", round_to(p.max, 1e3)}};
+  };
+  Json j;
+  j["schema"] = "eksim.sweep-run/v1";
+  j["plan"] = plan.name;
+  j["run"] = run.index;
+  j["of"] = plan.run_count();
+  j["point"] = run.point;
+  j["seed"] = run.seed;
+  j["params"] = params_json(plan, run.point);
+  j["simSeconds"] = sim_seconds;
+  j["pods"] = h.pods;
+  j["podsUnscheduled"] = h.pods_unscheduled;
+  j["podsFailed"] = h.pods_failed;
+  j["pendingSeconds"] = pct(h.pending_seconds);
+  j["gpuHours"] = Json{{"provisioned", round_to(h.gpu_hours_provisioned, 1e4)},
+                       {"allocated", round_to(h.gpu_hours_allocated, 1e4)},
+                       {"idle", round_to(h.gpu_hours_idle, 1e4)}};
+  j["costUSD"] = round_to(h.cost_usd, 1e4);
+  j["nodesLaunched"] = h.nodes_launched;
+  j["jobs"] = Json{{"total", h.jobs}, {"complete", h.jobs_complete}, {"failed", h.jobs_failed}, {"seconds", pct(h.job_seconds)}};
+  j["expectationsFailed"] = h.expectations_failed;
+  return j.dump() + "\n";
+}
+
+ResultFile parse_result_lines(const std::string& text, const std::string& file) {
+  ResultFile rf;
+  std::size_t pos = 0;
+  int line_no = 0;
+  while (pos < text.size()) {
+    auto nl = text.find('\n', pos);
+    if (nl == std::string::npos) {
+      rf.torn = true;  // written whole with a flush, so only an interrupted write ends mid-line
+      break;
+    }
+    ++line_no;
+    std::string line = text.substr(pos, nl + 1 - pos);
+    pos = nl + 1;
+    rf.kept_bytes = pos;
+    if (line == "\n") continue;
+    Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("run") || !j["run"].is_number_unsigned())
+      throw scenario::InputError(scenario::Location{file, line_no, 1}, "not a sweep run line");
+    auto run = j["run"].get<std::size_t>();
+    auto [it, added] = rf.lines.emplace(run, line);
+    if (!added && it->second != line)
+      throw scenario::InputError(scenario::Location{file, line_no, 1}, fmt::format("run {} appears twice with different results", run));
+  }
+  return rf;
+}
+
+std::string sweep_summary_table(const std::map<std::size_t, std::string>& lines) {
+  struct Point {
+    std::vector<std::pair<std::string, std::string>> params;
+    std::vector<double> pending_p95, cost, idle, unscheduled;
+    std::size_t failed = 0;
+  };
+  std::map<std::size_t, Point> points;
+  std::vector<std::string> paths;
+  for (const auto& [run, line] : lines) {
+    Json j = Json::parse(line);
+    Point& p = points[j.value("point", std::size_t{0})];
+    if (p.params.empty())
+      for (auto& [k, v] : j["params"].items()) {
+        p.params.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+        if (std::find(paths.begin(), paths.end(), k) == paths.end()) paths.push_back(k);
+      }
+    p.pending_p95.push_back(j["pendingSeconds"]["p95"].get<double>());
+    p.cost.push_back(j["costUSD"].get<double>());
+    p.idle.push_back(j["gpuHours"]["idle"].get<double>());
+    p.unscheduled.push_back(j["podsUnscheduled"].get<double>());
+    p.failed += j["expectationsFailed"].get<std::size_t>();
+  }
+  auto mean = [](const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? 0 : s / static_cast<double>(v.size());
+  };
+  auto three = [&](const std::vector<double>& v, int decimals) {
+    return fmt::format("{:.{}f} / {:.{}f} / {:.{}f}", mean(v), decimals, report::percentile(v, 0.5), decimals,
+                       report::percentile(v, 0.95), decimals);
+  };
+  std::vector<std::string> header{"point"};
+  for (const auto& n : short_names(paths)) header.push_back(n);
+  for (const char* h : {"runs", "pending p95 s (mean/p50/p95)", "cost USD (mean/p50/p95)", "GPU-h idle (mean)",
+                        "unscheduled pods (mean)", "failed expectations"})
+    header.push_back(h);
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& [index, p] : points) {
+    std::vector<std::string> row{std::to_string(index)};
+    for (const auto& path : paths) {
+      std::string v = "-";
+      for (const auto& [k, val] : p.params)
+        if (k == path) v = val;
+      row.push_back(v);
+    }
+    row.push_back(std::to_string(p.cost.size()));
+    row.push_back(three(p.pending_p95, 1));
+    row.push_back(three(p.cost, 2));
+    row.push_back(fmt::format("{:.2f}", mean(p.idle)));
+    row.push_back(fmt::format("{:.2f}", mean(p.unscheduled)));
+    row.push_back(std::to_string(p.failed));
+    rows.push_back(std::move(row));
+  }
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
+  }
+  std::string out;
+  auto emit = [&](const std::vector<std::string>& r) {
+    std::string line;
+    for (std::size_t c = 0; c < r.size(); ++c) line += fmt::format("{:<{}}", r[c], width[c] + (c + 1 < r.size() ? 2 : 0));
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  };
+  emit(header);
+  for (const auto& r : rows) emit(r);
+  return out;
+}
+
+int sweep_command(const SweepArgs& args) {
+  if (args.args.empty()) {
+    std::fprintf(stderr, "error: sweep needs a PLAN file (or: sweep merge SHARD... --out FILE)\n");
+    return 2;
+  }
+  if (args.args[0] == "merge") return merge(args);
+  if (args.args.size() > 1) {
+    std::fprintf(stderr, "error: sweep takes one PLAN file, got %zu arguments\n", args.args.size());
+    return 2;
+  }
+  if (args.out.empty()) {
+    std::fprintf(stderr, "error: sweep needs --out FILE\n");
+    return 2;
+  }
+  std::size_t shard = 0, shards = 1;
+  if (!args.shard.empty()) {
+    auto s = scenario::parse_shard(args.shard);
+    if (!s) {
+      std::fprintf(stderr, "error: --shard: expected i/N with 0 <= i < N, e.g. 0/4, got \"%s\"\n", args.shard.c_str());
+      return 2;
+    }
+    std::tie(shard, shards) = *s;
+  }
+  scenario::SweepPlan plan = scenario::load_sweep_plan(args.args[0]);
+  std::vector<std::size_t> runs = scenario::shard_runs(plan.run_count(), shard, shards);
+
+  // Load every point this shard runs once, up front: a bad value fails before any run starts,
+  // and the runs of a point share its (read-only) Scenario.
+  std::vector<std::unique_ptr<scenario::Scenario>> scenarios(plan.points.size());
+  for (std::size_t r : runs) {
+    std::size_t point = scenario::sweep_run(plan, r).point;
+    if (scenarios[point]) continue;
+    try {
+      scenarios[point] = std::make_unique<scenario::Scenario>(scenario::load_point_scenario(plan, point));
+    } catch (const scenario::InputError& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+      for (const auto& a : plan.points[point].assignments)
+        std::fprintf(stderr, "%s: note: sweep point %zu sets %s = %s\n", a.where.str().c_str(), point, a.path.c_str(),
+                     a.value_yaml.c_str());
+      return 2;
+    }
+  }
+
+  std::map<std::size_t, std::string> lines;
+  std::set<std::size_t> mine(runs.begin(), runs.end());
+  std::error_code ec;
+  if (args.resume && std::filesystem::is_regular_file(args.out, ec)) {
+    ResultFile rf = parse_result_lines(read_text(args.out), args.out);
+    int line_no = 0;
+    for (const auto& [run, line] : rf.lines) {
+      ++line_no;
+      Json j = Json::parse(line);
+      bool ok = mine.count(run) && j.value("plan", "") == plan.name &&
+                j.value("of", std::size_t{0}) == plan.run_count() &&
+                j.value("seed", std::uint64_t{0}) == scenario::sweep_run(plan, run).seed &&
+                j["params"].dump() == sweep_point_params(plan, scenario::sweep_run(plan, run).point);
+      if (!ok)
+        throw scenario::InputError(scenario::Location{args.out, 0, 0},
+                                   fmt::format("run {} in \"{}\" was not written by this plan and shard; use another --out "
+                                               "or start over without --resume", run, args.out));
+      lines.emplace(run, line);
+    }
+    if (rf.torn) std::fprintf(stderr, "sweep: dropped a torn last line from %s\n", args.out.c_str());
+    std::fprintf(stderr, "sweep: resuming, %zu of %zu runs already in %s\n", lines.size(), runs.size(), args.out.c_str());
+  }
+  // Rewrite what is kept (drops a torn tail), then append as runs finish.
+  write_sorted(args.out, lines);
+  std::FILE* out = std::fopen(args.out.c_str(), "ab");
+  if (!out) throw scenario::InputError(scenario::Location{args.out, 0, 0}, "cannot write \"" + args.out + "\"");
+
+  std::vector<std::size_t> todo;
+  for (std::size_t r : runs)
+    if (!lines.count(r)) todo.push_back(r);
+  int jobs = args.jobs > 0 ? args.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  jobs = std::max(1, std::min<int>(jobs, static_cast<int>(todo.size())));
+
+  std::mutex mu;
+  std::vector<std::string> errors;
+  Progress progress(runs.size(), lines.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t i = next++; i < todo.size(); i = next++) {
+      scenario::SweepRun run = scenario::sweep_run(plan, todo[i]);
+      std::string line;
+      try {
+        scenario::RunOptions options;
+        options.seed = run.seed;
+        options.until = plan.until;
+        scenario::RunResult result = scenario::run_scenario(*scenarios[run.point], options);
+        auto results = report::check_expectations(result);
+        line = sweep_run_line(plan, run, report::run_headline(result, results), result.end.to_seconds());
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mu);
+        errors.push_back(fmt::format("error: run {} (point {}, seed {}): {}", run.index, run.point, run.seed, e.what()));
+        continue;
+      }
+      std::lock_guard lock(mu);
+      std::fputs(line.c_str(), out);
+      std::fflush(out);
+      lines.emplace(run.index, std::move(line));
+      progress.tick();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < jobs; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  std::fclose(out);
+  progress.finish();
+  for (const auto& e : errors) std::fprintf(stderr, "%s\n", e.c_str());
+  if (!errors.empty()) return 2;
+
+  write_sorted(args.out, lines);
+  if (!args.quiet) std::fputs(sweep_summary_table(lines).c_str(), stdout);
+  double secs = progress.elapsed();
+  std::fprintf(stderr, "sweep: %zu runs in %.1f s (%.2f runs/s, %d job(s)) -> %s\n", todo.size(), secs,
+               secs > 0 ? static_cast<double>(todo.size()) / secs : 0.0, jobs, args.out.c_str());
+  return 0;
+}
+
+}  // namespace eksim::cli

@@ -1,0 +1,309 @@
+#include "sim/scenario/workloads.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "models/cluster/cluster.hpp"
+#include "sim/scenario/actions.hpp"
+
+namespace eksim::scenario {
+
+namespace {
+
+// What a generator stamps out when the scenario gives no template of that kind: a one-GPU
+// training pod that tolerates the GPU taint EKS GPU node groups commonly carry, and a one-GPU
+// inference server. Images are NVIDIA NGC's public ones.
+constexpr const char* kDefaultJob = R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: training}
+spec:
+  backoffLimit: 0
+  template:
+    spec:
+      restartPolicy: Never
+      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+      containers:
+        - name: train
+          image: nvcr.io/nvidia/pytorch:24.09-py3
+          command: ["python", "train.py"]
+          resources: {limits: {nvidia.com/gpu: 1}}
+)";
+
+constexpr const char* kDefaultDeployment = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: inference}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: inference}}
+  template:
+    metadata: {labels: {app: inference}}
+    spec:
+      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+      containers:
+        - name: server
+          image: nvcr.io/nvidia/tritonserver:24.09-py3
+          resources: {limits: {nvidia.com/gpu: 1}}
+)";
+
+const Manifest& builtin_template(const std::string& kind) {
+  static const Manifest job = parse_manifest_object(
+      Value(YAML::Load(kDefaultJob), std::make_shared<const std::string>("<built-in Job template>")))[0];
+  static const Manifest deployment = parse_manifest_object(
+      Value(YAML::Load(kDefaultDeployment), std::make_shared<const std::string>("<built-in Deployment template>")))[0];
+  return kind == "Deployment" ? deployment : job;
+}
+
+void check_kind(const std::string& kind, const Value& at) {
+  if (kind != "Job" && kind != "Deployment") at.fail("workload kind must be Job or Deployment, got \"" + kind + "\"");
+}
+
+std::string trim(const std::string& s) {
+  auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+// A CSV time: a duration string (90s, 1h30m) or plain seconds.
+std::optional<engine::Duration> parse_time(const std::string& text) {
+  if (auto d = engine::parse_duration(text)) return d;
+  char* end = nullptr;
+  double secs = std::strtod(text.c_str(), &end);
+  if (end && *end == '\0' && !text.empty() && secs >= 0) return engine::Duration::from_seconds(secs);
+  return std::nullopt;
+}
+
+std::vector<TraceArrival> read_trace(const std::string& path, const Location& from) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(from, "cannot open \"" + path + "\": no such file");
+  std::vector<TraceArrival> out;
+  std::string line;
+  int line_no = 0;
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    std::vector<std::string> cols;
+    std::vector<int> starts;
+    std::size_t pos = 0;
+    while (true) {
+      auto comma = line.find(',', pos);
+      cols.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+      starts.push_back(static_cast<int>(pos) + 1);
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    auto at = [&](std::size_t col) { return Location{path, line_no, starts[std::min(col, starts.size() - 1)]}; };
+    if (!header) {
+      if (t != "time,kind,name,gpus,duration")
+        throw InputError(at(0), "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
+      header = true;
+      continue;
+    }
+    if (cols.size() != 5)
+      throw InputError(at(0), fmt::format("expected 5 columns (time,kind,name,gpus,duration), got {}", cols.size()));
+    TraceArrival a;
+    a.where = at(0);
+    auto time = parse_time(cols[0]);
+    if (!time) throw InputError(at(0), "time: expected seconds or a duration such as 90s or 1h30m, got \"" + cols[0] + "\"");
+    a.time = *time;
+    a.kind = cols[1];
+    if (a.kind != "Job" && a.kind != "Deployment")
+      throw InputError(at(1), "kind must be Job or Deployment, got \"" + a.kind + "\"");
+    a.name = cols[2];
+    auto errs = dns1123_subdomain_errors(a.name);
+    if (!errs.empty()) throw InputError(at(2), "name \"" + a.name + "\": " + errs[0]);
+    char* end = nullptr;
+    long long g = std::strtoll(cols[3].c_str(), &end, 10);
+    if (cols[3].empty() || *end != '\0' || g < 0)
+      throw InputError(at(3), "gpus: expected a non-negative integer, got \"" + cols[3] + "\"");
+    a.gpus = g;
+    auto d = engine::parse_duration(cols[4]);
+    if (!d || d->us <= 0) throw InputError(at(4), "duration: expected a positive duration such as 30m, got \"" + cols[4] + "\"");
+    a.duration = *d;
+    out.push_back(a);
+  }
+  if (!header) throw InputError(Location{path, 1, 1}, "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
+  std::stable_sort(out.begin(), out.end(), [](const TraceArrival& a, const TraceArrival& b) { return a.time < b.time; });
+  return out;
+}
+
+WorkloadGenerator read_generator(const std::string& name, const Value& v, FileLoader& files) {
+  MapReader r(v, "workload \"" + name + "\"");
+  WorkloadGenerator g;
+  g.name = name;
+  g.where = v.where();
+  Value arrival = r.require("arrival");
+  g.arrival = arrival.as_string();
+  static const std::vector<std::string> arrivals{"poisson", "diurnal", "trace"};
+  if (std::find(arrivals.begin(), arrivals.end(), g.arrival) == arrivals.end()) {
+    std::string hint = did_you_mean(g.arrival, arrivals);
+    arrival.fail("unknown arrival \"" + g.arrival + "\" (poisson, diurnal, trace)" +
+                 (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+  }
+  if (g.arrival == "trace") {
+    Value file = r.require("file");
+    g.trace = read_trace(FileLoader::resolve(file.file(), file.as_string()), file.where());
+  } else {
+    Value rate = r.require("ratePerHour");
+    g.rate_per_hour = rate.as_double();
+    if (!(g.rate_per_hour > 0)) rate.fail("ratePerHour must be positive");
+    if (auto k = r.get("kind")) {
+      g.kind = k->as_string();
+      check_kind(g.kind, *k);
+    }
+  }
+  if (g.arrival == "diurnal") {
+    if (auto x = r.get("peakHour")) {
+      g.peak_hour = x->as_double();
+      if (g.peak_hour < 0 || g.peak_hour >= 24) x->fail("peakHour must be in [0, 24)");
+    }
+    if (auto x = r.get("amplitude")) {
+      g.amplitude = x->as_double();
+      if (g.amplitude < 0 || g.amplitude > 1) x->fail("amplitude must be between 0 and 1");
+    }
+  }
+  if (auto x = r.get("start")) g.start = x->as_duration();
+  if (auto x = r.get("until")) g.until = x->as_duration();
+  if (auto x = r.get("maxArrivals")) g.max_arrivals = x->as_non_negative();
+  if (auto x = r.get("gpus")) g.gpus = x->as_non_negative();
+  if (auto x = r.get("duration")) {
+    if (x->is_map()) {
+      MapReader d(*x, "duration");
+      g.duration = d.require("median").as_duration();
+      Value sigma = d.require("sigma");
+      g.duration_sigma = sigma.as_double();
+      if (g.duration_sigma < 0) sigma.fail("sigma must be non-negative");
+      d.finish();
+    } else {
+      g.duration = x->as_duration();
+    }
+    if (g.duration.us <= 0) x->fail("duration must be positive");
+  }
+  if (auto x = r.get("replicas")) g.replicas = static_cast<std::int32_t>(x->as_non_negative());
+  if (auto x = r.get("namespace")) g.ns = x->as_string();
+  if (auto x = r.get("templates")) {
+    for (auto& m : parse_manifests(*x, files)) {
+      if (m.kind != "Job" && m.kind != "Deployment")
+        throw InputError(m.where, "a workload template is a Job or a Deployment, got " + m.kind);
+      for (const auto& other : g.templates)
+        if (other.kind == m.kind) throw InputError(m.where, "a second " + m.kind + " template in workload \"" + name + "\"");
+      g.templates.push_back(std::move(m));
+    }
+  }
+  r.finish();
+  return g;
+}
+
+const Manifest& template_for(const WorkloadGenerator& g, const std::string& kind) {
+  for (const auto& m : g.templates)
+    if (m.kind == kind) return m;
+  return builtin_template(kind);
+}
+
+void set_gpus(k8s::PodSpec& spec, std::int64_t gpus) {
+  if (spec.containers.empty()) return;
+  auto& c = spec.containers[0];
+  c.limits.set(k8s::kNvidiaGpu, gpus);
+  c.requests.set(k8s::kNvidiaGpu, gpus);
+}
+
+Manifest stamp(const WorkloadGenerator& g, const Arrival& a) {
+  Manifest m = template_for(g, a.kind);
+  if (auto* job = std::get_if<k8s::Job>(&m.object)) {
+    job->meta.name = a.name;
+    job->meta.ns = g.ns;
+    set_gpus(job->tmpl.spec, a.gpus);
+    job->tmpl.meta.annotations["eksim.io/duration"] = engine::format_duration(a.duration);
+  } else if (auto* d = std::get_if<k8s::Deployment>(&m.object)) {
+    d->meta.name = a.name;
+    d->meta.ns = g.ns;
+    d->replicas = g.replicas;
+    // Each arrival is its own Deployment: give it a selector no other one matches.
+    d->selector.match_labels["app"] = a.name;
+    d->tmpl.meta.labels["app"] = a.name;
+    set_gpus(d->tmpl.spec, a.gpus);
+  }
+  return m;
+}
+
+}  // namespace
+
+std::vector<WorkloadGenerator> read_workloads(const Value& v, FileLoader& files) {
+  if (!v.is_map()) v.fail("workloads: expected a mapping of generator names, got a " + v.kind_name());
+  MapReader r(v, "workloads");
+  std::vector<WorkloadGenerator> out;
+  for (auto it = v.node().begin(); it != v.node().end(); ++it) {
+    std::string name = it->first.as<std::string>();
+    Value key(it->first, v.file_ptr());
+    auto errs = dns1123_label_errors(name);
+    if (!errs.empty()) key.fail("workload name \"" + name + "\": " + errs[0]);
+    out.push_back(read_generator(name, *r.get(name), files));
+  }
+  r.finish();
+  return out;
+}
+
+std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster, engine::SimTime end) {
+  std::vector<Arrival> out;
+  engine::SimTime stop = g.until ? std::min(end, engine::SimTime{} + *g.until) : end;
+  engine::SimTime first = engine::SimTime{} + g.start;
+  auto& durations = cluster.rng.get("workloads/" + g.name + "/durations");
+  auto draw_duration = [&] {
+    if (g.duration_sigma <= 0) return g.duration;
+    auto d = engine::Duration::from_seconds(durations.lognormal_median(g.duration.to_seconds(), g.duration_sigma));
+    return d.us < 1000000 ? engine::Duration::seconds(1) : d;
+  };
+  auto full = [&] { return g.max_arrivals && static_cast<std::int64_t>(out.size()) >= *g.max_arrivals; };
+  if (g.arrival == "trace") {
+    for (const auto& row : g.trace) {
+      engine::SimTime at = engine::SimTime{} + row.time;
+      if (at < first || at >= stop || full()) continue;
+      out.push_back(Arrival{at, row.kind, row.name, row.gpus, row.duration});
+    }
+    return out;
+  }
+  auto& rng = cluster.rng.get("workloads/" + g.name + "/arrivals");
+  double peak = g.arrival == "diurnal" ? g.rate_per_hour * (1 + g.amplitude) : g.rate_per_hour;
+  double mean_gap = 3600.0 / peak;
+  const double kPi = 3.14159265358979323846;
+  double t = first.to_seconds();
+  int n = 0;
+  while (!full()) {
+    t += rng.exponential(mean_gap);
+    if (t >= stop.to_seconds()) break;
+    if (g.arrival == "diurnal") {
+      // Thinning (Lewis and Shedler): keep a candidate with probability rate(t) / peak rate.
+      double hour = std::fmod(static_cast<double>(cluster.start_epoch_seconds()) / 3600.0 + t / 3600.0, 24.0);
+      double rate = g.rate_per_hour * (1 + g.amplitude * std::cos(2 * kPi * (hour - g.peak_hour) / 24.0));
+      if (rng.uniform() * peak >= rate) continue;
+    }
+    ++n;
+    out.push_back(Arrival{engine::SimTime{} + engine::Duration::from_seconds(t), g.kind, fmt::format("{}-{:04d}", g.name, n),
+                          g.gpus, draw_duration()});
+  }
+  return out;
+}
+
+void schedule_workloads(Cluster& cluster, const std::vector<WorkloadGenerator>& generators, engine::SimTime end) {
+  for (const auto& g : generators) {
+    for (const auto& a : draw_arrivals(g, cluster, end)) {
+      Cluster* c = &cluster;
+      const WorkloadGenerator* gen = &g;
+      cluster.sim.schedule_at(a.at, [c, gen, a] {
+        apply_manifests(*c, {stamp(*gen, a)});
+        if (a.kind == "Deployment") {
+          std::string ns = gen->ns, name = a.name;
+          c->sim.schedule(a.duration, [c, ns, name] { c->deployments->remove(ns, name); });
+        }
+      });
+    }
+  }
+}
+
+}  // namespace eksim::scenario
