@@ -9,7 +9,7 @@ if ! "$python" -c 'import nbconvert, ipykernel, matplotlib, pandas' 2>/dev/null;
   exit 77
 fi
 mkdir -p "$out"
-export EKSIM="$eksim" EKSIM_ROOT="$src" MPLBACKEND=Agg
+export EKSIM="$eksim" EKSIM_ROOT="$src" PYDEVD_DISABLE_FILE_VALIDATION=1
 export EKSIM_SEEDS=${EKSIM_SEEDS:-4}  # the capacity-planning sweep's seeds per point in the test
 for nb in "$src"/notebooks/*.ipynb; do
   echo "notebooks: executing $(basename "$nb")"
