@@ -113,14 +113,18 @@ void apply_pdb(Cluster& c, const RawObject& raw) {
   list.push_back(std::move(pdb));
 }
 
-
 }  // namespace
 
 void install_controllers(Cluster& c) {
   const std::string& kind = c.spec().autoscaler.kind;
   std::unique_ptr<Controller> autoscaler;
-  if (kind == "clusterAutoscaler") autoscaler = autoscaling::make_cluster_autoscaler(c);
-  else if (kind == "karpenter" || c.spec().mode == "auto") autoscaler = autoscaling::make_karpenter(c);
+  if (kind == "clusterAutoscaler") {
+    autoscaler = autoscaling::make_cluster_autoscaler(c);
+    // CA lists the pods the scheduler has marked unschedulable (PodScheduled=False), not every
+    // pending pod.
+    if (auto* ca = dynamic_cast<autoscaling::ClusterAutoscaler*>(autoscaler.get()))
+      ca->set_unschedulable_source([&c] { return c.scheduler->unschedulable_pods(); });
+  } else if (kind == "karpenter" || c.spec().mode == "auto") autoscaler = autoscaling::make_karpenter(c);
   if (autoscaler) c.controllers.push_back(std::move(autoscaler));
   c.controllers.push_back(net::make_training_controller(c));
 }

@@ -8,6 +8,7 @@
 #include "models/aws/instance_catalog.hpp"
 #include "models/k8s/quantity.hpp"
 #include "sim/scenario/cluster_loader.hpp"
+#include "sim/scenario/karpenter_manifest.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
@@ -51,13 +52,9 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     if (has_manifest) {
       a.manifests = parse_manifests(*r.get("manifest"), files);
     } else {
-      // Reuse the manifests-list include path: {file: ...} resolves relative to this file.
-      YAML::Node list(YAML::NodeType::Sequence);
-      YAML::Node entry(YAML::NodeType::Map);
-      entry["file"] = r.get("file")->node();
-      list.push_back(entry);
-      a.manifests = parse_manifests(Value(list, v.file_ptr()), files);
+      a.manifests = load_manifest_file(*r.get("file"), files);  // relative to this file
     }
+    for (const auto& m : a.manifests) validate_karpenter_manifest(m);
   } else if (a.action == "kubectl.delete") {
     a.kind = r.require("kind").as_string();
     a.name = r.require("name").as_string();
@@ -285,6 +282,8 @@ Scenario load_scenario_root(const Value& root, FileLoader& files, const std::str
   }
   s.cluster = read_cluster(r.require("cluster"), aws::InstanceCatalog::builtin());
   if (auto m = r.get("manifests")) s.manifests = parse_manifests(*m, files);
+  // Karpenter objects are checked now, so a bad NodePool fails before the run starts.
+  for (const auto& m : s.manifests) validate_karpenter_manifest(m);
   if (auto t = r.get("timeline"))
     for (const auto& item : t->items()) s.timeline.push_back(read_action(item, files, s.cluster));
   std::stable_sort(s.timeline.begin(), s.timeline.end(), [](const Action& a, const Action& b) { return a.at < b.at; });
