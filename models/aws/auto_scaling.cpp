@@ -19,6 +19,12 @@ AutoScalingGroup* AutoScaling::find(const std::string& name) {
   return nullptr;
 }
 
+const AutoScalingGroup* AutoScaling::find(const std::string& name) const {
+  for (const auto& g : groups_)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
 AutoScalingGroup* AutoScaling::group_of(const std::string& instance_id) {
   Instance* inst = ec2_.find(instance_id);
   return inst ? find(inst->owner) : nullptr;

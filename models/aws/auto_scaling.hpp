@@ -48,6 +48,7 @@ class AutoScaling {
 
   AutoScalingGroup& create_group(AutoScalingGroup group, bool instances_already_running);
   AutoScalingGroup* find(const std::string& name);
+  const AutoScalingGroup* find(const std::string& name) const;
   std::deque<AutoScalingGroup>& groups() { return groups_; }
 
   // UpdateAutoScalingGroup (min/max/desired, any subset). Returns AWS's ValidationError.

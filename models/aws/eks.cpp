@@ -1,6 +1,7 @@
 #include "models/aws/eks.hpp"
 
 #include <cstdio>
+#include <utility>
 
 namespace eksim::aws {
 
@@ -64,10 +65,18 @@ ManagedNodegroup* Eks::by_asg(const std::string& asg_name) {
   return nullptr;
 }
 
-GroupSizes Eks::sizes(const std::string& name) {
-  ManagedNodegroup* ng = find(name);
+const ManagedNodegroup* Eks::by_asg(const std::string& asg_name) const {
+  for (const auto& ng : nodegroups_)
+    if (ng.asg_name == asg_name) return &ng;
+  return nullptr;
+}
+
+GroupSizes Eks::sizes(const std::string& name) const {
+  const ManagedNodegroup* ng = nullptr;
+  for (const auto& g : nodegroups_)
+    if (g.spec.name == name) ng = &g;
   if (!ng) return {};
-  AutoScalingGroup* g = asg_.find(ng->asg_name);
+  const AutoScalingGroup* g = std::as_const(asg_).find(ng->asg_name);
   return g ? g->sizes : GroupSizes{};
 }
 

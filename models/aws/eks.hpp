@@ -28,13 +28,15 @@ class Eks {
   ManagedNodegroup& create_nodegroup(NodeGroupSpec spec, std::vector<std::string> subnet_ids, bool already_running);
   ManagedNodegroup* find(const std::string& name);
   ManagedNodegroup* by_asg(const std::string& asg_name);
+  const ManagedNodegroup* by_asg(const std::string& asg_name) const;
   std::deque<ManagedNodegroup>& nodegroups() { return nodegroups_; }
+  const std::deque<ManagedNodegroup>& nodegroups() const { return nodegroups_; }
   AutoScaling& auto_scaling() { return asg_; }
 
   // aws eks update-nodegroup-config --scaling-config: validated as EKS does, then applied to the ASG.
   std::optional<AwsError> update_nodegroup_config(const std::string& name, const SizesUpdate& update);
   // The live sizes (ASG's).
-  GroupSizes sizes(const std::string& name);
+  GroupSizes sizes(const std::string& name) const;
 
   // Called when labels or taints change in place (EKS updates the nodes' labels and taints
   // without replacing them); the cluster applies them to Node objects.

@@ -29,7 +29,15 @@ std::vector<aws::Subnet> to_subnets(const std::vector<SubnetSpec>& specs) {
   return out;
 }
 
-aws::SgRule to_rule(const SecurityGroupRuleSpec& r) {
+k8s::BootstrapFlavor bootstrap_of(const std::string& ami_type) {
+  if (ami_type.rfind("BOTTLEROCKET", 0) == 0) return k8s::BootstrapFlavor::Bottlerocket;
+  if (ami_type.rfind("AL2_", 0) == 0) return k8s::BootstrapFlavor::Al2BootstrapSh;
+  return k8s::BootstrapFlavor::Al2023Nodeadm;
+}
+
+}  // namespace
+
+aws::SgRule sg_rule_from_spec(const SecurityGroupRuleSpec& r) {
   aws::SgRule rule;
   rule.protocol = r.protocol;
   rule.from_port = r.from_port;
@@ -40,13 +48,15 @@ aws::SgRule to_rule(const SecurityGroupRuleSpec& r) {
   return rule;
 }
 
-k8s::BootstrapFlavor bootstrap_of(const std::string& ami_type) {
-  if (ami_type.rfind("BOTTLEROCKET", 0) == 0) return k8s::BootstrapFlavor::Bottlerocket;
-  if (ami_type.rfind("AL2_", 0) == 0) return k8s::BootstrapFlavor::Al2BootstrapSh;
-  return k8s::BootstrapFlavor::Al2023Nodeadm;
+aws::SecurityGroup security_group_from_spec(const SecurityGroupSpec& sg) {
+  aws::SecurityGroup g = aws::new_security_group(sg.name, sg.name);
+  for (const auto& r : sg.ingress) g.ingress.push_back(sg_rule_from_spec(r));
+  if (sg.egress_given) {
+    g.egress.clear();
+    for (const auto& r : sg.egress) g.egress.push_back(sg_rule_from_spec(r));
+  }
+  return g;
 }
-
-}  // namespace
 
 Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
     : rng(seed),
@@ -67,15 +77,7 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   for (const auto& [bucket, vcpus] : spec_.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
   for (const auto& [bucket, vcpus] : spec_.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
   for (const auto& p : spec_.capacity_pools) ec2.capacity().set_capacity(p.instance_type, p.az, p.spot, p.instances);
-  for (const auto& sg : spec_.security_groups) {
-    aws::SecurityGroup g = aws::new_security_group(sg.name, sg.name);
-    for (const auto& r : sg.ingress) g.ingress.push_back(to_rule(r));
-    if (sg.egress_given) {
-      g.egress.clear();
-      for (const auto& r : sg.egress) g.egress.push_back(to_rule(r));
-    }
-    security_groups.put(std::move(g));
-  }
+  for (const auto& sg : spec_.security_groups) security_groups.put(security_group_from_spec(sg));
   ec2.on_running.push_back([this](aws::Instance& i) { on_instance_running(i); });
   ec2.on_terminated.push_back([this](aws::Instance& i) { on_instance_terminated(i); });
   eks.on_labels_or_taints_changed.push_back([this](aws::ManagedNodegroup& ng) { on_labels_or_taints_changed(ng); });
@@ -203,7 +205,7 @@ aws::BillingLedger Cluster::billing() const {
     if (!inst.running_at) continue;
     double hourly = inst.spot ? inst.type->spot_price(spec_.region) : inst.type->on_demand_price(spec_.region);
     std::string owner = inst.owner;
-    if (const aws::ManagedNodegroup* ng = const_cast<aws::Eks&>(eks).by_asg(inst.owner)) owner = ng->spec.name;
+    if (const aws::ManagedNodegroup* ng = eks.by_asg(inst.owner)) owner = ng->spec.name;
     ledger.add_instance(owner, hourly, *inst.running_at, inst.terminated_at.value_or(sim.now()));
   }
   return ledger;

@@ -27,6 +27,11 @@
 
 namespace eksim {
 
+// A scenario's security group as EC2 holds it (a group given no egress rules keeps EC2's
+// allow-all egress).
+aws::SgRule sg_rule_from_spec(const SecurityGroupRuleSpec& rule);
+aws::SecurityGroup security_group_from_spec(const SecurityGroupSpec& group);
+
 class Cluster {
  public:
   Cluster(ClusterSpec spec, std::uint64_t seed);

@@ -94,8 +94,8 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
   j["events"] = events;
 
   Json groups = Json::array();
-  for (const auto& ng : const_cast<Cluster&>(c).eks.nodegroups()) {
-    aws::GroupSizes sizes = const_cast<Cluster&>(c).eks.sizes(ng.spec.name);
+  for (const auto& ng : c.eks.nodegroups()) {
+    aws::GroupSizes sizes = c.eks.sizes(ng.spec.name);
     Json activities = Json::array();
     for (const auto& a : c.log.activities()) {
       if (a.resource != ng.asg_name) continue;

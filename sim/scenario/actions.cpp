@@ -26,17 +26,6 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
-aws::SgRule to_rule(const SecurityGroupRuleSpec& r) {
-  aws::SgRule rule;
-  rule.protocol = r.protocol;
-  rule.from_port = r.from_port;
-  rule.to_port = r.to_port;
-  rule.cidr = r.cidr;
-  rule.group = r.source_group;
-  rule.description = r.description;
-  return rule;
-}
-
 void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
   const NodeGroupSpec& next = change.spec;
   aws::ManagedNodegroup* ng = c.eks.find(next.name);
@@ -182,13 +171,7 @@ void apply_action(Cluster& c, const Action& a) {
   } else if (a.action == "terraform.apply") {
     for (const auto& change : a.node_group_changes) apply_terraform_node_group(c, change);
     for (const auto& sg : a.security_groups) {
-      aws::SecurityGroup g = aws::new_security_group(sg.name, sg.name);
-      for (const auto& r : sg.ingress) g.ingress.push_back(to_rule(r));
-      if (sg.egress_given) {
-        g.egress.clear();
-        for (const auto& r : sg.egress) g.egress.push_back(to_rule(r));
-      }
-      c.security_groups.put(std::move(g));
+      c.security_groups.put(security_group_from_spec(sg));
     }
   } else if (a.action == "ec2.set-quota") {
     for (const auto& [bucket, vcpus] : a.quotas.on_demand) c.ec2.quotas().set_quota(bucket, false, vcpus);
@@ -206,7 +189,7 @@ void apply_action(Cluster& c, const Action& a) {
     act.description = "Quota increase approved: " + join(parts);
     c.log.record_activity(std::move(act));
   } else if (a.action == "sg.authorize-ingress" || a.action == "sg.revoke-ingress") {
-    aws::SgRule rule = to_rule(a.rule);
+    aws::SgRule rule = sg_rule_from_spec(a.rule);
     auto err = a.action == "sg.authorize-ingress" ? c.security_groups.authorize_ingress(a.group, rule)
                                                   : c.security_groups.revoke_ingress(a.group, rule);
     if (err) warn(c, {"SecurityGroup", "", a.group}, err->code, err->message, "ec2");
