@@ -34,7 +34,12 @@ class Simulator {
   SimTime now() const { return now_; }
 
   // Runs fn at now() + delay (delay < 0 is treated as 0).
-  EventId schedule(Duration delay, Callback fn) { return schedule_at(now_ + (delay.us < 0 ? Duration{} : delay), std::move(fn)); }
+  // A delay that would run past SimTime::max() (after run_until(SimTime::max())) saturates there.
+  EventId schedule(Duration delay, Callback fn) {
+    if (delay.us < 0) delay = Duration{};
+    SimTime t = delay.us > SimTime::max().us - now_.us ? SimTime::max() : now_ + delay;
+    return schedule_at(t, std::move(fn));
+  }
   // Runs fn at t; a time in the past runs at now().
   EventId schedule_at(SimTime t, Callback fn);
   // Removes a pending event; returns false if it already ran or was cancelled.
