@@ -30,6 +30,8 @@ struct LoopId {
 };
 
 class Simulator {
+  static constexpr std::size_t kArity = 4;  // 4-ary heap: shallower than binary, children share a cache line
+
  public:
   SimTime now() const { return now_; }
 
@@ -103,5 +105,81 @@ class Simulator {
   std::vector<std::uint32_t> free_slots_;
   std::deque<Loop> loops_;  // deque: a loop body may add loops without moving this one
 };
+
+// --- the hot path, inline: every event passes through these ---------------------------------
+
+inline EventId Simulator::schedule_at(SimTime t, Callback fn) {
+  if (t < now_) t = now_;
+  std::uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(slots_.size());
+    slots_.emplace_back();
+  }
+  Slot& s = slots_[slot];
+  s.fn = std::move(fn);
+  heap_.emplace_back();
+  sift_up(heap_.size() - 1, Key{t.us, next_seq_++, slot});
+  return EventId{slot, s.generation};
+}
+
+inline void Simulator::sift_up(std::size_t pos, Key k) {
+  while (pos > 0) {
+    std::size_t parent = (pos - 1) / kArity;
+    if (!before(k, heap_[parent])) break;
+    place(pos, heap_[parent]);
+    pos = parent;
+  }
+  place(pos, k);
+}
+
+inline void Simulator::sift_down(std::size_t pos, Key k) {
+  const std::size_t n = heap_.size();
+  for (;;) {
+    std::size_t first = pos * kArity + 1;
+    if (first >= n) break;
+    std::size_t last = first + kArity < n ? first + kArity : n;
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < last; ++c)
+      if (before(heap_[c], heap_[best])) best = c;
+    if (!before(heap_[best], k)) break;
+    place(pos, heap_[best]);
+    pos = best;
+  }
+  place(pos, k);
+}
+
+inline void Simulator::remove_at(std::size_t pos) {
+  Key last = heap_.back();
+  heap_.pop_back();
+  if (pos == heap_.size()) return;
+  if (pos > 0 && before(last, heap_[(pos - 1) / kArity]))
+    sift_up(pos, last);
+  else
+    sift_down(pos, last);
+}
+
+inline void Simulator::release(std::uint32_t slot) {
+  Slot& s = slots_[slot];
+  s.heap_pos = UINT32_MAX;
+  ++s.generation;
+  free_slots_.push_back(slot);
+}
+
+inline bool Simulator::step() {
+  if (heap_.empty()) return false;
+  Key top = heap_[0];
+  remove_at(0);
+  now_ = SimTime{top.time};
+  // Move the callback out before releasing the slot: the callback may schedule new events,
+  // which can reuse this slot and grow the slot vector.
+  Callback fn = std::move(slots_[top.slot].fn);
+  release(top.slot);
+  ++fired_;
+  fn();
+  return true;
+}
 
 }  // namespace eksim::engine
