@@ -8,12 +8,11 @@
 #include <iostream>
 
 #include "models/aws/instance_catalog.hpp"
-#include "models/net/net_params.hpp"
 #include "sim/cli/check_command.hpp"
+#include "sim/cli/nccl_command.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/report/catalog_table.hpp"
-#include "sim/report/nccl_table.hpp"
 #include "sim/scenario/input_error.hpp"
 
 #ifndef EKSIM_VERSION
@@ -32,59 +31,10 @@ constexpr const char* kFooter = R"(Examples:
   eksim sweep scenarios/planning/lab000-sweep.yaml --out shard-0.jsonl --shard 0/2
   eksim sweep merge shard-0.jsonl shard-1.jsonl --out runs.jsonl
   eksim nccl --instance g5.xlarge --nodes 2 --cross-az
+  eksim nccl --instance g5.xlarge --nodes 2 --scenario scenarios/nccl/sg-block-restore.yaml --security-groups node-sg
   eksim catalog --region ap-northeast-2
 
 Exit codes: 0 ok; 1 an expectation failed; 2 invalid input.)";
-
-int nccl_command(const std::string& instance, int nodes, int gpus_per_node, bool cross_az, bool burst,
-                 std::uint64_t min_bytes, std::uint64_t max_bytes, std::uint64_t step) {
-  const auto& catalog = aws::InstanceCatalog::builtin();
-  const aws::InstanceType* t = catalog.find(instance);
-  if (!t) {
-    std::string hint = scenario::did_you_mean(instance, catalog.names());
-    std::fprintf(stderr, "error: unknown instance type \"%s\"%s\n", instance.c_str(),
-                 hint.empty() ? "" : fmt::format("; did you mean \"{}\"?", hint).c_str());
-    return 2;
-  }
-  if (nodes < 1) {
-    std::fprintf(stderr, "error: --nodes must be at least 1\n");
-    return 2;
-  }
-  int gpus = t->gpu.count;
-  if (gpus_per_node <= 0) gpus_per_node = gpus > 0 ? gpus : 1;
-  if (gpus > 0 && gpus_per_node > gpus) {
-    std::fprintf(stderr, "error: --gpus-per-node %d exceeds the %d GPU(s) of %s\n", gpus_per_node, gpus, instance.c_str());
-    return 2;
-  }
-  if (min_bytes == 0 || min_bytes > max_bytes) {
-    std::fprintf(stderr, "error: --min-bytes must be between 1 and --max-bytes\n");
-    return 2;
-  }
-  if (step < 2) {
-    std::fprintf(stderr, "error: --step-factor must be at least 2\n");
-    return 2;
-  }
-  report::NcclTableRequest req;
-  req.node.instance_type = t->name;
-  req.node.nic_baseline_gbps = t->network_baseline_gbps;
-  req.node.nic_burst_gbps = t->network_burst_gbps;
-  req.node.nic_up_to = t->network_up_to;
-  req.node.efa = t->efa;
-  req.node.gpus = gpus > 0 ? gpus : 1;
-  if (t->gpu.interconnect == "nvlink") {
-    req.node.intra = net::Interconnect::NVLink;
-    req.node.intra_gbytes_per_s = t->gpu.nvlink_gbytes_per_s / 2;
-  }
-  req.nodes = nodes;
-  req.gpus_per_node = gpus_per_node;
-  req.link.cross_az = cross_az;
-  req.link.allow_burst = burst;
-  req.min_bytes = min_bytes;
-  req.max_bytes = max_bytes;
-  req.step_factor = step;
-  std::fputs(report::format_all_reduce_table(req, net::default_net_params()).c_str(), stdout);
-  return 0;
-}
 
 }  // namespace
 
@@ -120,19 +70,20 @@ int main(int argc, char** argv) {
   sweep->add_flag("--resume", sweep_args.resume, "Keep the runs already in --out and run the rest");
   sweep->add_flag("--quiet", sweep_args.quiet, "Print no summary table");
 
-  std::string nccl_instance;
-  int nccl_nodes = 2, nccl_gpus = 0;
-  bool nccl_cross_az = false, nccl_burst = false;
-  std::uint64_t min_bytes = 8, max_bytes = 134217728, step = 2;
+  NcclArgs nccl_args;
   auto* nccl = app.add_subcommand("nccl", "Print an all_reduce_perf-style table for a topology");
-  nccl->add_option("--instance", nccl_instance, "Instance type, e.g. g5.xlarge")->required();
-  nccl->add_option("--nodes", nccl_nodes, "Number of nodes");
-  nccl->add_option("--gpus-per-node", nccl_gpus, "GPUs per node (default: all of the type's)");
-  nccl->add_flag("--cross-az", nccl_cross_az, "Put consecutive nodes in different AZs");
-  nccl->add_flag("--burst", nccl_burst, "Let \"up to\" network types run at their burst rate");
-  nccl->add_option("--min-bytes,-b", min_bytes, "Smallest message size");
-  nccl->add_option("--max-bytes,-e", max_bytes, "Largest message size");
-  nccl->add_option("--step-factor,-f", step, "Multiply the size by this between rows");
+  nccl->add_option("--instance", nccl_args.instance, "Instance type, e.g. g5.xlarge")->required();
+  nccl->add_option("--nodes", nccl_args.nodes, "Number of nodes");
+  nccl->add_option("--gpus-per-node", nccl_args.gpus_per_node, "GPUs per node (default: all of the type's)");
+  nccl->add_flag("--cross-az", nccl_args.cross_az, "Put consecutive nodes in different AZs");
+  nccl->add_flag("--burst", nccl_args.burst, "Let \"up to\" network types run at their burst rate");
+  nccl->add_option("--min-bytes,-b", nccl_args.min_bytes, "Smallest message size");
+  nccl->add_option("--max-bytes,-e", nccl_args.max_bytes, "Largest message size");
+  nccl->add_option("--step-factor,-f", nccl_args.step_factor, "Multiply the size by this between rows");
+  nccl->add_option("--security-groups", nccl_args.security_groups,
+                   "Security groups on every node's ENI (comma-separated), defined in --scenario")
+      ->delimiter(',');
+  nccl->add_option("--scenario", nccl_args.scenario, "Scenario whose VPC and security groups apply");
 
   std::string region = "us-east-1";
   auto* catalog = app.add_subcommand("catalog", "List the instance types the simulator knows");
@@ -155,7 +106,7 @@ int main(int argc, char** argv) {
     if (*run) return run_command(run_args);
     if (*check) return check_command(check_args);
     if (*sweep) return sweep_command(sweep_args);
-    if (*nccl) return nccl_command(nccl_instance, nccl_nodes, nccl_gpus, nccl_cross_az, nccl_burst, min_bytes, max_bytes, step);
+    if (*nccl) return nccl_command(nccl_args);
     if (*catalog) {
       std::fputs(report::format_catalog_table(aws::InstanceCatalog::builtin(), region).c_str(), stdout);
       return 0;
