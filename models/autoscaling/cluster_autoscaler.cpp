@@ -12,6 +12,15 @@ namespace eksim::autoscaling {
 
 namespace {
 
+// A node as the scheduler sees it now: its bound pods that are still in the API.
+k8s::NodeInfo live_node_info(const k8s::ApiServer& api, k8s::NodeId id) {
+  const k8s::NodeRecord& rec = api.node(id);
+  std::vector<const k8s::Pod*> pods;
+  for (k8s::PodId p : rec.pods)
+    if (!api.pod(p).deleted) pods.push_back(&api.pod(p).pod);
+  return k8s::make_node_info(rec.node, pods);
+}
+
 std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
   std::stringstream ss(s);
@@ -368,11 +377,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   std::deque<k8s::NodeInfo> infos;
   for (const auto& ln : nodes) {
     if (!ln.usable) continue;
-    const k8s::NodeRecord& rec = c_.api.node(ln.id);
-    std::vector<const k8s::Pod*> pods;
-    for (k8s::PodId p : rec.pods)
-      if (!c_.api.pod(p).deleted) pods.push_back(&c_.api.pod(p).pod);
-    infos.push_back(k8s::make_node_info(rec.node, pods));
+    infos.push_back(live_node_info(c_.api, ln.id));
   }
   std::map<std::string, std::optional<k8s::Node>> templates;
   std::int64_t total_nodes = 0;
@@ -517,11 +522,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   std::vector<const LiveNode*> owners;
   for (const auto& ln : nodes) {
     if (!ln.usable) continue;
-    const k8s::NodeRecord& rec = c_.api.node(ln.id);
-    std::vector<const k8s::Pod*> pods;
-    for (k8s::PodId p : rec.pods)
-      if (!c_.api.pod(p).deleted) pods.push_back(&c_.api.pod(p).pod);
-    infos.push_back(k8s::make_node_info(rec.node, pods));
+    infos.push_back(live_node_info(c_.api, ln.id));
     owners.push_back(&ln);
   }
   std::vector<const k8s::NodeInfo*> all;
