@@ -101,6 +101,33 @@ std::optional<AwsError> validate_create_nodegroup_scaling(const GroupSizes& s) {
   return std::nullopt;
 }
 
+std::optional<AwsError> validate_set_desired_capacity(const GroupSizes& current, std::int64_t desired) {
+  if (desired > current.max_size)
+    return AwsError{"ValidationError", "New SetDesiredCapacity value " + n(desired) + " is above max value " +
+                                           n(current.max_size) + " for the AutoScalingGroup."};
+  if (desired < current.min_size)
+    return AwsError{"ValidationError", "New SetDesiredCapacity value " + n(desired) + " is below min value " +
+                                           n(current.min_size) + " for the AutoScalingGroup."};
+  return std::nullopt;
+}
+
+AwsError scaling_activity_in_progress_error() {
+  return AwsError{"ScalingActivityInProgress",
+                  "The operation can't be performed because there are scaling activities in progress."};
+}
+
+AwsError instance_not_managed_error(std::string_view instance_id) {
+  return AwsError{"ValidationError",
+                  "Instance Id not found - No managed instance found for instance ID: " + std::string(instance_id)};
+}
+
+AwsError terminate_below_min_error(std::int64_t min_size) {
+  return AwsError{"ValidationError",
+                  "Currently, desiredSize equals minSize (" + n(min_size) +
+                      "). Terminating instance without replacement will violate group's min size constraint. Either "
+                      "set shouldDecrementDesiredCapacity flag to false or lower group's min size."};
+}
+
 // --- placement ------------------------------------------------------------------------------
 
 std::optional<std::size_t> choose_launch_subnet(const std::vector<LaunchSubnet>& subnets, engine::SimTime now,
@@ -233,6 +260,14 @@ std::string cause_instance_taken_out(std::string_view at, std::int64_t from, std
          " an instance was taken out of service in response to a difference between desired and actual capacity, "
          "shrinking the capacity from " +
          n(from) + " to " + n(to) + ".";
+}
+
+std::string cause_user_terminate(std::string_view at, std::string_view instance_id, bool decrement, std::int64_t from,
+                                 std::int64_t to) {
+  std::string out = "At " + std::string(at) + " instance " + std::string(instance_id) +
+                    " was taken out of service in response to a user request";
+  if (decrement) out += ", shrinking the capacity from " + n(from) + " to " + n(to);
+  return out + ".";
 }
 
 std::string cause_selected_for_termination(std::string_view at, std::string_view instance_id) {

@@ -80,6 +80,28 @@ GroupSizes merge_sizes(const GroupSizes& current, const SizesUpdate& update);
 //   desired > max: "desiredSize can't be greater than maxSize"
 std::optional<AwsError> validate_create_nodegroup_scaling(const GroupSizes& s);
 
+// SetDesiredCapacity checks against the group's current min and max, code ValidationError:
+//   "New SetDesiredCapacity value 3 is above max value 2 for the AutoScalingGroup."
+//   "New SetDesiredCapacity value 0 is below min value 1 for the AutoScalingGroup."
+// (as returned to Cluster Autoscaler in kubernetes/autoscaler#943 and in CLI output; the "below
+// min" form is the same sentence, seen truncated after "min value 2" in user notes).
+std::optional<AwsError> validate_set_desired_capacity(const GroupSizes& current, std::int64_t desired);
+
+// SetDesiredCapacity --honor-cooldown while the group's cooldown runs: ScalingActivityInProgress
+// with the API reference's description of that error ("The operation can't be performed because
+// there are scaling activities in progress."); the exact runtime message is not published.
+AwsError scaling_activity_in_progress_error();
+
+// TerminateInstanceInAutoScalingGroup refusals, code ValidationError:
+//   an instance no group manages: "Instance Id not found - No managed instance found for instance
+//   ID: i-0abc" (SDK error mocks and emulators quote it; some drop the colon);
+//   --should-decrement-desired-capacity when desired == min: "Currently, desiredSize equals
+//   minSize (1). Terminating instance without replacement will violate group's min size
+//   constraint. Either set shouldDecrementDesiredCapacity flag to false or lower group's min
+//   size." (a real SDK exception log).
+AwsError instance_not_managed_error(std::string_view instance_id);
+AwsError terminate_below_min_error(std::int64_t min_size);
+
 // --- where the next instance goes -----------------------------------------------------------
 
 // Default "balanced best effort": a zone whose launch failed recently is skipped while others
@@ -159,6 +181,15 @@ std::string cause_instance_started(std::string_view at, std::int64_t from, std::
 // "At T an instance was taken out of service in response to a difference between desired and
 //  actual capacity, shrinking the capacity from 4 to 3."
 std::string cause_instance_taken_out(std::string_view at, std::int64_t from, std::int64_t to);
+// TerminateInstanceInAutoScalingGroup's Cause:
+//   decrement: "At 2023-09-23T06:39:59Z instance i-026e4c9f62c3e448c was taken out of service in
+//               response to a user request, shrinking the capacity from 1 to 0." (Auto Scaling
+//               user guide, quoted in buildkite/buildkite-agent-scaler#351)
+//   no decrement: "At 2015-06-22T13:24:25Z instance i-0c48b6df was taken out of service in
+//               response to a user request." (CLI output, gist watchamcb/cf6e8e4a03f204fe9fe4)
+// from/to are the desired capacity before and after.
+std::string cause_user_terminate(std::string_view at, std::string_view instance_id, bool decrement, std::int64_t from,
+                                 std::int64_t to);
 // "At T instance i-0dc044595776dad84 was selected for termination."
 std::string cause_selected_for_termination(std::string_view at, std::string_view instance_id);
 std::string join_causes(const std::vector<std::string>& sentences);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "models/aws/spot_interruptions.hpp"
+
 namespace eksim::aws {
 
 AutoScaling::AutoScaling(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng, Ec2& ec2,
@@ -72,44 +74,53 @@ std::optional<AwsError> AutoScaling::update_group(const std::string& name, const
   return std::nullopt;
 }
 
-std::optional<AwsError> AutoScaling::set_desired_capacity(const std::string& name, std::int64_t desired) {
+std::optional<AwsError> AutoScaling::set_desired_capacity(const std::string& name, std::int64_t desired,
+                                                       bool honor_cooldown) {
   AutoScalingGroup* g = find(name);
   if (!g) return AwsError{"ValidationError", "AutoScalingGroup name not found - AutoScalingGroup " + name + " not found"};
-  GroupSizes next = g->sizes;
-  next.desired = desired;
-  if (auto err = validate_asg_sizes(next)) return err;
+  if (auto err = validate_set_desired_capacity(g->sizes, desired)) return err;
+  if (honor_cooldown) {
+    auto last = last_activity_end(name);
+    if (last && sim_.now() < *last + g->default_cooldown) return scaling_activity_in_progress_error();
+  }
   std::int64_t before = g->sizes.desired;
-  g->sizes = next;
+  g->sizes.desired = desired;
   if (before != desired) g->pending_cause = cause_user_set_desired(timestamp(), before, desired);
   schedule_reconcile(*g);
   return std::nullopt;
+}
+
+std::optional<engine::SimTime> AutoScaling::last_activity_end(const std::string& name) const {
+  std::optional<engine::SimTime> last;
+  for (const auto& a : log_.activities())
+    if (a.service == "autoscaling" && a.resource == name && a.status != "InProgress" && (!last || a.end > *last))
+      last = a.end;
+  return last;
 }
 
 void AutoScaling::note_cause(const std::string& name, const std::string& sentence) {
   if (AutoScalingGroup* g = find(name)) g->pending_cause = sentence;
 }
 
-void AutoScaling::terminate_instance(const std::string& instance_id, bool decrement_desired) {
+std::optional<AwsError> AutoScaling::terminate_instance(const std::string& instance_id, bool decrement_desired) {
   AutoScalingGroup* g = group_of(instance_id);
-  if (!g) return;
-  std::int64_t from = static_cast<std::int64_t>(g->instances.size());
-  if (decrement_desired && g->sizes.desired > g->sizes.min_size) --g->sizes.desired;
+  if (!g || std::find(g->instances.begin(), g->instances.end(), instance_id) == g->instances.end())
+    return instance_not_managed_error(instance_id);
+  if (decrement_desired && g->sizes.desired <= g->sizes.min_size) return terminate_below_min_error(g->sizes.min_size);
+  std::int64_t from = g->sizes.desired;
+  if (decrement_desired) --g->sizes.desired;
   engine::Activity a;
   a.start = a.end = sim_.now();
   a.service = "autoscaling";
   a.resource = g->name;
   a.status = "Successful";
   a.description = terminate_description(instance_id);
-  std::string at = timestamp();
-  a.cause = join_causes({"At " + at + " instance " + instance_id +
-                         " was taken out of service in response to a user request" +
-                         (decrement_desired ? ", shrinking the capacity from " + std::to_string(from) + " to " +
-                                                  std::to_string(from - 1) + "."
-                                            : ".")});
+  a.cause = cause_user_terminate(timestamp(), instance_id, decrement_desired, from, g->sizes.desired);
   record(std::move(a));
   std::erase(g->instances, instance_id);
   ec2_.terminate(instance_id);
   schedule_reconcile(*g);
+  return std::nullopt;
 }
 
 void AutoScaling::schedule_reconcile(AutoScalingGroup& g) {
@@ -160,8 +171,13 @@ void AutoScaling::launch_one(AutoScalingGroup& g, std::int64_t from, std::int64_
   a.service = "autoscaling";
   a.resource = g.name;
   std::vector<std::string> causes;
-  if (!g.pending_cause.empty()) causes.push_back(g.pending_cause);
-  causes.push_back(cause_instance_started(at, from, to));
+  if (g.next_launch_cause) {
+    if (!g.next_launch_cause->empty()) causes.push_back(*g.next_launch_cause);
+    g.next_launch_cause.reset();
+  } else {
+    if (!g.pending_cause.empty()) causes.push_back(g.pending_cause);
+    causes.push_back(cause_instance_started(at, from, to));
+  }
   a.cause = join_causes(causes);
   if (auto* err = std::get_if<AwsError>(&result)) {
     a.end = sim_.now();
@@ -171,7 +187,9 @@ void AutoScaling::launch_one(AutoScalingGroup& g, std::int64_t from, std::int64_
     record(std::move(a));
     ++g.consecutive_failures;
     engine::Duration delay = launch_retry_delay(g.consecutive_failures);
-    g.subnet_failed_until[subnet_id] = sim_.now() + delay;
+    // The zone is avoided past the retry itself, so the retry goes to another zone while one is
+    // left (balanced best effort) instead of meeting the same refusal again.
+    g.subnet_failed_until[subnet_id] = sim_.now() + delay + delay;
     std::string name = g.name;
     g.retry = sim_.schedule(delay, [this, name] { reconcile(name); });
     return;
@@ -228,13 +246,59 @@ void AutoScaling::instance_running(Instance& inst) {
 }
 
 void AutoScaling::instance_terminated(Instance& inst) {
-  // An instance that went away without the group asking (spot interruption, a user's
-  // TerminateInstances) is replaced.
+  // An instance that went away without the group asking (a Spot interruption, a user's
+  // TerminateInstances) fails the group's EC2 health check: it is taken out of service and, if
+  // it still counted toward desired capacity, replaced.
   AutoScalingGroup* g = find(inst.owner);
   if (!g) return;
-  if (std::find(g->instances.begin(), g->instances.end(), inst.id) == g->instances.end()) return;
+  bool in_service = std::find(g->instances.begin(), g->instances.end(), inst.id) != g->instances.end();
+  bool rebalancing = std::find(g->rebalancing.begin(), g->rebalancing.end(), inst.id) != g->rebalancing.end();
+  if (!in_service && !rebalancing) return;
   std::erase(g->instances, inst.id);
+  std::erase(g->rebalancing, inst.id);
+  engine::Activity a;
+  a.start = a.end = sim_.now();
+  a.service = "autoscaling";
+  a.resource = g->name;
+  a.status = "Successful";
+  a.description = terminate_description(inst.id);
+  a.cause = cause_health_check_terminated(timestamp());
+  record(std::move(a));
+  if (!in_service) return;  // a Capacity Rebalancing replacement is already there or on its way
+  g->next_launch_cause = cause_unhealthy_instance_replaced(timestamp());
   schedule_reconcile(*g);
+}
+
+std::string AutoScaling::rebalance_recommendation(const std::string& instance_id) {
+  AutoScalingGroup* g = group_of(instance_id);
+  if (!g || !g->capacity_rebalance) return "";
+  if (std::find(g->instances.begin(), g->instances.end(), instance_id) == g->instances.end()) return "";
+  std::erase(g->instances, instance_id);
+  g->rebalancing.push_back(instance_id);
+  // Not found in a stored source: the Cause Auto Scaling writes for a Capacity Rebalancing launch
+  // (and for the termination of the at-risk instance afterwards). Left empty rather than invented;
+  // the Description ("Launching a new EC2 instance: i-...") is the documented one.
+  g->next_launch_cause = std::string();
+  auto n = static_cast<std::int64_t>(g->instances.size());
+  std::size_t before = g->instances.size();
+  launch_one(*g, n, n + 1);
+  if (g->instances.size() == before) return "";
+  return g->instances.back();
+}
+
+void AutoScaling::terminate_rebalanced(const std::string& instance_id) {
+  AutoScalingGroup* g = group_of(instance_id);
+  if (!g || std::find(g->rebalancing.begin(), g->rebalancing.end(), instance_id) == g->rebalancing.end()) return;
+  std::erase(g->rebalancing, instance_id);
+  engine::Activity a;
+  a.start = a.end = sim_.now();
+  a.service = "autoscaling";
+  a.resource = g->name;
+  a.status = "Successful";
+  a.description = terminate_description(instance_id);
+  // Cause not found in a stored source (see rebalance_recommendation); left empty.
+  record(std::move(a));
+  ec2_.terminate(instance_id);
 }
 
 }  // namespace eksim::aws

@@ -38,7 +38,17 @@ struct AutoScalingGroup {
   // update of AutoScalingGroup constraints ..."), consumed by the next activity.
   std::string pending_cause;
   std::int64_t capacity_before_change = 0;
+  // DefaultCooldown: 300 s unless set (CreateAutoScalingGroup API reference). Only a
+  // SetDesiredCapacity with HonorCooldown waits for it here.
+  engine::Duration default_cooldown = engine::Duration::seconds(300);
   bool suspended_launch = false;
+  // Capacity Rebalancing: a Spot Instance that receives an EC2 instance rebalance recommendation
+  // is replaced before it is interrupted. Such instances leave `instances` (they no longer count
+  // toward desired capacity) and wait in `rebalancing` until terminated.
+  bool capacity_rebalance = false;
+  std::vector<std::string> rebalancing;
+  // When set, the whole Cause of the next launch activity (replacing the generated sentences).
+  std::optional<std::string> next_launch_cause;
 };
 
 class AutoScaling {
@@ -53,10 +63,23 @@ class AutoScaling {
 
   // UpdateAutoScalingGroup (min/max/desired, any subset). Returns AWS's ValidationError.
   std::optional<AwsError> update_group(const std::string& name, const SizesUpdate& update);
-  // SetDesiredCapacity.
-  std::optional<AwsError> set_desired_capacity(const std::string& name, std::int64_t desired);
-  // TerminateInstanceInAutoScalingGroup, with or without decrementing desired capacity.
-  void terminate_instance(const std::string& instance_id, bool decrement_desired);
+  // SetDesiredCapacity: ValidationError outside [min, max] ("New SetDesiredCapacity value 3 is
+  // above max value 2 for the AutoScalingGroup."); with honor_cooldown, refused while the group's
+  // last scaling activity ended less than default_cooldown ago (ScalingActivityInProgress).
+  std::optional<AwsError> set_desired_capacity(const std::string& name, std::int64_t desired,
+                                               bool honor_cooldown = false);
+  // TerminateInstanceInAutoScalingGroup, with or without decrementing desired capacity. Refused
+  // (ValidationError) for an instance no group manages, and for a decrement that would take
+  // desired below min. Without the decrement the group launches a replacement.
+  std::optional<AwsError> terminate_instance(const std::string& instance_id, bool decrement_desired);
+  // When the group's last scaling activity ended (start of its cooldown); nullopt if none yet.
+  std::optional<engine::SimTime> last_activity_end(const std::string& name) const;
+  // Capacity Rebalancing: instance_id received a rebalance recommendation. Launches a replacement
+  // (desired capacity unchanged) and returns its id; "" when the group does not rebalance, the
+  // instance is not in service, or the launch failed (the group then retries as usual).
+  std::string rebalance_recommendation(const std::string& instance_id);
+  // Capacity Rebalancing: the replacement is in service, so the at-risk instance is terminated.
+  void terminate_rebalanced(const std::string& instance_id);
   // Raises a cause sentence for the next activity of the group (used by EKS and autoscalers).
   void note_cause(const std::string& name, const std::string& sentence);
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
+
+#include "models/aws/subnet_addresses.hpp"
 
 namespace eksim::aws {
 
@@ -38,6 +41,56 @@ std::string Ec2::new_instance_id() {
   return buf;
 }
 
+std::uint32_t Ec2::next_host_offset(Subnet& s) const {
+  // Offsets 4 .. size-2 are assignable (AWS keeps the first four and the last). Hand them out
+  // round-robin from next_host, never giving an address a live instance holds, and preferring
+  // ones no instance has had yet (a reused address would reuse a node name).
+  const std::int64_t size = cidr_block_size(s.cidr).value_or(std::int64_t{1} << 16);
+  if (size < 8) return s.next_host++;
+  const std::uint32_t first = 4, count = static_cast<std::uint32_t>(size - kSubnetReservedAddresses);
+  std::set<std::string> ever, live;
+  for (const auto& i : instances_) {
+    if (i.subnet_id != s.id) continue;
+    ever.insert(i.private_ip);
+    if (i.state != InstanceState::Terminated) live.insert(i.private_ip);
+  }
+  unsigned a = 10, b = 0, c = 0, d = 0;
+  std::sscanf(s.cidr.c_str(), "%u.%u.%u.%u", &a, &b, &c, &d);
+  const std::uint32_t base = a << 24 | b << 16 | c << 8 | d;
+  auto text = [&](std::uint32_t off) {
+    std::uint32_t ip = base + off;
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+    return std::string(buf);
+  };
+  const std::uint32_t start = s.next_host < first ? 0 : (s.next_host - first) % count;
+  for (const std::set<std::string>* taken : {&ever, &live}) {
+    for (std::uint32_t k = 0; k < count; ++k) {
+      std::uint32_t off = first + (start + k) % count;
+      if (taken->count(text(off))) continue;
+      s.next_host = off + 1;
+      return off;
+    }
+  }
+  return s.next_host++;  // every address is held (only pre-existing instances are never refused)
+}
+
+std::int64_t Ec2::available_addresses(const std::string& subnet_id) const {
+  const Subnet* s = subnet(subnet_id);
+  if (!s) return 0;
+  std::int64_t left = usable_subnet_addresses(s->cidr) - s->used_addresses;
+  std::vector<const Instance*> holders;
+  for (const auto& i : instances_)
+    if (i.subnet_id == subnet_id && i.state != InstanceState::Terminated) holders.push_back(&i);
+  left -= static_cast<std::int64_t>(holders.size());  // primary addresses
+  for (const Instance* i : holders) {
+    if (left <= 0) break;
+    std::int64_t extra = (addresses_of ? addresses_of(*i) : 1) - 1;
+    left -= std::clamp<std::int64_t>(extra, 0, left);
+  }
+  return std::max<std::int64_t>(0, left);
+}
+
 Instance& Ec2::create(const LaunchRequest& req, InstanceState state) {
   Instance inst;
   inst.id = new_instance_id();
@@ -57,7 +110,7 @@ Instance& Ec2::create(const LaunchRequest& req, InstanceState state) {
     // Addresses are handed out in order inside the subnet's CIDR: a.b.c.d/n -> base + next_host.
     unsigned a = 10, b = 0, c = 0, d = 0;
     std::sscanf(s.cidr.c_str(), "%u.%u.%u.%u", &a, &b, &c, &d);
-    std::uint32_t ip = (a << 24 | b << 16 | c << 8 | d) + s.next_host++;
+    std::uint32_t ip = (a << 24 | b << 16 | c << 8 | d) + next_host_offset(s);
     char buf[64];
     std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
     inst.private_ip = buf;
@@ -73,6 +126,12 @@ Instance& Ec2::create(const LaunchRequest& req, InstanceState state) {
 std::variant<std::string, AwsError> Ec2::run_instance(const LaunchRequest& req) {
   const Subnet* sn = subnet(req.subnet_id);
   if (auto err = quotas_.try_reserve(req.type->quota_bucket, req.spot, req.type->vcpu)) return *err;
+  // The new instance's primary ENI needs one free address in the subnet. (Checked after the
+  // account's vCPU quota and before the AZ's capacity; AWS does not document the order.)
+  if (sn && available_addresses(sn->id) < 1) {
+    quotas_.release(req.type->quota_bucket, req.spot, req.type->vcpu);
+    return insufficient_free_addresses_error(sn->id);
+  }
   if (auto err = capacity_.try_acquire(req.type->name, sn ? sn->az : "", req.spot, zones())) {
     quotas_.release(req.type->quota_bucket, req.spot, req.type->vcpu);
     return *err;
@@ -117,6 +176,11 @@ void Ec2::terminate(const std::string& id) {
 }
 
 Instance* Ec2::find(const std::string& id) {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : &instances_[it->second];
+}
+
+const Instance* Ec2::find(const std::string& id) const {
   auto it = index_.find(id);
   return it == index_.end() ? nullptr : &instances_[it->second];
 }

@@ -27,6 +27,9 @@ struct Subnet {
   std::string az;
   std::string cidr;
   std::uint32_t next_host = 10;  // next private address to hand out (the first few are AWS's)
+  // Addresses taken by things outside the simulation (other ENIs, load balancers, endpoints):
+  // the scenario's `usedAddresses`.
+  std::int64_t used_addresses = 0;
 };
 
 struct Instance {
@@ -46,6 +49,8 @@ struct Instance {
   std::map<std::string, std::string> tags;
   std::string owner;  // ASG name or NodeClaim name: who launched it, for billing and reports
   std::int64_t template_version = 1;
+  // DescribeInstances StateReason.Message when EC2 itself ended the instance (Spot interruption).
+  std::string state_reason;
 };
 
 struct LaunchRequest {
@@ -75,6 +80,14 @@ class Ec2 {
   Ec2Timings& timings() { return timings_; }
   const std::vector<Subnet>& subnets() const { return subnets_; }
   const Subnet* subnet(const std::string& id) const;
+  // DescribeSubnets AvailableIpAddressCount: the CIDR's addresses minus AWS's 5 reserved, the
+  // subnet's used_addresses and what live instances hold (subnet_addresses.hpp). Each instance
+  // holds its primary address; the addresses it holds beyond that (addresses_of, e.g. the VPC
+  // CNI's warm ENI) are taken in launch order from what is left, so they never overdraw the subnet.
+  std::int64_t available_addresses(const std::string& subnet_id) const;
+  // Addresses an instance wants to hold (its primary included); unset = 1 (the primary ENI's
+  // address only). The cluster sets it to the VPC CNI's count once the node has joined.
+  std::function<std::int64_t(const Instance&)> addresses_of;
   std::vector<std::string> zones() const;  // the region's AZs that have subnets, in order
 
   // RunInstances for one instance: reserves quota and capacity or returns EC2's error. The
@@ -86,6 +99,7 @@ class Ec2 {
   void terminate(const std::string& instance_id);
 
   Instance* find(const std::string& id);
+  const Instance* find(const std::string& id) const;
   const std::deque<Instance>& instances() const { return instances_; }
 
   std::vector<std::function<void(Instance&)>> on_running;
@@ -93,6 +107,7 @@ class Ec2 {
 
  private:
   Instance& create(const LaunchRequest& request, InstanceState state);
+  std::uint32_t next_host_offset(Subnet& subnet) const;
   std::string new_instance_id();
 
   engine::Simulator& sim_;

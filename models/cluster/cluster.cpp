@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "models/aws/asg_rules.hpp"
+#include "models/aws/subnet_addresses.hpp"
 #include "models/k8s/allocatable.hpp"
 
 namespace eksim {
@@ -25,7 +26,10 @@ std::int64_t parse_epoch(const std::string& iso) {
 
 std::vector<aws::Subnet> to_subnets(const std::vector<SubnetSpec>& specs) {
   std::vector<aws::Subnet> out;
-  for (const auto& s : specs) out.push_back(aws::Subnet{s.id, s.az, s.cidr.empty() ? "10.0.0.0/16" : s.cidr});
+  for (const auto& s : specs) {
+    out.push_back(aws::Subnet{s.id, s.az, s.cidr.empty() ? "10.0.0.0/16" : s.cidr});
+    out.back().used_addresses = s.used_addresses;
+  }
   return out;
 }
 
@@ -64,6 +68,7 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
       ec2(sim, rng, spec.region, to_subnets(spec.subnets)),
       auto_scaling(sim, log, rng, ec2, parse_epoch(spec.start_time)),
       eks(sim, log, rng, auto_scaling, aws::InstanceCatalog::builtin(), spec.name),
+      spot(sim, log, rng, ec2),
       spec_(std::move(spec)),
       start_epoch_(parse_epoch(spec_.start_time)),
       catalog_(aws::InstanceCatalog::builtin()) {
@@ -76,11 +81,27 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   addons = std::make_unique<k8s::AddonController>(api, *daemon_sets, *kubelet);
   for (const auto& [bucket, vcpus] : spec_.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
   for (const auto& [bucket, vcpus] : spec_.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
-  for (const auto& p : spec_.capacity_pools) ec2.capacity().set_capacity(p.instance_type, p.az, p.spot, p.instances);
+  for (const auto& p : spec_.capacity_pools) {
+    if (p.instances) ec2.capacity().set_capacity(p.instance_type, p.az, p.spot, p.instances);
+    if (p.spot && p.interruptions_per_hour > 0)
+      spot.set_rate(p.instance_type, p.az, aws::SpotPoolRate{p.interruptions_per_hour, p.rebalance_lead});
+  }
+  eks_spot = std::make_unique<EksSpotHandling>(*this);
+  spot.listeners.push_back([this](const aws::SpotSignal& s) { eks_spot->on_signal(s); });
   for (const auto& sg : spec_.security_groups) security_groups.put(security_group_from_spec(sg));
   ec2.on_running.push_back([this](aws::Instance& i) { on_instance_running(i); });
   ec2.on_terminated.push_back([this](aws::Instance& i) { on_instance_terminated(i); });
   eks.on_labels_or_taints_changed.push_back([this](aws::ManagedNodegroup& ng) { on_labels_or_taints_changed(ng); });
+  // Subnet addresses: once its node has registered, the VPC CNI (aws-node) holds the warm ENI's
+  // addresses and one per pod (hostNetwork pods excepted); before that only the primary address.
+  ec2.addresses_of = [this](const aws::Instance& inst) -> std::int64_t {
+    auto node = node_of_instance(inst.id);
+    if (!node || api.node(*node).deleted) return 1;
+    std::int64_t pods = 0;
+    for (k8s::PodId p : api.node(*node).pods)
+      if (!api.pod(p).deleted && !api.pod(p).pod.spec.host_network) ++pods;
+    return aws::vpc_cni_node_addresses(inst.type->default_card_enis, inst.type->ipv4_per_eni, pods);
+  };
 }
 
 Cluster::~Cluster() = default;

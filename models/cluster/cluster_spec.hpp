@@ -21,6 +21,7 @@ struct SubnetSpec {
   std::string id;
   std::string az;
   std::string cidr;
+  std::int64_t used_addresses = 0;  // `usedAddresses`: taken by things outside the simulation
 };
 
 struct SecurityGroupRuleSpec {
@@ -48,7 +49,11 @@ struct CapacityPoolSpec {
   std::string instance_type;
   std::string az;
   bool spot = false;
-  std::int64_t instances = 0;
+  std::optional<std::int64_t> instances;  // absent = unlimited
+  // Spot pools: interruptions per instance-hour (0 = none) and how long before the interruption
+  // warning the rebalance recommendation comes (models/aws/spot_interruptions.hpp).
+  double interruptions_per_hour = 0;
+  engine::Duration rebalance_lead{};
 };
 
 struct AddonSpec {

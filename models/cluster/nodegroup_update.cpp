@@ -227,6 +227,16 @@ void NodegroupUpdater::wait_new_nodes(const std::shared_ptr<Run>& run) {
     else not_ready.push_back(id);
   }
   if (ready >= run->surge) {
+    // End of the scale-up phase: "It marks nodes as unschedulable to avoid scheduling new Pods. It
+    // also labels nodes with node.kubernetes.io/exclude-from-external-load-balancers=true" (EKS
+    // user guide, "Understand each phase of node updates"): every node still on the old version,
+    // so pods evicted later land on the new nodes only.
+    for (const auto& id : instances_with_version(run, false)) {
+      auto node = c_.node_of_instance(id);
+      if (!node || c_.api.node(*node).deleted) continue;
+      c_.api.node(*node).node.meta.labels["node.kubernetes.io/exclude-from-external-load-balancers"] = "true";
+      k8s::cordon_node(c_.api, *node);
+    }
     upgrade_next_batch(run);
     return;
   }
@@ -336,6 +346,14 @@ void NodegroupUpdater::fail(const std::shared_ptr<Run>& run, NodegroupUpdateErro
   }
   // PodEvictionFailure leaves the group as it stands: nodes already replaced stay, the node
   // that would not drain stays cordoned with its pods, and the surge capacity is not given back.
+  // The old nodes cordoned at the end of scale-up stay cordoned too: the user guide describes no
+  // uncordon step on failure, and its remedy is to retry the update with --force (which deletes
+  // the pods), so the nodes are left for that retry (or a manual kubectl uncordon).
+  // The node group itself returns to ACTIVE with the update record Failed (DescribeUpdate
+  // status Failed, errors [PodEvictionFailure]; aws/containers-roadmap#1282 shows the record).
+  // DEGRADED is the status for health issues (NodegroupHealth: AsgInstanceLaunchFailures,
+  // InsufficientFreeAddresses, ...; EKS API reference, Nodegroup.status), not for a failed update;
+  // no stored source shows a failed update turning the group DEGRADED.
   c_.api.emit(engine::EventType::Warning, error.code, nodegroup_ref(run->nodegroup), error.message, "eks");
   finish(run, "Failed");
 }

@@ -225,6 +225,18 @@ ExpectationResult check_node_group(const Expectation& e, const RunResult& run) {
   return r;
 }
 
+ExpectationResult check_subnet(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  if (!run.cluster->ec2.subnet(e.subnet)) {
+    r.detail = "no subnet " + e.subnet;
+    return r;
+  }
+  std::int64_t free = run.cluster->ec2.available_addresses(e.subnet);
+  r.passed = free == *e.available_addresses;
+  r.detail = std::to_string(free) + " free address(es) at the end, expected " + std::to_string(*e.available_addresses);
+  return r;
+}
+
 ExpectationResult check_job(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "", e.where};
   for (const auto& j : job_facts(run)) {
@@ -259,6 +271,7 @@ std::vector<ExpectationResult> check_expectations(const RunResult& run) {
     else if (e.subject == "nodes") out.push_back(check_nodes(e, run));
     else if (e.subject == "nodeGroup") out.push_back(check_node_group(e, run));
     else if (e.subject == "job") out.push_back(check_job(e, run));
+    else if (e.subject == "subnet") out.push_back(check_subnet(e, run));
     else out.push_back(check_cost(e, run));
   }
   return out;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/aws/subnet_addresses.hpp"
 #include "sim/report/run_facts.hpp"
 
 namespace eksim::report {
@@ -97,14 +98,19 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
   for (const auto& ng : c.eks.nodegroups()) {
     aws::GroupSizes sizes = c.eks.sizes(ng.spec.name);
     Json activities = Json::array();
+    // The ASG's scaling activities and the node group's EKS update records (DescribeUpdate),
+    // in the order they began; `service` tells them apart.
     for (const auto& a : c.log.activities()) {
-      if (a.resource != ng.asg_name) continue;
+      bool asg = a.resource == ng.asg_name;
+      bool eks_update = a.service == "eks" && a.resource == ng.spec.name;
+      if (!asg && !eks_update) continue;
       activities.push_back(Json{{"time", seconds(a.start)},
                                 {"endTime", seconds(a.end)},
                                 {"status", a.status},
                                 {"description", a.description},
                                 {"cause", a.cause},
-                                {"statusMessage", a.status_message}});
+                                {"statusMessage", a.status_message},
+                                {"service", a.service}});
     }
     groups.push_back(Json{{"name", ng.spec.name},
                           {"autoScalingGroup", ng.asg_name},
@@ -114,6 +120,17 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
                           {"activities", activities}});
   }
   j["nodeGroups"] = groups;
+
+  // DescribeSubnets as of the end of the run: AvailableIpAddressCount and what holds the rest.
+  Json subnets = Json::array();
+  for (const auto& sn : c.ec2.subnets())
+    subnets.push_back(Json{{"id", sn.id},
+                           {"zone", sn.az},
+                           {"cidr", sn.cidr},
+                           {"usableAddresses", aws::usable_subnet_addresses(sn.cidr)},
+                           {"usedAddresses", sn.used_addresses},
+                           {"availableIpAddressCount", c.ec2.available_addresses(sn.id)}});
+  j["subnets"] = subnets;
 
   Json jobs = Json::array();
   for (const auto& f : job_facts(run)) {

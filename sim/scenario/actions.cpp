@@ -5,6 +5,8 @@
 #include "models/aws/asg_rules.hpp"
 #include "models/cluster/nodegroup_update.hpp"
 #include "models/net/training_controller.hpp"
+#include "sim/scenario/autoscaling_actions.hpp"
+#include "sim/scenario/cas_config_map.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 
 namespace eksim::scenario {
@@ -102,6 +104,47 @@ void apply_pdb(Cluster& c, const RawObject& raw) {
   list.push_back(std::move(pdb));
 }
 
+// ec2.send-spot-instance-interruptions: the target's running instances by launch order, then
+// the one the action names; the interruption follows FIS (rebalance recommendation now, warning
+// two minutes before the interruption).
+void send_spot_interruption(Cluster& c, const Action& a) {
+  std::vector<const aws::Instance*> candidates;
+  std::string target;
+  if (!a.nodegroup.empty()) {
+    target = "node group " + a.nodegroup;
+    if (const aws::ManagedNodegroup* ng = c.eks.find(a.nodegroup))
+      if (const aws::AutoScalingGroup* g = c.auto_scaling.find(ng->asg_name))
+        for (const auto& id : g->instances)
+          if (const aws::Instance* inst = c.ec2.find(id)) candidates.push_back(inst);
+  } else {
+    target = a.node.empty() ? "node pool " + a.node_pool : "node " + a.node;
+    for (std::size_t i = 0; i < c.api.node_slots(); ++i) {
+      const k8s::NodeRecord& rec = c.api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
+      if (rec.deleted || rec.instance_id.empty()) continue;
+      if (!a.node.empty() ? rec.node.meta.name != a.node : rec.node_pool != a.node_pool) continue;
+      if (const aws::Instance* inst = c.ec2.find(rec.instance_id)) candidates.push_back(inst);
+    }
+  }
+  std::erase_if(candidates, [](const aws::Instance* i) { return i->state != aws::InstanceState::Running; });
+  std::stable_sort(candidates.begin(), candidates.end(), [](const aws::Instance* x, const aws::Instance* y) {
+    return x->launched_at < y->launched_at || (x->launched_at == y->launched_at && x->id < y->id);
+  });
+  const aws::Instance* pick = nullptr;
+  if (!candidates.empty()) {
+    if (a.instance == "newest") pick = candidates.back();
+    else if (a.instance == "oldest") pick = candidates.front();
+    else if (std::size_t n = std::stoull(a.instance); n < candidates.size()) pick = candidates[n];
+  }
+  // eksim's own message (FIS's target-resolution failure text is not modelled).
+  if (!pick) {
+    warn(c, {"Instance", "", ""}, "NoSpotInstanceTarget",
+         "ec2.send-spot-instance-interruptions: no running instance \"" + a.instance + "\" in " + target, "eksim");
+    return;
+  }
+  if (auto err = c.spot.send_spot_instance_interruption(pick->id, a.before_interruption))
+    warn(c, {"Instance", "", pick->id}, "InvalidTarget", *err, "eksim");
+}
+
 }  // namespace
 
 void install_controllers(Cluster& c) {
@@ -138,6 +181,8 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
       if (std::find(list.begin(), list.end(), ns->meta.name) == list.end()) list.push_back(ns->meta.name);
     } else if (m.kind == "PodDisruptionBudget") {
       apply_pdb(c, std::get<RawObject>(m.object));
+    } else if (m.kind == "ConfigMap") {
+      apply_config_map(c, std::get<RawObject>(m.object));
     } else if (!apply_karpenter_manifest(c, m)) {
       // kubectl apply of a kind whose CRD is not installed: the API server has no such resource.
       warn(c, {m.kind, "", ""}, "NoMatchingResource",
@@ -149,6 +194,7 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
 }
 
 void apply_action(Cluster& c, const Action& a) {
+  if (apply_autoscaling_action(c, a)) return;
   if (a.action == "kubectl.apply") {
     apply_manifests(c, a.manifests);
   } else if (a.action == "kubectl.delete") {
@@ -188,6 +234,8 @@ void apply_action(Cluster& c, const Action& a) {
       parts.push_back("Spot " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, true) + ")");
     act.description = "Quota increase approved: " + join(parts);
     c.log.record_activity(std::move(act));
+  } else if (a.action == "ec2.send-spot-instance-interruptions") {
+    send_spot_interruption(c, a);
   } else if (a.action == "sg.authorize-ingress" || a.action == "sg.revoke-ingress") {
     aws::SgRule rule = sg_rule_from_spec(a.rule);
     auto err = a.action == "sg.authorize-ingress" ? c.security_groups.authorize_ingress(a.group, rule)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/aws/asg_rules.hpp"
+#include "models/aws/subnet_addresses.hpp"
 #include "models/aws/quotas.hpp"
 
 namespace eksim::scenario {
@@ -75,12 +76,14 @@ const std::vector<std::pair<std::string, FlagKind>>& cas_flags() {
       {"scale-down-enabled", FlagKind::Bool},
       {"scale-down-unneeded-time", FlagKind::Duration},
       {"scale-down-unready-time", FlagKind::Duration},
+      {"scale-down-unready-enabled", FlagKind::Bool},
       {"scale-down-delay-after-add", FlagKind::Duration},
       {"scale-down-delay-after-delete", FlagKind::Duration},
       {"scale-down-delay-after-failure", FlagKind::Duration},
       {"scale-down-utilization-threshold", FlagKind::Number},
       {"scale-down-gpu-utilization-threshold", FlagKind::Number},
       {"balance-similar-node-groups", FlagKind::Bool},
+      {"balancing-ignore-label", FlagKind::StringList},
       {"max-nodes-total", FlagKind::Number},
       {"node-group-auto-discovery", FlagKind::StringList},
       {"nodes", FlagKind::StringList},
@@ -235,6 +238,14 @@ std::vector<SubnetSpec> read_subnets(const Value& v, const std::string& region) 
     if (s.az.size() != region.size() + 1 || s.az.compare(0, region.size(), region) != 0)
       az.fail("availability zone \"" + s.az + "\" is not in region " + region);
     if (auto c = r.get("cidr")) s.cidr = read_cidr(*c);
+    if (auto u = r.get("usedAddresses")) {
+      // Addresses other ENIs already hold (DescribeSubnets AvailableIpAddressCount = usable - this).
+      s.used_addresses = u->as_non_negative();
+      std::int64_t usable = aws::usable_subnet_addresses(s.cidr.empty() ? "10.0.0.0/16" : s.cidr);
+      if (s.used_addresses > usable)
+        u->fail("usedAddresses " + std::to_string(s.used_addresses) + " is more than the " + std::to_string(usable) +
+                " addresses subnet \"" + s.id + "\" offers (its CIDR minus the 5 AWS reserves)");
+    }
     r.finish();
     for (const auto& other : out)
       if (other.id == s.id) item.fail("duplicate subnet id \"" + s.id + "\"");
@@ -571,7 +582,18 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
         check_one_of(*ct, t, {"on-demand", "spot"}, "capacity type");
         p.spot = t == "spot";
       }
-      p.instances = pr.require("instances").as_non_negative("a non-negative instance count");
+      if (auto n = pr.get("instances")) p.instances = n->as_non_negative("a non-negative instance count");
+      // Spot interruptions of the pool (README, "Spot interruptions").
+      if (auto x = pr.get("interruptionsPerHour")) {
+        p.interruptions_per_hour = x->as_double();
+        if (p.interruptions_per_hour < 0) x->fail("interruptionsPerHour must not be negative");
+        if (!p.spot) x->fail("interruptionsPerHour applies to a spot pool (capacityType: spot); EC2 does not interrupt On-Demand instances");
+      }
+      if (auto x = pr.get("rebalanceLead")) {
+        p.rebalance_lead = x->as_duration();
+        if (!p.spot) x->fail("rebalanceLead applies to a spot pool (capacityType: spot)");
+      }
+      if (!p.instances && p.interruptions_per_hour == 0) pr.require("instances");
       pr.finish();
       c.capacity_pools.push_back(p);
     }

@@ -7,6 +7,7 @@
 
 #include "models/aws/instance_catalog.hpp"
 #include "models/k8s/quantity.hpp"
+#include "sim/scenario/autoscaling_actions.hpp"
 #include "sim/scenario/cluster_loader.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -30,8 +31,47 @@ const std::vector<std::string>& known_actions() {
   static const std::vector<std::string> actions{
       "kubectl.apply",    "kubectl.delete",         "eks.update-nodegroup-config", "eks.update-nodegroup-version",
       "terraform.apply",  "ec2.set-quota",          "sg.authorize-ingress",        "sg.revoke-ingress",
+      "ec2.send-spot-instance-interruptions",
+      "autoscaling.set-desired-capacity", "autoscaling.terminate-instance-in-auto-scaling-group",
   };
   return actions;
+}
+
+// ec2.send-spot-instance-interruptions (after AWS FIS aws:ec2:send-spot-instance-interruptions):
+// one target among nodegroup / nodePool / node, `instance: newest | oldest | N`, and
+// durationBeforeInterruption (2m to 15m, FIS's bounds; default 2m).
+void read_spot_interruption(const Value& v, MapReader& r, const ClusterSpec& cluster, Action& a) {
+  int targets = 0;
+  if (auto x = r.get("nodegroup")) {
+    a.nodegroup = x->as_string();
+    ++targets;
+    std::vector<std::string> names;
+    for (const auto& ng : cluster.node_groups) names.push_back(ng.name);
+    if (std::find(names.begin(), names.end(), a.nodegroup) == names.end()) {
+      std::string hint = did_you_mean(a.nodegroup, names);
+      x->fail("unknown node group \"" + a.nodegroup + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+    }
+  }
+  if (auto x = r.get("nodePool")) {
+    a.node_pool = x->as_string();
+    ++targets;
+  }
+  if (auto x = r.get("node")) {
+    a.node = x->as_string();
+    ++targets;
+  }
+  if (targets != 1) v.fail("ec2.send-spot-instance-interruptions needs exactly one of \"nodegroup\", \"nodePool\" or \"node\"");
+  if (auto x = r.get("instance")) {
+    a.instance = x->as_string();
+    bool index = !a.instance.empty() && a.instance.find_first_not_of("0123456789") == std::string::npos;
+    if (!index && a.instance != "newest" && a.instance != "oldest")
+      x->fail("instance is \"newest\", \"oldest\" or an index by launch order (0 = first), got \"" + a.instance + "\"");
+  }
+  if (auto x = r.get("durationBeforeInterruption")) {
+    a.before_interruption = x->as_duration();
+    if (a.before_interruption < engine::Duration::minutes(2) || a.before_interruption > engine::Duration::minutes(15))
+      x->fail("durationBeforeInterruption must be between 2m and 15m, got " + engine::format_duration(a.before_interruption));
+  }
 }
 
 Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster) {
@@ -92,6 +132,10 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
   } else if (a.action == "ec2.set-quota") {
     if (!r.has("onDemand") && !r.has("spot")) v.fail("ec2.set-quota needs \"onDemand\" and/or \"spot\"");
     a.quotas = read_quotas(v, r);
+  } else if (a.action == "ec2.send-spot-instance-interruptions") {
+    read_spot_interruption(v, r, cluster, a);
+  } else if (a.action.rfind("autoscaling.", 0) == 0) {
+    read_autoscaling_action(v, r, a);
   } else {  // sg.authorize-ingress, sg.revoke-ingress
     Value group_v = r.require("group");
     a.group = group_v.as_string();
@@ -111,7 +155,7 @@ Expectation read_expectation(const Value& v) {
   MapReader r(v, "expectation");
   Expectation e;
   e.where = v.where();
-  static const std::vector<std::string> subjects{"pod", "event", "nodes", "nodeGroup", "job", "cost"};
+  static const std::vector<std::string> subjects{"pod", "event", "nodes", "nodeGroup", "job", "cost", "subnet"};
   for (const auto& s : subjects)
     if (r.has(s)) {
       if (!e.subject.empty()) v.fail("an expectation names one subject, got both \"" + e.subject + "\" and \"" + s + "\"");
@@ -126,7 +170,7 @@ Expectation read_expectation(const Value& v) {
         throw InputError(Value(it->first, v.file_ptr()).where(),
                          "unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
     }
-    v.fail("an expectation needs one of: pod, event, nodes, nodeGroup, job, cost");
+    v.fail("an expectation needs one of: pod, event, nodes, nodeGroup, job, cost, subnet");
   }
   if (auto d = r.get("description")) e.description = d->as_string();
   e.by = opt_time(r, "by");
@@ -214,6 +258,13 @@ Expectation read_expectation(const Value& v) {
                                           (e.error_contains.empty() ? "" : " with \"" + e.error_contains + "\"")
                        : e.desired ? " desired " + std::to_string(*e.desired)
                                    : " activity " + e.activity_status);
+  } else if (e.subject == "subnet") {
+    // DescribeSubnets AvailableIpAddressCount at the end of the run.
+    e.subnet = r.require("subnet").as_string();
+    e.available_addresses = r.require("availableAddresses").as_non_negative();
+    if (e.by || e.at) v.fail("a subnet expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
+    if (e.description.empty())
+      e.description = "subnet " + e.subnet + " has " + std::to_string(*e.available_addresses) + " free addresses at the end";
   } else if (e.subject == "job") {
     e.ns = fix_ns(r.require("job").as_string(), &e.name);
     e.job_status = r.require("status").as_string();

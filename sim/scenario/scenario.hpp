@@ -45,6 +45,17 @@ struct Action {
   // sg.authorize-ingress, sg.revoke-ingress
   std::string group;
   SecurityGroupRuleSpec rule;
+  // autoscaling.set-desired-capacity (autoScalingGroupName or nodegroup above, desiredCapacity,
+  // honorCooldown) and autoscaling.terminate-instance-in-auto-scaling-group (instanceId, or node /
+  // nodegroup + instance as for spot interruptions; shouldDecrementDesiredCapacity).
+  std::string auto_scaling_group, instance_id;
+  std::int64_t desired_capacity = 0;
+  bool honor_cooldown = false;
+  bool should_decrement = false;
+  // ec2.send-spot-instance-interruptions: the target (nodegroup above, node_pool or node) and
+  // which of its instances by launch order: "newest", "oldest" or an index ("0" = first launched).
+  std::string node_pool, node, instance = "newest";
+  engine::Duration before_interruption = engine::Duration::minutes(2);
 };
 
 // One `expect:` entry. Exactly one subject key (pod, event, nodes, nodeGroup, job, cost) decides
@@ -71,6 +82,9 @@ struct Expectation {
   std::string update_status, update_type, error_contains;
   // nodes: only nodes whose allocatable has these amounts (canonical units)
   k8s::ResourceList allocatable;
+  // subnet: DescribeSubnets AvailableIpAddressCount at the end of the run
+  std::string subnet;
+  std::optional<std::int64_t> available_addresses;
   // job
   std::string job_status;
   // cost

@@ -1,0 +1,37 @@
+#include "models/aws/subnet_addresses.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace eksim::aws {
+
+std::optional<std::int64_t> cidr_block_size(std::string_view cidr) {
+  unsigned a = 0, b = 0, c = 0, d = 0, prefix = 0;
+  char tail = 0;
+  std::string text(cidr);
+  if (std::sscanf(text.c_str(), "%u.%u.%u.%u/%u%c", &a, &b, &c, &d, &prefix, &tail) != 5) return std::nullopt;
+  if (a > 255 || b > 255 || c > 255 || d > 255 || prefix > 32) return std::nullopt;
+  return std::int64_t{1} << (32 - prefix);
+}
+
+std::int64_t usable_subnet_addresses(std::string_view cidr) {
+  auto size = cidr_block_size(cidr);
+  if (!size) return 0;
+  return std::max<std::int64_t>(0, *size - kSubnetReservedAddresses);
+}
+
+std::int64_t vpc_cni_node_addresses(std::int64_t max_enis, std::int64_t ips_per_eni, std::int64_t pods) {
+  pods = std::max<std::int64_t>(0, pods);
+  if (max_enis < 1 || ips_per_eni < 2) return 1 + pods;
+  const std::int64_t per_eni = ips_per_eni - 1;  // secondaries a pod can use on one ENI
+  const std::int64_t enis = std::min(max_enis, 1 + (pods + per_eni - 1) / per_eni);
+  return enis * ips_per_eni;
+}
+
+AwsError insufficient_free_addresses_error(std::string_view subnet_id) {
+  return AwsError{"InsufficientFreeAddressesInSubnet",
+                  "There are not enough free addresses in subnet '" + std::string(subnet_id) +
+                      "' to satisfy the requested number of instances."};
+}
+
+}  // namespace eksim::aws

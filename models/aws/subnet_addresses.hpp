@@ -1,0 +1,45 @@
+#pragma once
+// How many private IPv4 addresses a subnet has left (DescribeSubnets AvailableIpAddressCount),
+// and how many an EKS node takes from it with the Amazon VPC CNI's defaults. Pure rules; Ec2 sums
+// them over its instances and refuses a launch into a subnet with no free address.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "models/aws/aws_error.hpp"
+
+namespace eksim::aws {
+
+// AWS reserves the first four addresses and the last one of every subnet (network address, VPC
+// router, DNS, future use, broadcast). Source: Amazon VPC user guide, "Subnet CIDR blocks".
+inline constexpr std::int64_t kSubnetReservedAddresses = 5;
+
+// Addresses in a CIDR block: 2^(32 - prefix); "10.0.0.0/28" -> 16. nullopt when the text is not
+// an IPv4 CIDR.
+std::optional<std::int64_t> cidr_block_size(std::string_view cidr);
+// What a fresh subnet offers to instances: the block size minus the 5 reserved addresses
+// ("/28" -> 11, "/24" -> 251). 0 for an unparsable CIDR.
+std::int64_t usable_subnet_addresses(std::string_view cidr);
+
+// Addresses one EKS node holds with the Amazon VPC CNI in secondary-IP mode and its default
+// WARM_ENI_TARGET=1 (WARM_IP_TARGET and MINIMUM_IP_TARGET unset): ipamd keeps one whole ENI's
+// worth of secondary addresses free, so it attaches ENIs until the free secondaries reach
+// (ips_per_eni - 1), up to the instance type's ENI limit. Each attached ENI holds all of its
+// addresses (its primary plus ips_per_eni - 1 secondaries) whether pods use them or not.
+//   enis = min(max_enis, 1 + ceil(pods / (ips_per_eni - 1)))     addresses = enis * ips_per_eni
+// pods counts the pods that take a VPC address (hostNetwork pods such as aws-node and kube-proxy
+// share the node's primary address). Sources: amazon-vpc-cni-k8s docs/eni-and-ip-target.md and
+// the EKS best-practices guide ("a m5.8xlarge node that is running 10 pods will hold 60 IPs
+// total (to satisfy WARM_ENI=1)": 8 ENIs x 30 addresses, 2 ENIs attached).
+// Without catalog data (max_enis or ips_per_eni < 2) it falls back to one address per pod plus
+// the node's own.
+std::int64_t vpc_cni_node_addresses(std::int64_t max_enis, std::int64_t ips_per_eni, std::int64_t pods);
+
+// RunInstances into a subnet with no free address, code InsufficientFreeAddressesInSubnet:
+// "There are not enough free addresses in subnet 'subnet-04a176042c3118735' to satisfy the
+// requested number of instances." (the EC2 API error as the CLI and Auto Scaling activities show
+// it, e.g. osbuild/osbuild-composer#1575, PrairieLearn/PrairieLearn#3271).
+AwsError insufficient_free_addresses_error(std::string_view subnet_id);
+
+}  // namespace eksim::aws

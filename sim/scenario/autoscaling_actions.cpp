@@ -1,0 +1,131 @@
+#include "sim/scenario/autoscaling_actions.hpp"
+
+#include <algorithm>
+
+namespace eksim::scenario {
+
+namespace {
+
+void warn(Cluster& c, const engine::ObjectRef& obj, const std::string& reason, const std::string& message,
+          const std::string& source) {
+  c.api.emit(engine::EventType::Warning, reason, obj, message, source);
+}
+
+// Refusals are shown on the group as the timeline names ASG activities (AutoScalingGroup/<node
+// group>), or on the ASG name the user gave when no node group owns it.
+engine::ObjectRef group_ref(const Cluster& c, const std::string& asg_name) {
+  if (const aws::ManagedNodegroup* ng = c.eks.by_asg(asg_name)) return {"AutoScalingGroup", "", ng->spec.name};
+  return {"AutoScalingGroup", "", asg_name};
+}
+
+void set_desired_capacity(Cluster& c, const Action& a) {
+  std::string asg = a.auto_scaling_group;
+  if (!a.nodegroup.empty()) {
+    const aws::ManagedNodegroup* ng = c.eks.find(a.nodegroup);
+    // The node group's ASG as DescribeNodegroup resources.autoScalingGroups names it; a node group
+    // that does not exist leaves a name no ASG has, which Auto Scaling refuses below.
+    asg = ng ? ng->asg_name : a.nodegroup;
+  }
+  // On a managed node group this changes the ASG underneath EKS. EKS allows it and keeps it:
+  // Cluster Autoscaler scales managed node groups exactly this way (SetDesiredCapacity on the
+  // group's ASG), and DescribeNodegroup's scalingConfig.desiredSize reads the ASG's value. Whether
+  // EKS ever puts a directly changed min/max back is not verified; only desired is changed here.
+  if (auto err = c.auto_scaling.set_desired_capacity(asg, a.desired_capacity, a.honor_cooldown))
+    warn(c, group_ref(c, asg), err->code, err->message, "autoscaling");
+}
+
+void terminate_instance(Cluster& c, const Action& a) {
+  std::string id = a.instance_id;
+  if (!a.node.empty()) {
+    // kubectl get node -o jsonpath='{.spec.providerID}' gives the instance behind a node.
+    for (const auto& inst : c.ec2.instances())
+      if (inst.state != aws::InstanceState::Terminated && (inst.private_dns_name == a.node || inst.id == a.node))
+        id = inst.id;
+    if (id.empty()) {
+      warn(c, {"Node", "", a.node}, "NotFound", "nodes \"" + a.node + "\" not found", "kubectl");
+      return;
+    }
+  } else if (id.empty()) {
+    // The group's in-service instances in launch order (aws autoscaling describe-auto-scaling-groups).
+    std::vector<const aws::Instance*> in_service;
+    const aws::ManagedNodegroup* ng = c.eks.find(a.nodegroup);
+    if (const aws::AutoScalingGroup* g = ng ? c.auto_scaling.find(ng->asg_name) : nullptr)
+      for (const auto& iid : g->instances)
+        if (const aws::Instance* inst = c.ec2.find(iid)) in_service.push_back(inst);
+    std::stable_sort(in_service.begin(), in_service.end(), [](const aws::Instance* x, const aws::Instance* y) {
+      return x->launched_at < y->launched_at || (x->launched_at == y->launched_at && x->id < y->id);
+    });
+    const aws::Instance* pick = nullptr;
+    if (!in_service.empty()) {
+      if (a.instance == "newest") pick = in_service.back();
+      else if (a.instance == "oldest") pick = in_service.front();
+      else if (std::size_t n = std::stoull(a.instance); n < in_service.size()) pick = in_service[n];
+    }
+    if (!pick) {
+      // eksim's own message: the user's selector matched nothing, so no AWS call was made.
+      warn(c, {"AutoScalingGroup", "", a.nodegroup}, "NoInstanceTarget",
+           std::string(kTerminateInstanceAction) + ": no in-service instance \"" + a.instance + "\" in node group " +
+               a.nodegroup + " (" + std::to_string(in_service.size()) + " in service)",
+           "eksim");
+      return;
+    }
+    id = pick->id;
+  }
+  const aws::AutoScalingGroup* g = c.auto_scaling.group_of(id);
+  std::string asg = g ? g->name : std::string();
+  // Node removal then follows the instance: the cluster's terminated-instance handling removes the
+  // Node and its pods, and their controllers (Deployment, Job, DaemonSet) recreate them.
+  if (auto err = c.auto_scaling.terminate_instance(id, a.should_decrement))
+    warn(c, asg.empty() ? engine::ObjectRef{"Instance", "", id} : group_ref(c, asg), err->code, err->message,
+         "autoscaling");
+}
+
+}  // namespace
+
+void read_autoscaling_action(const Value& v, MapReader& r, Action& a) {
+  if (a.action == kSetDesiredCapacityAction) {
+    auto asg = r.get("autoScalingGroupName");
+    auto ng = r.get("nodegroup");
+    if (static_cast<bool>(asg) == static_cast<bool>(ng))
+      v.fail(std::string(kSetDesiredCapacityAction) + " needs exactly one of \"autoScalingGroupName\" or \"nodegroup\"");
+    if (asg) a.auto_scaling_group = asg->as_string();
+    if (ng) a.nodegroup = ng->as_string();
+    a.desired_capacity = r.require("desiredCapacity").as_non_negative();
+    if (auto x = r.get("honorCooldown")) a.honor_cooldown = x->as_bool();
+    return;
+  }
+  int targets = 0;
+  if (auto x = r.get("instanceId")) {
+    a.instance_id = x->as_string();
+    if (a.instance_id.rfind("i-", 0) != 0)
+      x->fail("instanceId is an EC2 instance id (i-0123456789abcdef0), got \"" + a.instance_id + "\"");
+    ++targets;
+  }
+  if (auto x = r.get("node")) {
+    a.node = x->as_string();
+    ++targets;
+  }
+  if (auto x = r.get("nodegroup")) {
+    a.nodegroup = x->as_string();
+    ++targets;
+  }
+  if (targets != 1)
+    v.fail(std::string(kTerminateInstanceAction) + " needs exactly one of \"instanceId\", \"node\" or \"nodegroup\"");
+  if (auto x = r.get("instance")) {
+    if (a.nodegroup.empty()) x->fail("\"instance\" picks one of a node group's instances; it needs \"nodegroup\"");
+    a.instance = x->as_string();
+    bool index = !a.instance.empty() && a.instance.find_first_not_of("0123456789") == std::string::npos;
+    if (!index && a.instance != "newest" && a.instance != "oldest")
+      x->fail("instance is \"newest\", \"oldest\" or an index by launch order (0 = first), got \"" + a.instance + "\"");
+  }
+  a.should_decrement = r.require("shouldDecrementDesiredCapacity").as_bool();
+}
+
+bool apply_autoscaling_action(Cluster& c, const Action& a) {
+  if (a.action == kSetDesiredCapacityAction) set_desired_capacity(c, a);
+  else if (a.action == kTerminateInstanceAction) terminate_instance(c, a);
+  else return false;
+  return true;
+}
+
+}  // namespace eksim::scenario
