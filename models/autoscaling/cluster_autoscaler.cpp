@@ -1,10 +1,13 @@
 #include "models/autoscaling/cluster_autoscaler.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <deque>
 #include <set>
 #include <sstream>
 
+#include "models/cluster/nodegroup_update.hpp"
 #include "models/k8s/node_lifecycle.hpp"
 #include "models/k8s/scheduling/plugins.hpp"
 
@@ -56,6 +59,7 @@ CasOptions cas_options_from_flags(const std::map<std::string, std::string>& flag
   boolean("scale-down-enabled", o.scale_down_enabled);
   dur("scale-down-unneeded-time", o.scale_down_unneeded_time);
   dur("scale-down-unready-time", o.scale_down_unready_time);
+  boolean("scale-down-unready-enabled", o.scale_down_unready_enabled);
   dur("scale-down-delay-after-add", o.scale_down_delay_after_add);
   if (flags.count("scale-down-delay-after-delete")) {
     engine::Duration d{};
@@ -66,6 +70,7 @@ CasOptions cas_options_from_flags(const std::map<std::string, std::string>& flag
   num("scale-down-utilization-threshold", o.scale_down_utilization_threshold);
   num("scale-down-gpu-utilization-threshold", o.scale_down_gpu_utilization_threshold);
   boolean("balance-similar-node-groups", o.balance_similar_node_groups);
+  if (auto it = flags.find("balancing-ignore-label"); it != flags.end()) o.balancing_ignore_labels = split_list(it->second);
   double max_total = 0;
   num("max-nodes-total", max_total);
   o.max_nodes_total = static_cast<std::int64_t>(max_total);
@@ -107,6 +112,32 @@ std::string not_trigger_scale_up_message(const std::map<std::string, int>& reaso
   return out;
 }
 
+std::string go_float(double v) {
+  if (v == 0) return "0";
+  double a = std::fabs(v);
+  char buf[64];
+  // strconv.FormatFloat(v, 'g', -1, 64): %e when the exponent is < -4 or >= 21.
+  int exp10 = static_cast<int>(std::floor(std::log10(a)));
+  bool sci = exp10 < -4 || exp10 >= 21;
+  auto res = std::to_chars(buf, buf + sizeof buf, v, sci ? std::chars_format::scientific : std::chars_format::fixed);
+  std::string out(buf, res.ptr);
+  if (sci) {
+    // C++ writes e-05 / e+21 like Go already; make sure of a two-digit exponent.
+    auto e = out.find('e');
+    if (e != std::string::npos && out.size() - e == 3) out.insert(e + 2, "0");
+  }
+  return out;
+}
+
+std::string utilization_info_string(const cas::Utilization& u) {
+  // simulator/utilization Calculate: GPU nodes report the GPU resource; otherwise the larger of
+  // cpu and memory, ties going to memory.
+  std::string resource = u.gpu_node ? std::string(k8s::kNvidiaGpu) : (u.cpu > u.memory ? "cpu" : "memory");
+  std::string out = "{";
+  for (const std::string& part : {go_float(u.cpu), go_float(u.memory), go_float(u.gpu), resource}) out.append(part).append(" ");
+  return out.append(go_float(u.value)).append("}");
+}
+
 ClusterAutoscaler::ClusterAutoscaler(Cluster& cluster, CasOptions options)
     : c_(cluster), o_(std::move(options)), backoff_(o_.backoff) {
   // The first loop runs one scan interval after start, as the real deployment's first RunOnce
@@ -122,6 +153,41 @@ void ClusterAutoscaler::emit_node(k8s::NodeId node, engine::EventType type, cons
 }
 void ClusterAutoscaler::emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message) {
   c_.api.emit(type, reason, k8s::ApiServer::ref(c_.api.pod(pod).pod), message, name());
+}
+
+void ClusterAutoscaler::set_priority_config_map(std::optional<cas::PriorityConfig> config, std::string error) {
+  priority_cm_applied_ = true;
+  priority_cm_ = std::move(config);
+  priority_cm_error_ = std::move(error);
+}
+
+const cas::PriorityConfig& ClusterAutoscaler::effective_priorities() {
+  static const cas::PriorityConfig kNone;
+  if (!priority_cm_applied_) return o_.priorities;
+  return priority_cm_ ? *priority_cm_ : kNone;
+}
+
+std::vector<cas::RemainingPdb> ClusterAutoscaler::remaining_pdbs() const {
+  std::vector<cas::RemainingPdb> out;
+  const auto* updater = dynamic_cast<const NodegroupUpdater*>(c_.find_controller("eks-nodegroup-update"));
+  if (!updater) return out;  // no PodDisruptionBudget was ever applied
+  for (const auto& pdb : const_cast<NodegroupUpdater*>(updater)->pod_disruption_budgets()) {
+    cas::RemainingPdb r;
+    r.ns = pdb.ns;
+    r.selector = pdb.selector;
+    // status.disruptionsAllowed as the disruption controller computes it.
+    std::int64_t healthy = 0, expected = 0;
+    for (std::size_t i = 0; i < c_.api.pod_slots(); ++i) {
+      const k8s::PodRecord& rec = c_.api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
+      if (rec.deleted || !r.matches(rec.pod)) continue;
+      if (rec.pod.status.phase == k8s::PodPhase::Succeeded || rec.pod.status.phase == k8s::PodPhase::Failed) continue;
+      ++expected;
+      if (!rec.terminating && rec.pod.status.phase == k8s::PodPhase::Running) ++healthy;
+    }
+    r.disruptions_allowed = disruptions_allowed(pdb, healthy, expected);
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 // --- discovery ------------------------------------------------------------------------------
@@ -423,6 +489,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   std::map<std::uint32_t, std::map<std::string, int>> reasons;  // pod -> reason -> groups
   std::vector<cas::ExpansionOption> options;
   std::map<std::string, std::int64_t> current;
+  std::map<std::string, std::set<const k8s::Pod*>> fitting_by_group;  // schedulablePodGroups
   bool limited_by_total = o_.max_nodes_total > 0 && total_nodes >= o_.max_nodes_total;
   for (auto& g : groups_) {
     aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
@@ -442,7 +509,10 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     for (k8s::PodId id : remaining) {
       const k8s::Pod& pod = c_.api.pod(id).pod;
       auto res = k8s::fits(pod, probe, all, sched);
-      if (res.ok()) fitting.push_back(&pod);
+      if (res.ok()) {
+        fitting.push_back(&pod);
+        fitting_by_group[g.id].insert(&pod);
+      }
       else
         for (const auto& reason : res.reasons) reasons[id.v][reason]++;
     }
@@ -485,26 +555,75 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     }
     return false;
   }
-  int pick = cas::choose_option(options, o_.expander, o_.priorities, c_.rng.get("cluster-autoscaler/expander"));
+  const bool uses_priority = ("," + o_.expander + ",").find(",priority,") != std::string::npos;
+  const engine::ObjectRef priority_cm{"ConfigMap", "kube-system", cas::kPriorityConfigMapName};
+  std::vector<std::string> unmatched;
+  bool priority_valid = !priority_cm_applied_ || priority_cm_.has_value();
+  if (uses_priority && !priority_valid)
+    // expander/priority/priority.go: a ConfigMap that does not parse is reported and ignored.
+    c_.api.emit(engine::EventType::Warning, "PriorityConfigMapInvalid",
+                priority_cm, "Wrong configuration for priority expander: " + priority_cm_error_ + ". Ignoring update.", name());
+  const cas::PriorityConfig& priorities = effective_priorities();
+  bool have_rules = priority_valid && !priorities.empty();
+  int pick = cas::choose_option(options, o_.expander, priorities, c_.rng.get("cluster-autoscaler/expander"),
+                                have_rules ? &unmatched : nullptr);
+  for (const auto& id : unmatched)
+    c_.api.emit(engine::EventType::Warning, "PriorityConfigMapNotMatchedGroup", priority_cm,
+                "Priority expander: node group " + id + " not found in priority expander configuration. The group won't be used.",
+                name());
+  if (have_rules && !unmatched.empty() &&
+      std::none_of(options.begin(), options.end(), [&](const cas::ExpansionOption& o) {
+        return std::any_of(priorities.begin(), priorities.end(),
+                           [&](const auto& kv) { return cas::priority_group_matches(o.group_id, kv.second); });
+      }))
+    c_.api.emit(engine::EventType::Warning, "PriorityConfigMapNoGroupMatched", priority_cm,
+                "Priority expander: no priorities info found for any of the expansion options. No options filtered.", name());
   const cas::ExpansionOption& best = options[static_cast<std::size_t>(pick)];
-  GroupState* g = nullptr;
-  for (auto& gs : groups_)
-    if (gs.id == best.group_id) g = &gs;
-  std::int64_t from = current[best.group_id];
-  std::int64_t to = from + best.node_count;
-  emit_status(engine::EventType::Normal, "ScaledUpGroup",
-              "Scale-up: setting group " + best.group_id + " size to " + std::to_string(to) + " instead of " +
-                  std::to_string(from) + " (max: " + std::to_string(g->max) + ")");
-  if (auto err = c_.auto_scaling.set_desired_capacity(best.group_id, to)) {
-    emit_status(engine::EventType::Warning, "FailedToScaleUpGroup",
-                "Scale-up failed for group " + best.group_id + ": " + err->code + ": " + err->message);
-    return false;
+  auto state_of = [&](const std::string& id) -> GroupState* {
+    for (auto& gs : groups_)
+      if (gs.id == id) return &gs;
+    return nullptr;
+  };
+  GroupState* g = state_of(best.group_id);
+  std::vector<cas::GroupSize> targets{{best.group_id, current[best.group_id], g->max}};
+  if (o_.balance_similar_node_groups) {
+    // ComputeSimilarNodeGroups: similar templates, not backed off, and able to take every pod
+    // the chosen group takes. (Upstream also logs "Splitting scale-up between N similar node
+    // groups: {a, b}"; eksim has no CA log, the ScaledUpGroup events show the split.)
+    const auto ignored = cas::aws_ignored_labels(o_.balancing_ignore_labels);
+    k8s::NodeInfo chosen = k8s::make_node_info(*templates[best.group_id]);
+    for (const auto& other : groups_) {
+      if (other.id == best.group_id || !templates[other.id] || !current.count(other.id)) continue;
+      if (!cas::node_infos_similar(chosen, k8s::make_node_info(*templates[other.id]), ignored)) continue;
+      if (backoff_.is_backed_off(other.id, now)) continue;
+      const auto& takes = fitting_by_group[other.id];
+      if (!std::all_of(best.pods.begin(), best.pods.end(), [&](const k8s::Pod* p) { return takes.count(p) > 0; })) continue;
+      targets.push_back({other.id, current[other.id], other.max});
+    }
   }
-  g->scale_up_time = now;
-  g->scale_up_target = to;
-  g->activities_seen = c_.log.activities().size();
+  std::vector<cas::ScaleUpInfo> plan = cas::balance_scale_up(targets, best.node_count);
+  std::vector<std::string> infos_text;
+  bool any = false;
+  for (const auto& info : plan) {
+    GroupState* gs = state_of(info.group);
+    // core/scaleup/orchestrator/executor.go executeScaleUp.
+    emit_status(engine::EventType::Normal, "ScaledUpGroup",
+                "Scale-up: setting group " + info.group + " size to " + std::to_string(info.new_size) + " instead of " +
+                    std::to_string(info.current) + " (max: " + std::to_string(info.max) + ")");
+    if (auto err = c_.auto_scaling.set_desired_capacity(info.group, info.new_size)) {
+      emit_status(engine::EventType::Warning, "FailedToScaleUpGroup",
+                  "Scale-up failed for group " + info.group + ": " + err->code + ": " + err->message);
+      break;
+    }
+    gs->scale_up_time = now;
+    gs->scale_up_target = info.new_size;
+    gs->activities_seen = c_.log.activities().size();
+    infos_text.push_back(scale_up_info(info.group, info.current, info.new_size, info.max));
+    any = true;
+  }
+  if (!any) return false;
   last_scale_up_ = now;
-  std::string msg = triggered_scale_up_message({scale_up_info(best.group_id, from, to, g->max)});
+  std::string msg = triggered_scale_up_message(infos_text);
   for (const k8s::Pod* pod : best.pods)
     if (auto id = c_.api.find_pod(pod->meta.ns, pod->meta.name)) emit_pod(*id, engine::EventType::Normal, "TriggeredScaleUp", msg);
   return true;
@@ -518,15 +637,22 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   k8s::SchedulerOptions sched;
   sched.version = k8s::KubernetesVersion{c_.spec().kubernetes_minor, -1};
 
+  // Candidates: every node of a known group not already being deleted, ready or not (an unready
+  // node, including a GPU node whose GPUs never appear, goes after scale-down-unready-time).
+  // Destinations for moved pods: the usable nodes.
   std::deque<k8s::NodeInfo> infos;
   std::vector<const LiveNode*> owners;
+  std::vector<bool> ready;
   for (const auto& ln : nodes) {
-    if (!ln.usable) continue;
+    const std::string& n = c_.api.node(ln.id).node.meta.name;
+    if (deleting_.count(n) || (!ln.usable && !ln.group)) continue;
     infos.push_back(live_node_info(c_.api, ln.id));
     owners.push_back(&ln);
+    ready.push_back(ln.usable);
   }
   std::vector<const k8s::NodeInfo*> all;
-  for (auto& i : infos) all.push_back(&i);
+  for (std::size_t i = 0; i < infos.size(); ++i)
+    if (ready[i]) all.push_back(&infos[i]);
 
   std::map<std::string, std::int64_t> removable;  // group -> nodes that may still go (size - min)
   for (const auto& g : groups_) {
@@ -536,42 +662,59 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     removable[g.id] = asg ? asg->sizes.desired - deleting - g.min : 0;
   }
 
+  std::vector<cas::RemainingPdb> pdbs = remaining_pdbs();
   std::set<std::string> unneeded_now;
   std::set<std::size_t> removed_in_sim;
+  std::map<std::string, cas::Utilization> utils;
+  unremovable_.clear();
   for (std::size_t i = 0; i < infos.size(); ++i) {
     const LiveNode& ln = *owners[i];
     const k8s::NodeInfo& info = infos[i];
     const std::string& name = info.name();
-    if (!ln.group || removable[ln.group->id] <= 0) continue;
+    if (!ln.group) continue;
+    // Reasons: core/scaledown/eligibility and simulator (UnremovableReason names).
+    if (removable[ln.group->id] <= 0) {
+      unremovable_[name] = {"NodeGroupMinSizeReached", std::nullopt};
+      continue;
+    }
     auto ann = info.node.meta.annotations.find(cas::kAnnotationScaleDownDisabled);
-    if (ann != info.node.meta.annotations.end() && ann->second == "true") continue;
+    if (ann != info.node.meta.annotations.end() && ann->second == "true") {
+      unremovable_[name] = {"ScaleDownDisabledAnnotation", std::nullopt};
+      continue;
+    }
     aws::AutoScalingGroup* asg = c_.auto_scaling.find(ln.group->id);
     bool gpu_expected = asg && !asg->launch_template.instance_types.empty() &&
                         asg->launch_template.instance_types.front()->gpu.count > 0;
     cas::Utilization u = cas::node_utilization(info, gpu_expected);
     double threshold = u.gpu_node ? o_.scale_down_gpu_utilization_threshold : o_.scale_down_utilization_threshold;
-    if (u.value >= threshold) continue;
-    bool blocked = false;
+    if (u.value >= threshold) {
+      unremovable_[name] = {"NotUnderutilized", std::nullopt};
+      continue;
+    }
+    std::optional<cas::BlockingPod> blocker;
     std::vector<const k8s::Pod*> to_move;
     for (const k8s::Pod* p : info.pods) {
-      if (cas::blocking_reason(*p, o_.drain)) blocked = true;
+      if (!blocker) blocker = cas::drain_blocker(*p, o_.drain, pdbs);
       if (cas::pod_needs_move(*p)) to_move.push_back(p);
     }
-    if (blocked) continue;
-    // Every pod to move must fit on a node that stays (simulated on scratch copies).
+    if (blocker) {
+      unremovable_[name] = {"BlockedByPod", blocker};
+      continue;
+    }
+    // Every pod to move must fit on a ready node that stays (simulated on scratch copies).
     std::deque<k8s::NodeInfo> scratch;
     std::vector<std::size_t> index;
     for (std::size_t j = 0; j < infos.size(); ++j)
-      if (j != i && !removed_in_sim.count(j)) {
+      if (j != i && ready[j] && !removed_in_sim.count(j)) {
         scratch.push_back(infos[j]);
         index.push_back(j);
       }
     bool ok = true;
     for (const k8s::Pod* p : to_move) {
       bool placed = false;
-      for (auto& s : scratch)
-        if (k8s::fits(*p, s, all, sched).ok()) {
-          k8s::add_pod(s, *p);
+      for (auto& sn : scratch)
+        if (k8s::fits(*p, sn, all, sched).ok()) {
+          k8s::add_pod(sn, *p);
           placed = true;
           break;
         }
@@ -580,12 +723,20 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
         break;
       }
     }
-    if (!ok) continue;
+    if (!ok) {
+      unremovable_[name] = {"NoPlaceToMovePods", std::nullopt};
+      continue;
+    }
     for (std::size_t k = 0; k < scratch.size(); ++k) infos[index[k]] = scratch[k];
+    // RemainingPdbTracker.RemovePods: the moved pods use up their budgets for later nodes.
+    for (const k8s::Pod* p : to_move)
+      for (auto& pdb : pdbs)
+        if (pdb.matches(*p)) --pdb.disruptions_allowed;
     removed_in_sim.insert(i);
     removable[ln.group->id]--;
     unneeded_now.insert(name);
     unneeded_since_.try_emplace(name, now);
+    utils[name] = u;
   }
   std::erase_if(unneeded_since_, [&](const auto& kv) { return !unneeded_now.count(kv.first); });
 
@@ -601,9 +752,14 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   }
   int empty_deleted = 0;
   for (std::size_t i = 0; i < infos.size(); ++i) {
-    const std::string& name = owners[i]->group ? c_.api.node(owners[i]->id).node.meta.name : std::string();
+    const std::string name = c_.api.node(owners[i]->id).node.meta.name;
     auto it = unneeded_since_.find(name);
-    if (it == unneeded_since_.end() || now - it->second < o_.scale_down_unneeded_time) continue;
+    if (it == unneeded_since_.end()) continue;
+    // eligibility: a ready node must be unneeded for scale-down-unneeded-time, an unready one
+    // for scale-down-unready-time (and only when scale-down-unready-enabled).
+    if (!ready[i] && !o_.scale_down_unready_enabled) continue;
+    engine::Duration needed = ready[i] ? o_.scale_down_unneeded_time : o_.scale_down_unready_time;
+    if (now - it->second < needed) continue;
     const k8s::NodeRecord& rec = c_.api.node(owners[i]->id);
     bool empty = std::none_of(rec.pods.begin(), rec.pods.end(), [&](k8s::PodId p) {
       return !c_.api.pod(p).deleted && cas::pod_needs_move(c_.api.pod(p).pod);
@@ -612,41 +768,97 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     for (auto& gs : groups_)
       if (gs.id == owners[i]->group->id) g = &gs;
     if (empty && empty_deleted < 10) {  // --max-empty-bulk-delete 10
-      start_deletion(owners[i]->id, *g, true);
+      start_deletion(owners[i]->id, *g, true, utils[name]);
       ++empty_deleted;
     } else if (!empty && !draining) {  // --max-drain-parallelism 1
-      start_deletion(owners[i]->id, *g, false);
+      start_deletion(owners[i]->id, *g, false, utils[name]);
       draining = true;
     }
   }
 }
 
-void ClusterAutoscaler::start_deletion(k8s::NodeId node, GroupState& g, bool empty) {
+// Texts: core/scaledown/actuation/actuator.go (ScaleDownEmpty, ScaleDown "Scale-down: removing
+// node ...", taintNode "marked the node as toBeDeleted/unschedulable"), drain.go (evictPod
+// "deleting pod for node scale down", waitPodsToDisappear), delete_in_batch.go
+// (RegisterAndRecordSuccessfulScaleDownEvent, CleanUpAndRecordFailedScaleDownEvent).
+void ClusterAutoscaler::start_deletion(k8s::NodeId node, GroupState& g, bool empty, const cas::Utilization& util) {
   k8s::NodeRecord& rec = c_.api.node(node);
   std::string name = rec.node.meta.name;
-  std::string instance = rec.instance_id;
   deleting_[name] = g.id;
   unneeded_since_.erase(name);
   last_scale_down_delete_ = c_.sim.now();
+  std::vector<k8s::PodId> to_move;
+  std::string pod_names;
+  for (k8s::PodId p : rec.pods)
+    if (!c_.api.pod(p).deleted && cas::pod_needs_move(c_.api.pod(p).pod)) {
+      to_move.push_back(p);
+      pod_names += (pod_names.empty() ? "" : ",") + c_.api.pod(p).pod.meta.name;
+    }
   if (empty) emit_status(engine::EventType::Normal, "ScaleDownEmpty", "Scale-down: removing empty node \"" + name + "\"");
+  else
+    emit_status(engine::EventType::Normal, "ScaleDown",
+                "Scale-down: removing node " + name + ", utilization: " + utilization_info_string(util) +
+                    ", pods to reschedule: " + pod_names);
   // MarkToBeDeleted: the taint's value is the Unix time it was added.
   rec.node.taints.push_back(k8s::Taint{cas::kTaintToBeDeleted,
                                        std::to_string(c_.start_epoch_seconds() + c_.sim.now().us / 1000000),
                                        k8s::kNoSchedule});
   c_.api.node_changed(node, k8s::NodeChange::Updated);
   emit_node(node, engine::EventType::Normal, "ScaleDown", "marked the node as toBeDeleted/unschedulable");
-  auto remove = [this, node, instance] {
-    if (!c_.api.node(node).deleted) emit_node(node, engine::EventType::Normal, "ScaleDown", "node removed by cluster autoscaler");
-    c_.auto_scaling.terminate_instance(instance, /*decrement_desired=*/true);
-  };
   if (empty) {
-    remove();
+    finish_deletion(node, false);
     return;
   }
-  for (k8s::PodId p : rec.pods)
-    if (!c_.api.pod(p).deleted && cas::pod_needs_move(c_.api.pod(p).pod))
-      emit_pod(p, engine::EventType::Normal, "ScaleDown", "deleting pod for node scale down");
-  k8s::drain_node(c_.api, *c_.kubelet, node, remove);
+  // Evictions with the pod's grace period capped at --max-graceful-termination-sec; CA then waits
+  // up to that cap plus DefaultPodEvictionHeadroom (30 s) for the pods to go, checking every 5 s.
+  for (k8s::PodId p : to_move) {
+    emit_pod(p, engine::EventType::Normal, "ScaleDown", "deleting pod for node scale down");
+    c_.kubelet->delete_pod(p, cas::eviction_grace_seconds(c_.api.pod(p).pod, o_.max_graceful_termination_sec));
+  }
+  engine::SimTime deadline =
+      c_.sim.now() + engine::Duration::seconds(o_.max_graceful_termination_sec) + engine::Duration::seconds(30);
+  wait_drained(node, name, std::move(to_move), deadline);
+}
+
+void ClusterAutoscaler::wait_drained(k8s::NodeId node, std::string name, std::vector<k8s::PodId> pods,
+                                     engine::SimTime deadline) {
+  const k8s::NodeRecord& rec = c_.api.node(node);
+  if (rec.deleted) {
+    deleting_.erase(name);
+    return;
+  }
+  bool gone = std::all_of(pods.begin(), pods.end(), [&](k8s::PodId p) {
+    const k8s::PodRecord& r = c_.api.pod(p);
+    return r.deleted || r.node != node;
+  });
+  if (gone) {
+    finish_deletion(node, true);
+    return;
+  }
+  if (c_.sim.now() >= deadline) {
+    emit_node(node, engine::EventType::Warning, "ScaleDownFailed",
+              "failed to drain and delete node: Failed to drain node /" + name + ": pods remaining after timeout");
+    k8s::NodeRecord& r = c_.api.node(node);
+    std::erase_if(r.node.taints, [](const k8s::Taint& t) { return t.key == cas::kTaintToBeDeleted; });
+    c_.api.node_changed(node, k8s::NodeChange::Updated);
+    deleting_.erase(name);
+    last_scale_down_fail_ = c_.sim.now();
+    return;
+  }
+  c_.sim.schedule(engine::Duration::seconds(5), [this, node, name = std::move(name), pods = std::move(pods), deadline] {
+    wait_drained(node, name, pods, deadline);
+  });
+}
+
+void ClusterAutoscaler::finish_deletion(k8s::NodeId node, bool drain) {
+  const k8s::NodeRecord& rec = c_.api.node(node);
+  if (rec.deleted) return;
+  std::string name = rec.node.meta.name;
+  std::string instance = rec.instance_id;
+  emit_node(node, engine::EventType::Normal, "ScaleDown", "nodes removed by cluster autoscaler");
+  if (drain) emit_status(engine::EventType::Normal, "ScaleDown", "Scale-down: node " + name + " removed with drain");
+  else emit_status(engine::EventType::Normal, "ScaleDownEmpty", "Scale-down: empty node " + name + " removed");
+  c_.auto_scaling.terminate_instance(instance, /*decrement_desired=*/true);
 }
 
 std::unique_ptr<Controller> make_cluster_autoscaler(Cluster& cluster) {

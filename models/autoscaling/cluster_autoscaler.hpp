@@ -17,6 +17,7 @@
 #include "models/autoscaling/cas/backoff.hpp"
 #include "models/autoscaling/cas/expander.hpp"
 #include "models/autoscaling/cas/node_template.hpp"
+#include "models/autoscaling/cas/nodegroup_set.hpp"
 #include "models/autoscaling/cas/scale_down.hpp"
 #include "models/cluster/cluster.hpp"
 
@@ -30,6 +31,7 @@ struct CasOptions {
   bool scale_down_enabled = true;                                               // --scale-down-enabled
   engine::Duration scale_down_unneeded_time = engine::Duration::minutes(10);    // --scale-down-unneeded-time
   engine::Duration scale_down_unready_time = engine::Duration::minutes(20);     // --scale-down-unready-time
+  bool scale_down_unready_enabled = true;                                        // --scale-down-unready-enabled
   engine::Duration scale_down_delay_after_add = engine::Duration::minutes(10);  // --scale-down-delay-after-add
   // --scale-down-delay-after-delete defaults to scan-interval.
   std::optional<engine::Duration> scale_down_delay_after_delete;
@@ -37,6 +39,7 @@ struct CasOptions {
   double scale_down_utilization_threshold = 0.5;                                 // --scale-down-utilization-threshold
   double scale_down_gpu_utilization_threshold = 0.5;                             // --scale-down-gpu-utilization-threshold
   bool balance_similar_node_groups = false;                                      // --balance-similar-node-groups
+  std::vector<std::string> balancing_ignore_labels;                              // --balancing-ignore-label (repeatable)
   std::int64_t max_nodes_total = 0;                                              // --max-nodes-total, 0 = no limit
   std::vector<std::string> node_group_auto_discovery;                            // --node-group-auto-discovery
   std::vector<std::string> nodes;                                                // --nodes min:max:name
@@ -47,7 +50,9 @@ struct CasOptions {
   std::int64_t expendable_pods_priority_cutoff = -10;                            // --expendable-pods-priority-cutoff
   // eksim: whether CA's IAM policy allows eks:DescribeNodegroup (the lab policy does not).
   bool describe_nodegroup_allowed = false;
-  cas::PriorityConfig priorities;  // priority expander ConfigMap (no scenario surface yet)
+  // Priority expander rules when no ConfigMap cluster-autoscaler-priority-expander has been
+  // applied (programmatic use; scenarios supply the ConfigMap as a manifest).
+  cas::PriorityConfig priorities;
 };
 
 // Parses cluster.spec().autoscaler.flags (kebab-case names, Go durations) over the defaults.
@@ -59,6 +64,11 @@ std::string scale_up_info(const std::string& group, std::int64_t from, std::int6
 // "pod didn't trigger scale-up: 1 max node group size reached, 2 node(s) had ..." with
 // "<count> <reason>" (count = node groups) sorted as strings for determinism (upstream: map order).
 std::string not_trigger_scale_up_message(const std::map<std::string, int>& reasons);
+// utilization.Info printed with %v: "{CpuUtil MemUtil GpuUtil ResourceName Utilization}", e.g.
+// "{0.25 0.75 0 memory 0.75}" (floats as Go's %v prints them).
+std::string utilization_info_string(const cas::Utilization& u);
+// Go's %v of a float64 (strconv 'g', shortest): 0.25, 0, 1e-05, 1e+21.
+std::string go_float(double v);
 
 class ClusterAutoscaler : public Controller {
  public:
@@ -83,6 +93,18 @@ class ClusterAutoscaler : public Controller {
   const std::vector<GroupState>& groups() const { return groups_; }
   const CasOptions& options() const { return o_; }
   const cas::ExponentialBackoff& backoff() const { return backoff_; }
+  // The ConfigMap kube-system/cluster-autoscaler-priority-expander as last applied: its parsed
+  // rules, or nullopt and upstream's error text when `priorities` is invalid (each scale-up then
+  // records PriorityConfigMapInvalid and the priority expander filters nothing).
+  void set_priority_config_map(std::optional<cas::PriorityConfig> config, std::string error);
+  // Nodes the last scale-down pass found unremovable, with upstream's UnremovableReason
+  // (BlockedByPod, NoPlaceToMovePods, ScaleDownDisabledAnnotation, NotUnderutilized,
+  // NodeGroupMinSizeReached) and, for BlockedByPod, the blocking pod's reason and error text.
+  struct Unremovable {
+    std::string reason;
+    std::optional<cas::BlockingPod> blocking_pod;
+  };
+  const std::map<std::string, Unremovable>& unremovable() const { return unremovable_; }
   // Template of a group as CA would build it now (live node or instance type + tags).
   std::optional<k8s::Node> template_node(const GroupState& g);
 
@@ -102,7 +124,11 @@ class ClusterAutoscaler : public Controller {
   std::vector<k8s::PodId> default_unschedulable() const;
   bool scale_up(const std::vector<LiveNode>& nodes);
   void scale_down(const std::vector<LiveNode>& nodes);
-  void start_deletion(k8s::NodeId node, GroupState& g, bool empty);
+  void start_deletion(k8s::NodeId node, GroupState& g, bool empty, const cas::Utilization& util);
+  void wait_drained(k8s::NodeId node, std::string name, std::vector<k8s::PodId> pods, engine::SimTime deadline);
+  void finish_deletion(k8s::NodeId node, bool drain);
+  std::vector<cas::RemainingPdb> remaining_pdbs() const;
+  const cas::PriorityConfig& effective_priorities();
   void emit_status(engine::EventType type, const std::string& reason, const std::string& message);
   void emit_node(k8s::NodeId node, engine::EventType type, const std::string& reason, const std::string& message);
   void emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message);
@@ -119,6 +145,10 @@ class ClusterAutoscaler : public Controller {
   std::optional<engine::SimTime> last_scale_down_delete_;
   std::optional<engine::SimTime> last_scale_down_fail_;
   std::uint64_t template_counter_ = 0;
+  bool priority_cm_applied_ = false;
+  std::optional<cas::PriorityConfig> priority_cm_;
+  std::string priority_cm_error_;
+  std::map<std::string, Unremovable> unremovable_;
 };
 
 // Builds the controller from cluster.spec().autoscaler.flags (real flag names, kebab-case) and

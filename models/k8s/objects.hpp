@@ -132,6 +132,13 @@ struct Container {
   std::vector<ContainerPort> ports;
 };
 
+// A pod volume, as much as Cluster Autoscaler's drain rules need: its name and the kind of its
+// source (the VolumeSource key: emptyDir, hostPath, persistentVolumeClaim, configMap, ...).
+struct Volume {
+  std::string name;
+  std::string source;
+};
+
 struct PodSpec {
   std::vector<Container> init_containers;
   std::vector<Container> containers;
@@ -146,6 +153,7 @@ struct PodSpec {
   std::string scheduler_name = "default-scheduler";
   std::int64_t termination_grace_period_seconds = 30;
   bool host_network = false;
+  std::vector<Volume> volumes;
 };
 
 // Pod-level request: sum over app containers, at least the largest init container

@@ -233,7 +233,7 @@ const std::vector<const char*> kIgnoredObjectMeta = {
     "uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
     "deletionGracePeriodSeconds", "ownerReferences", "finalizers", "managedFields", "selfLink"};
 const std::vector<const char*> kIgnoredPodSpec = {
-    "volumes", "securityContext", "imagePullSecrets", "serviceAccountName", "serviceAccount",
+    "securityContext", "imagePullSecrets", "serviceAccountName", "serviceAccount",
     "automountServiceAccountToken", "dnsPolicy", "dnsConfig", "hostname", "subdomain", "hostAliases",
     "hostPID", "hostIPC", "hostUsers", "shareProcessNamespace", "runtimeClassName", "enableServiceLinks",
     "preemptionPolicy", "overhead", "readinessGates", "activeDeadlineSeconds", "os", "setHostnameAsFQDN",
@@ -891,6 +891,21 @@ k8s::PodSpec pod_spec(const Ctx& ctx, const Value& v, const std::string& path) {
   }
   if (auto tv = f.get("terminationGracePeriodSeconds"))
     s.termination_grace_period_seconds = integer(ctx, *tv, "PodSpec", f.path("terminationGracePeriodSeconds"), "int64");
+  if (auto vv = f.get("volumes")) {
+    // Name and source kind only (Cluster Autoscaler's local-storage rule); the source's own
+    // fields are accepted as written.
+    auto items = list(ctx, *vv, "PodSpec", f.path("volumes"), "[]v1.Volume");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      k8s::Volume vol;
+      if (items[i].is_map())
+        for (auto it = items[i].node().begin(); it != items[i].node().end(); ++it) {
+          std::string key = it->first.as<std::string>();
+          if (key == "name") vol.name = it->second.as<std::string>();
+          else if (vol.source.empty()) vol.source = key;
+        }
+      s.volumes.push_back(std::move(vol));
+    }
+  }
   f.allow(kIgnoredPodSpec);
   f.finish();
   if (s.containers.empty()) ctx.invalid(cv ? *cv : v, fe_required(f.path("containers")));

@@ -1,5 +1,6 @@
 #include "models/autoscaling/cas/expander.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <sstream>
 
@@ -67,37 +68,82 @@ std::vector<ExpansionOption> filter_price(const std::vector<ExpansionOption>& op
       /*lowest=*/true);
 }
 
+bool priority_group_matches(const std::string& group_id, const std::vector<std::string>& patterns) {
+  for (const auto& pattern : patterns) {
+    try {
+      if (std::regex_search(group_id, std::regex(pattern))) return true;
+    } catch (const std::regex_error&) {
+      // parse_priority_config rejects such configs; a hand-built config just does not match.
+    }
+  }
+  return false;
+}
+
+namespace {
+
+// Go regexp/syntax ErrorCode texts for the std::regex errors that have one.
+std::string go_regexp_error(const std::regex_error& e, const std::string& re) {
+  std::string what = "invalid syntax";  // nearest general text
+  switch (e.code()) {
+    case std::regex_constants::error_brack: what = "missing closing ]"; break;
+    case std::regex_constants::error_paren: what = "missing closing )"; break;
+    case std::regex_constants::error_badrepeat: what = "missing argument to repetition operator"; break;
+    case std::regex_constants::error_escape: what = "invalid escape sequence"; break;
+    case std::regex_constants::error_range: what = "invalid character class range"; break;
+    default: break;
+  }
+  return "error parsing regexp: " + what + ": `" + re + "`";
+}
+
+}  // namespace
+
+std::optional<std::string> check_priority_regexps(const PriorityConfig& config) {
+  // Go ranges over the map in random order; std::map's order reports the lowest priority first.
+  for (const auto& [prio, patterns] : config)
+    for (const auto& re : patterns) {
+      try {
+        std::regex compiled(re);
+      } catch (const std::regex_error& e) {
+        return "Can't compile regexp rule for priority " + std::to_string(prio) + " and rule " + re + ": " +
+               go_regexp_error(e, re);
+      }
+    }
+  return std::nullopt;
+}
+
 std::vector<ExpansionOption> filter_priority(const std::vector<ExpansionOption>& options, const PriorityConfig& priorities) {
-  // expander/priority: the options whose id matches a regexp of the highest priority that matches
-  // any option; options matching nothing are dropped unless nothing matches at all.
+  // expander/priority BestOptions: the options matched by the highest priority any option
+  // matches; nothing matched at all -> no options filtered.
   for (auto it = priorities.rbegin(); it != priorities.rend(); ++it) {
     std::vector<ExpansionOption> matched;
     for (const auto& o : options)
-      for (const auto& pattern : it->second) {
-        std::regex re(pattern);
-        if (std::regex_search(o.group_id, re)) {
-          matched.push_back(o);
-          break;
-        }
-      }
+      if (priority_group_matches(o.group_id, it->second)) matched.push_back(o);
     if (!matched.empty()) return matched;
   }
   return options;
 }
 
 int choose_option(const std::vector<ExpansionOption>& options, const std::string& expander_flag,
-                  const PriorityConfig& priorities, engine::Rng& rng) {
+                  const PriorityConfig& priorities, engine::Rng& rng, std::vector<std::string>* priority_unmatched) {
   if (options.empty()) return -1;
   std::vector<ExpansionOption> remaining = options;
   std::stringstream ss(expander_flag);
   std::string name;
   while (std::getline(ss, name, ',')) {
-    if (remaining.size() <= 1) break;
     if (name == "least-waste") remaining = filter_least_waste(remaining);
     else if (name == "most-pods") remaining = filter_most_pods(remaining);
     else if (name == "price") remaining = filter_price(remaining);
-    else if (name == "priority") remaining = filter_priority(remaining, priorities);
+    else if (name == "priority") {
+      if (priority_unmatched)
+        for (const auto& o : remaining) {
+          bool found = std::any_of(priorities.begin(), priorities.end(),
+                                   [&](const auto& kv) { return priority_group_matches(o.group_id, kv.second); });
+          if (!found) priority_unmatched->push_back(o.group_id);
+        }
+      remaining = filter_priority(remaining, priorities);
+    }
     // "random" filters nothing: the final step below is random anyway.
+    if (remaining.size() <= 1) break;
   }
   std::size_t pick = 0;
   if (remaining.size() > 1) pick = static_cast<std::size_t>(rng.below(remaining.size()));

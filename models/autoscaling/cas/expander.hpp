@@ -5,6 +5,7 @@
 // expander factory does.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,17 @@ struct ExpansionOption {
 // priority -> regexps matched against node group ids; highest priority wins.
 using PriorityConfig = std::map<int, std::vector<std::string>>;
 
+inline constexpr const char* kPriorityConfigMapName = "cluster-autoscaler-priority-expander";
+
+// expander/priority parsePrioritiesYAMLString, second half: every rule must compile. Returns
+// upstream's error ("Can't compile regexp rule for priority 10 and rule [a: error parsing regexp:
+// missing closing ]: `[a`"), nullopt when all compile. Regexps are std::regex (ECMAScript), not
+// Go's RE2: the common syntax agrees, the error detail is the nearest Go ErrorCode text. The YAML
+// half (map[int][]string) is read where the ConfigMap is (sim/scenario/cas_config_map).
+std::optional<std::string> check_priority_regexps(const PriorityConfig& config);
+// Whether any regexp matches somewhere in the id (regexp.FindStringIndex != nil).
+bool priority_group_matches(const std::string& group_id, const std::vector<std::string>& patterns);
+
 // Each filter returns the best options (ties kept), never an empty list for non-empty input.
 std::vector<ExpansionOption> filter_least_waste(const std::vector<ExpansionOption>& options);
 std::vector<ExpansionOption> filter_most_pods(const std::vector<ExpansionOption>& options);
@@ -37,7 +49,11 @@ double waste_score(const ExpansionOption& option);
 
 // Applies the chain named by the flag ("least-waste", "priority,least-waste", ...), then random.
 // Unknown names are skipped. Returns the index into options, or -1 when options is empty.
+// expander/factory chain: each named filter in turn, stopping as soon as one option is left.
+// priority_unmatched, when given, receives the groups the priority filter saw that no regexp
+// matched (upstream's PriorityConfigMapNotMatchedGroup warnings), in option order.
 int choose_option(const std::vector<ExpansionOption>& options, const std::string& expander_flag,
-                  const PriorityConfig& priorities, engine::Rng& rng);
+                  const PriorityConfig& priorities, engine::Rng& rng,
+                  std::vector<std::string>* priority_unmatched = nullptr);
 
 }  // namespace eksim::autoscaling::cas

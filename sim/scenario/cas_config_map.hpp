@@ -1,0 +1,28 @@
+#pragma once
+// ConfigMaps Cluster Autoscaler reads, from the scenario's manifests: the priority expander's
+// kube-system/cluster-autoscaler-priority-expander, key `priorities`, a YAML map[int][]string
+// (expander/priority/priority.go parsePrioritiesYAMLString).
+#include <map>
+#include <optional>
+#include <string>
+
+#include "models/autoscaling/cas/expander.hpp"
+#include "models/cluster/cluster.hpp"
+#include "sim/scenario/k8s_manifest.hpp"
+
+namespace eksim::scenario {
+
+// The parsed configuration, or nullopt with *error set to upstream's text:
+//   priority configuration in cluster-autoscaler-priority-expander configmap is empty; please provide valid configuration
+//   Can't parse YAML with priorities in the configmap: yaml: unmarshal errors:\n  line 2: cannot unmarshal !!str `high` into int
+//   Can't compile regexp rule for priority 10 and rule [a: error parsing regexp: missing closing ]: `[a`
+std::optional<autoscaling::cas::PriorityConfig> parse_priority_config(const std::string& yaml, std::string* error);
+
+// `data` of a v1 ConfigMap manifest (string values; other value types are kept as written).
+std::map<std::string, std::string> config_map_data(const RawObject& raw);
+
+// kubectl apply of a ConfigMap: the API server keeps it; Cluster Autoscaler, when installed,
+// picks up its priority expander ConfigMap. Other ConfigMaps have no modelled reader.
+void apply_config_map(Cluster& cluster, const RawObject& raw);
+
+}  // namespace eksim::scenario
