@@ -6,7 +6,16 @@ namespace eksim::autoscaling {
 
 std::unique_ptr<Controller> make_karpenter(Cluster& cluster) {
   const bool auto_mode = cluster.spec().mode == "auto";
-  return std::make_unique<karpenter::Controller>(cluster, karpenter::settings_from_flags(cluster.spec().autoscaler.flags, auto_mode));
+  auto controller =
+      std::make_unique<karpenter::Controller>(cluster, karpenter::settings_from_flags(cluster.spec().autoscaler.flags, auto_mode));
+  // Karpenter's interruption controller reads the EC2 events from its SQS queue (EventBridge
+  // rules for the warning and the rebalance recommendation).
+  karpenter::Controller* k = controller.get();
+  cluster.spot.listeners.push_back([k](const aws::SpotSignal& s) {
+    if (s.kind == aws::SpotSignalKind::InterruptionWarning) k->spot_interruption(s.instance_id);
+    else if (s.kind == aws::SpotSignalKind::RebalanceRecommendation) k->rebalance_recommendation(s.instance_id);
+  });
+  return controller;
 }
 
 }  // namespace eksim::autoscaling

@@ -40,6 +40,9 @@ ManagedNodegroup& Eks::create_nodegroup(NodeGroupSpec spec, std::vector<std::str
   g.sizes = GroupSizes{ng.spec.min_size, ng.spec.max_size, ng.spec.desired_size};
   g.subnet_ids = ng.subnet_ids;
   g.launch_template = launch_template_for(ng.spec);
+  // EKS managed node groups with capacity type SPOT turn Capacity Rebalancing on for their ASG
+  // (EKS User Guide, "Managed node groups", capacity types: Spot).
+  g.capacity_rebalance = g.launch_template.spot;
   // Tags EKS puts on the group's ASG, which Cluster Autoscaler's auto-discovery reads. The node
   // group's own tags are modelled as reaching the ASG too (the labs tag node groups for CA's
   // node-template; on real EKS that needs the tags propagated to the ASG).

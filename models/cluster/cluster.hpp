@@ -11,8 +11,10 @@
 #include "models/aws/billing.hpp"
 #include "models/aws/eks.hpp"
 #include "models/aws/security_groups.hpp"
+#include "models/aws/spot_interruptions.hpp"
 #include "models/cluster/cluster_spec.hpp"
 #include "models/cluster/controller.hpp"
+#include "models/cluster/spot_handling.hpp"
 #include "models/k8s/api_server.hpp"
 #include "models/k8s/addons.hpp"
 #include "models/k8s/daemonset_controller.hpp"
@@ -54,6 +56,10 @@ class Cluster {
   aws::AutoScaling auto_scaling;
   aws::Eks eks;
   aws::SecurityGroups security_groups;
+  // Spot interruptions (per-pool rates and explicit ones); EKS managed node groups react through
+  // eks_spot, Karpenter subscribes itself.
+  aws::SpotInterruptions spot;
+  std::unique_ptr<EksSpotHandling> eks_spot;
   // Kubernetes controllers, built in dependency order (the kubelet first: the others evict and
   // delete through it).
   std::unique_ptr<k8s::Kubelet> kubelet;

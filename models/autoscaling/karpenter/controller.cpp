@@ -621,6 +621,15 @@ void Controller::spot_interruption(const std::string& instance_id) {
   trigger();
 }
 
+void Controller::rebalance_recommendation(const std::string& instance_id) {
+  NodeClaimState* c = claim_by_instance(instance_id);
+  if (!c || c->phase == NodeClaimPhase::Deleted) return;
+  // karpenter-provider-aws pkg/controllers/interruption/events.go, RebalanceRecommendation.
+  const std::string msg = "Spot rebalance recommendation was triggered";
+  event(EventType::Normal, "SpotRebalanceRecommendation", claim_ref(c->name), msg);
+  if (!c->node_name.empty()) event(EventType::Normal, "SpotRebalanceRecommendation", {"Node", "", c->node_name}, msg);
+}
+
 // --- disruption ------------------------------------------------------------------------------
 
 std::string Controller::pool_hash(const NodePool& p) const {

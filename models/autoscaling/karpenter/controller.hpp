@@ -68,6 +68,9 @@ class Controller : public eksim::Controller {
   bool delete_node_pool(const std::string& name);
   // EC2 Spot Instance Interruption Warning for an instance: the two-minute notice.
   void spot_interruption(const std::string& instance_id);
+  // EC2 Instance Rebalance Recommendation: Karpenter only records it (events
+  // SpotRebalanceRecommendation); it acts on the interruption warning.
+  void rebalance_recommendation(const std::string& instance_id);
 
   const Settings& settings() const { return settings_; }
   const std::map<std::string, NodePool>& node_pools() const { return pools_; }
