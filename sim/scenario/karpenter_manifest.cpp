@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "models/autoscaling/karpenter/controller.hpp"
+#include "models/autoscaling/karpenter/cron.hpp"
 #include "models/k8s/quantity.hpp"
 
 namespace eksim::scenario {
@@ -119,8 +120,19 @@ kp::NodePool read_node_pool(const Value& v) {
               rs->fail("The NodePool \"" + obj.name + "\" is invalid: spec.disruption.budgets.reasons: Unsupported value: \"" + r +
                        "\": supported values: \"Underutilized\", \"Empty\", \"Drifted\"");
         }
-        if (auto sc = br.get("schedule")) bg.schedule = sc->as_string();
-        if (auto du = br.get("duration")) bg.duration = du->as_duration();
+        auto sc = br.get("schedule");
+        auto du = br.get("duration");
+        if (sc) {
+          bg.schedule = sc->as_string();
+          std::string why;
+          if (!kp::parse_cron(bg.schedule, &why))
+            sc->fail(invalid(obj, "spec.disruption.budgets.schedule", bg.schedule, "invalid cron schedule: " + why));
+        }
+        if (du) bg.duration = du->as_duration();
+        // The CRD's rule on budgets: a schedule needs a duration and a duration a schedule.
+        if (static_cast<bool>(sc) != static_cast<bool>(du))
+          item.fail("The NodePool \"" + obj.name + "\" is invalid: spec.disruption.budgets[" + std::to_string(p.budgets.size()) +
+                    "]: Invalid value: \"object\": 'schedule' must be set with 'duration'");
         br.finish();
         p.budgets.push_back(bg);
       }
@@ -141,13 +153,24 @@ kp::NodePool read_node_pool(const Value& v) {
   MapReader ss(ts, "spec.template.spec");
   const kp::LabelDomain dom = kp::LabelDomain::Oss;  // and AutoMode below: the mode is not known at load time
   if (auto r = ss.get("requirements")) {
-    // minValues is accepted and not modelled; strip it before the shared parser sees it.
+    // minValues (NodeSelectorRequirementWithMinValues) is Karpenter's own: read it here, then
+    // strip it before the shared node-selector parser sees the entry.
+    auto items = r->items();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].is_map() || !items[i].node()["minValues"]) continue;
+      Value mv(items[i].node()["minValues"], r->file_ptr());
+      std::int64_t n = mv.as_int();
+      std::string path = "spec.template.spec.requirements[" + std::to_string(i) + "].minValues";
+      if (n < 1) mv.fail(invalid(obj, path, mv.as_string(), path + " in body should be greater than or equal to 1"));
+      if (n > 50) mv.fail(invalid(obj, path, mv.as_string(), path + " in body should be less than or equal to 50"));
+      std::string key = items[i].node()["key"] && items[i].node()["key"].IsScalar() ? items[i].node()["key"].Scalar() : "";
+      p.min_values[key] = std::max(p.min_values[key], n);
+    }
     YAML::Node copy = YAML::Clone(r->node());
     for (auto item : copy)
       if (item.IsMap()) item.remove("minValues");
     Value stripped(copy, r->file_ptr());
     p.requirements = parse_node_selector_requirements(stripped, obj, "spec.template.spec.requirements");
-    auto items = r->items();
     for (std::size_t i = 0; i < p.requirements.size(); ++i) {
       const auto& req = p.requirements[i];
       if (req.key == kp::kLabelNodePool || req.key == k8s::kLabelHostname)
@@ -201,11 +224,19 @@ void selector_terms(const Value& v, const char* what, std::initializer_list<cons
   }
 }
 
-kp::NodeClass read_ec2_node_class(const Value& v) {
-  ObjectRef obj = object_ref(v, "EC2NodeClass");
+// The envelope both NodeClass kinds share: apiVersion, kind, metadata (the name) and status
+// around a required spec.
+struct NodeClassEnvelope {
+  ObjectRef obj;
   kp::NodeClass nc;
-  nc.kind = "EC2NodeClass";
-  MapReader top(v, "EC2NodeClass");
+  Value spec;
+};
+
+NodeClassEnvelope read_node_class_envelope(const Value& v, const std::string& kind) {
+  ObjectRef obj = object_ref(v, kind);
+  kp::NodeClass nc;
+  nc.kind = kind;
+  MapReader top(v, kind);
   top.require("apiVersion");
   top.require("kind");
   read_metadata(top, obj);
@@ -213,6 +244,11 @@ kp::NodeClass read_ec2_node_class(const Value& v) {
   top.allow({"status"});
   Value spec = top.require("spec");
   top.finish();
+  return {std::move(obj), std::move(nc), std::move(spec)};
+}
+
+kp::NodeClass read_ec2_node_class(const Value& v) {
+  auto [obj, nc, spec] = read_node_class_envelope(v, "EC2NodeClass");
   MapReader s(spec, "EC2NodeClass spec");
   if (auto r = s.get("role")) nc.role = r->as_string();
   if (auto ip = s.get("instanceProfile")) {
@@ -269,17 +305,7 @@ kp::NodeClass read_ec2_node_class(const Value& v) {
 }
 
 kp::NodeClass read_auto_node_class(const Value& v) {
-  ObjectRef obj = object_ref(v, "NodeClass");
-  kp::NodeClass nc;
-  nc.kind = "NodeClass";
-  MapReader top(v, "NodeClass");
-  top.require("apiVersion");
-  top.require("kind");
-  read_metadata(top, obj);
-  nc.name = obj.name;
-  top.allow({"status"});
-  Value spec = top.require("spec");
-  top.finish();
+  auto [obj, nc, spec] = read_node_class_envelope(v, "NodeClass");
   MapReader s(spec, "NodeClass spec");
   if (auto r = s.get("role")) nc.role = r->as_string();
   if (auto sub = s.get("subnetSelectorTerms")) nc.subnet_ids = selector_subnets(*sub);

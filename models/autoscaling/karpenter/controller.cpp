@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/autoscaling/karpenter/cron.hpp"
 #include "models/k8s/pod_factory.hpp"
 #include "models/k8s/scheduling/predicates.hpp"
 
@@ -32,6 +33,14 @@ bool has_taint(const std::vector<k8s::Taint>& ts, const std::string& key) {
 
 // Pods a drain moves: active, not owned by a DaemonSet.
 bool reschedulable(const k8s::PodRecord& r) { return k8s::pod_active(r) && !k8s::is_daemonset_pod(r.pod); }
+
+// A bound pod as a disruption simulation reschedules it: without its nodeName (the NodeName
+// filter would pin it to the node being removed).
+k8s::Pod unbound(const k8s::Pod& p) {
+  k8s::Pod copy = p;
+  copy.spec.node_name.clear();
+  return copy;
+}
 
 NodePool auto_mode_pool(const std::string& name, bool system) {
   // EKS Auto Mode built-in NodePools (docs.aws.amazon.com/eks/latest/userguide/set-builtin-node-pools.html):
@@ -651,6 +660,16 @@ std::string Controller::class_hash(const NodeClass& c) const {
   return h;
 }
 
+bool Controller::budget_active(const Budget& b) const {
+  // Budget.IsActive: without a schedule always; else when a cron hit (UTC) falls in
+  // (now - duration, now]. Simulated time 0 is settings_.start_unix_seconds.
+  if (b.schedule.empty()) return true;
+  auto cron = parse_cron(b.schedule);
+  if (!cron || !b.duration) return false;
+  const std::int64_t now = settings_.start_unix_seconds + c_.sim.now().us / 1000000;
+  return cron_window_active(*cron, now, b.duration->us / 1000000);
+}
+
 int Controller::allowed_disruptions(const NodePool& p, const std::string& reason) const {
   std::int64_t nodes = 0, disrupting = 0;
   for (const auto& c : claims_) {
@@ -661,7 +680,7 @@ int Controller::allowed_disruptions(const NodePool& p, const std::string& reason
   std::int64_t allowed = INT32_MAX;
   for (const auto& b : p.budgets) {
     if (!b.reasons.empty() && std::find(b.reasons.begin(), b.reasons.end(), reason) == b.reasons.end()) continue;
-    if (!b.schedule.empty()) continue;  // scheduled windows are not modelled: treated as inactive
+    if (!budget_active(b)) continue;
     std::int64_t v = 0;
     if (!b.nodes.empty() && b.nodes.back() == '%') {
       // intstr.GetScaledValueFromIntOrPercent(..., roundUp=true)
@@ -686,6 +705,170 @@ bool Controller::pods_block_disruption(const k8s::NodeRecord& rec) const {
     if (reschedulable(r) && dnd(r.pod.meta.annotations)) return true;
   }
   return false;
+}
+
+// --- multi-node consolidation ------------------------------------------------------------------
+
+bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) const {
+  if (c.phase != NodeClaimPhase::Initialized || !c.replacements.empty()) return false;
+  auto pool_it = pools_.find(c.node_pool);
+  if (pool_it == pools_.end() || pool_it->second.consolidation_policy != "WhenEmptyOrUnderutilized") return false;
+  const NodePool& pool = pool_it->second;
+  if (!pool.consolidate_after || now - std::max(c.last_pod_event, c.initialized_at.value_or(now)) < *pool.consolidate_after)
+    return false;
+  if (pool.expire_after && now - c.created >= *pool.expire_after) return false;  // expiration goes first
+  auto node = c_.api.find_node(c.node_name);
+  if (!node) return false;
+  const k8s::NodeRecord& rec = c_.api.node(*node);
+  if (has_taint(rec.node.taints, kTaintDisrupted) || pods_block_disruption(rec)) return false;
+  // Drifted nodes are replaced by drift, not consolidation.
+  auto cls = classes_.find(c.node_class);
+  if (c.pool_hash != pool_hash(pool) || cls == classes_.end() || c.class_hash != class_hash(cls->second)) return false;
+  bool any_pod = false;
+  for (k8s::PodId p : rec.pods)
+    if (reschedulable(c_.api.pod(p))) any_pod = true;
+  return any_pod;  // empty nodes are emptiness's
+}
+
+double Controller::disruption_cost(const NodeClaimState& c, SimTime now) const {
+  // disruption/helpers.go: ReschedulingCost(pods) * LifetimeRemaining. Each evictable pod costs
+  // EvictionCost = 1 (no pod-deletion-cost annotation or priority adjustment modelled); the
+  // lifetime factor is the fraction of expireAfter left.
+  double pods = 0;
+  if (auto node = c_.api.find_node(c.node_name))
+    for (k8s::PodId p : c_.api.node(*node).pods)
+      if (reschedulable(c_.api.pod(p))) pods += 1;
+  double lifetime = 1;
+  auto pool_it = pools_.find(c.node_pool);
+  if (pool_it != pools_.end() && pool_it->second.expire_after && pool_it->second.expire_after->us > 0)
+    lifetime = std::clamp(1.0 - static_cast<double>((now - c.created).us) / static_cast<double>(pool_it->second.expire_after->us),
+                          0.0, 1.0);
+  return pods * lifetime;
+}
+
+std::optional<Controller::ConsolidationCommand> Controller::compute_consolidation(const std::vector<std::string>& names) {
+  // computeConsolidation: simulate the candidates' pods without the candidates; all fit on the
+  // rest -> delete; else at most one new NodeClaim, cheaper than the candidates together -> replace.
+  auto& api = c_.api;
+  ConsolidationCommand cmd;
+  cmd.pods = std::make_unique<std::vector<k8s::Pod>>();
+  std::set<std::string> nodes;
+  double total_price = 0;
+  bool any_spot = false;
+  std::set<std::string> candidate_types;
+  std::map<std::string, double> candidate_price;  // cheapest price of each candidate type
+  for (const auto& n : names) {
+    NodeClaimState* c = claim_by_name(n);
+    if (!c) return std::nullopt;
+    nodes.insert(c->node_name);
+    total_price += c->price_per_hour;
+    any_spot |= c->capacity_type == "spot";
+    auto [it, inserted] = candidate_price.emplace(c->instance_type, c->price_per_hour);
+    if (!inserted) it->second = std::min(it->second, c->price_per_hour);
+    if (auto node = api.find_node(c->node_name))
+      for (k8s::PodId p : api.node(*node).pods)
+        if (reschedulable(api.pod(p))) cmd.pods->push_back(unbound(api.pod(p).pod));
+  }
+  std::vector<const k8s::Pod*> pods;
+  for (const auto& p : *cmd.pods) pods.push_back(&p);
+  std::vector<ExistingNode> others = existing_nodes();
+  std::erase_if(others, [&](const ExistingNode& e) { return !e.node_name.empty() && nodes.count(e.node_name); });
+  cmd.candidates = names;
+  cmd.daemons = std::make_unique<std::vector<k8s::Pod>>(daemon_pods());
+  cmd.templates = std::make_unique<std::vector<NodeClaimTemplate>>(templates(*cmd.daemons));
+  SchedulingResults res = solve(pods, others, *cmd.templates, domain());
+  if (!res.errors.empty() || res.new_claims.size() > 1) return std::nullopt;
+  if (res.new_claims.empty()) return cmd;  // delete
+  // Spot candidates are only replaced with the SpotToSpotConsolidation feature gate.
+  if (any_spot && !settings_.spot_to_spot_consolidation) return std::nullopt;
+  PlannedNodeClaim planned = std::move(res.new_claims[0]);
+  // Cheaper than the candidates together, and (filterOutSameType) cheaper than the cheapest
+  // candidate whose type is among the options: otherwise deleting the others is the better move.
+  double max_price = total_price;
+  for (const auto* it : planned.options) {
+    auto cp = candidate_price.find(it->name());
+    if (cp != candidate_price.end()) max_price = std::min(max_price, cp->second);
+  }
+  std::erase_if(planned.options, [&](const InstanceTypeInfo* it) {
+    double p = it->cheapest(planned.requirements);
+    return p < 0 || p >= max_price;
+  });
+  if (planned.options.empty()) return std::nullopt;
+  cmd.replacement.push_back(std::move(planned));
+  return cmd;
+}
+
+bool Controller::multi_node_consolidation(SimTime now) {
+  // MultiNodeConsolidation.ComputeCommand: candidates by disruption cost, pre-filtered by the
+  // NodePools' budgets, then a binary search for the longest prefix [0, n] that one command
+  // can disrupt (at least two nodes; single-node consolidation handles one).
+  std::vector<std::pair<double, std::string>> ranked;
+  for (const auto& c : claims_)
+    if (underutilized_candidate(c, now)) ranked.emplace_back(disruption_cost(c, now), c.name);
+  std::sort(ranked.begin(), ranked.end());
+  std::map<std::string, int> budget;
+  std::vector<std::string> candidates;
+  bool constrained = false;
+  for (const auto& [cost, name] : ranked) {
+    const NodeClaimState* c = claim_by_name(name);
+    auto b = budget.find(c->node_pool);
+    if (b == budget.end()) b = budget.emplace(c->node_pool, allowed_disruptions(pools_.at(c->node_pool), "Underutilized")).first;
+    if (b->second <= 0) {
+      constrained = true;
+      continue;
+    }
+    --b->second;
+    candidates.push_back(name);
+  }
+  (void)constrained;
+  std::optional<ConsolidationCommand> best;
+  if (candidates.size() >= 2) {
+    std::size_t lo = 1, hi = std::min<std::size_t>(candidates.size(), 100) - 1;
+    while (lo <= hi) {
+      std::size_t mid = (lo + hi) / 2;
+      std::vector<std::string> prefix(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(mid + 1));
+      auto cmd = compute_consolidation(prefix);
+      if (cmd) {
+        best = std::move(cmd);
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+  }
+  if (!best) {
+    pending_multi_.reset();
+    return false;
+  }
+  // Validation: the same command must still hold consolidationTTL later.
+  if (!pending_multi_ || pending_multi_->candidates != best->candidates || pending_multi_->replace != !best->replacement.empty()) {
+    pending_multi_ = PendingMulti{best->candidates, !best->replacement.empty(), now + kValidationTtl};
+    return true;
+  }
+  if (now < pending_multi_->validate_at) return true;
+  pending_multi_.reset();
+  const std::string reason = "Underutilized";
+  if (best->replacement.empty()) {
+    for (const auto& name : best->candidates) {
+      NodeClaimState* c = claim_by_name(name);
+      event(EventType::Normal, "DisruptionTerminating", {"Node", "", c->node_name}, "Disrupting Node: " + reason);
+      event(EventType::Normal, "DisruptionTerminating", claim_ref(c->name), "Disrupting NodeClaim: " + reason);
+      delete_claim(*c, reason, false);
+    }
+    return true;
+  }
+  int idx = launch(best->replacement[0], true);
+  if (idx < 0) return true;
+  const std::string replacement = claims_[idx].name;
+  event(EventType::Normal, "DisruptionLaunching", claim_ref(replacement), "Launching NodeClaim: " + reason);
+  event(EventType::Normal, "DisruptionWaitingReadiness", claim_ref(replacement), "Waiting on readiness to continue disruption");
+  for (const auto& name : best->candidates) {
+    NodeClaimState* c = claim_by_name(name);
+    c->disruption_reason = reason;
+    c->replacements = {replacement};
+    pending_commands_.erase(name);
+  }
+  return true;
 }
 
 void Controller::disrupt() {
@@ -719,6 +902,10 @@ void Controller::disrupt() {
     delete_claim(c, reason, false);
   }
 
+  // Multi-node consolidation comes before single-node; while it holds a command, single-node
+  // consolidation waits.
+  const bool multi = multi_node_consolidation(now);
+  bool single_node_done = false;
   std::vector<std::string> names;
   for (const auto& c : claims_)
     if (c.phase == NodeClaimPhase::Initialized && c.replacements.empty()) names.push_back(c.name);
@@ -741,9 +928,11 @@ void Controller::disrupt() {
       pending_commands_.erase(name);
       continue;
     }
-    std::vector<const k8s::Pod*> pods;
+    std::vector<k8s::Pod> moved;
     for (k8s::PodId p : rec.pods)
-      if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
+      if (reschedulable(api.pod(p))) moved.push_back(unbound(api.pod(p).pod));
+    std::vector<const k8s::Pod*> pods;
+    for (const auto& p : moved) pods.push_back(&p);
 
     // Drift: the NodePool template or NodeClass changed, or the node no longer meets the
     // NodePool's requirements.
@@ -759,7 +948,7 @@ void Controller::disrupt() {
     if (drifted) reason = "Drifted";
     else if (consolidatable && pods.empty()) reason = "Empty";
     else if (consolidatable && pool.consolidation_policy == "WhenEmptyOrUnderutilized") reason = "Underutilized";
-    if (reason.empty()) {
+    if (reason.empty() || (multi && reason == "Underutilized")) {
       pending_commands_.erase(name);
       continue;
     }
@@ -773,30 +962,23 @@ void Controller::disrupt() {
     std::vector<k8s::Pod> daemons;
     std::vector<NodeClaimTemplate> tmpls;
     if (!pods.empty()) {
+      // One simulation with the NodePools, as upstream's SimulateScheduling: no new NodeClaim
+      // means the pods fit elsewhere (their topology domains still count the pools' zones).
+      daemons = daemon_pods();
+      tmpls = templates(daemons);
       std::vector<ExistingNode> others = existing_nodes(c->node_name);
-      std::vector<NodeClaimTemplate> none;
-      SchedulingResults sim = solve(pods, others, none, domain());
-      if (!sim.errors.empty()) {
+      SchedulingResults sim = solve(pods, others, tmpls, domain());
+      if (!sim.errors.empty() || !sim.new_claims.empty()) {
         if (reason == "Underutilized") {
-          daemons = daemon_pods();
-          tmpls = templates(daemons);
-          others = existing_nodes(c->node_name);
-          SchedulingResults with_new = solve(pods, others, tmpls, domain());
-          bool cheaper = with_new.errors.empty() && with_new.new_claims.size() == 1 &&
-                         with_new.new_claims[0].options.front()->cheapest(with_new.new_claims[0].requirements) < c->price_per_hour;
+          bool cheaper = sim.errors.empty() && sim.new_claims.size() == 1 &&
+                         sim.new_claims[0].options.front()->cheapest(sim.new_claims[0].requirements) < c->price_per_hour;
           if (cheaper && c->capacity_type == "spot" && !settings_.spot_to_spot_consolidation) cheaper = false;
           if (!cheaper) {
             pending_commands_.erase(name);
             continue;
           }
-          replacements = std::move(with_new.new_claims);
-        } else {
-          daemons = daemon_pods();
-          tmpls = templates(daemons);
-          others = existing_nodes(c->node_name);
-          SchedulingResults with_new = solve(pods, others, tmpls, domain());
-          replacements = std::move(with_new.new_claims);
         }
+        replacements = std::move(sim.new_claims);
       }
     }
     if (reason != "Drifted") {
@@ -807,7 +989,10 @@ void Controller::disrupt() {
         continue;
       }
       if (now < it->second) continue;
+      // SingleNodeConsolidation returns one command per pass; the others wait for the next.
+      if (reason == "Underutilized" && single_node_done) continue;
       pending_commands_.erase(it);
+      if (reason == "Underutilized") single_node_done = true;
     }
     c->disruption_reason = reason;
     if (replacements.empty()) {

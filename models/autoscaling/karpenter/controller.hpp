@@ -6,6 +6,7 @@
 // eks.amazonaws.com label domain, the NodeClass kind, built-in NodePools and its event source.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct Settings {
   bool spot_to_spot_consolidation = false;                     // feature gate, off by default
   std::string version = "1.8.3";
   bool auto_mode = false;
+  // Wall-clock time (UTC, Unix seconds) of simulated time 0, for budget cron schedules. Default:
+  // 1970-01-01T00:00:00Z, a Thursday midnight.
+  std::int64_t start_unix_seconds = 0;
 };
 Settings settings_from_flags(const std::map<std::string, std::string>& flags, bool auto_mode);
 
@@ -112,6 +116,27 @@ class Controller : public eksim::Controller {
   std::string class_hash(const NodeClass& c) const;
   int allowed_disruptions(const NodePool& p, const std::string& reason) const;
   bool pods_block_disruption(const k8s::NodeRecord& rec) const;
+  bool budget_active(const Budget& b) const;
+
+  // Multi-node consolidation (disruption/multinodeconsolidation.go).
+  struct ConsolidationCommand {
+    std::vector<std::string> candidates;         // NodeClaim names
+    std::vector<PlannedNodeClaim> replacement;   // empty = delete; else the one cheaper NodeClaim
+    std::unique_ptr<std::vector<k8s::Pod>> pods;  // the candidates' pods, unbound (simulated)
+    // What the replacement's template points into, kept alive with it.
+    std::unique_ptr<std::vector<k8s::Pod>> daemons;
+    std::unique_ptr<std::vector<NodeClaimTemplate>> templates;
+  };
+  struct PendingMulti {
+    std::vector<std::string> candidates;
+    bool replace = false;
+    engine::SimTime validate_at;
+  };
+  bool underutilized_candidate(const NodeClaimState& c, engine::SimTime now) const;
+  double disruption_cost(const NodeClaimState& c, engine::SimTime now) const;
+  std::optional<ConsolidationCommand> compute_consolidation(const std::vector<std::string>& names);
+  // True while a multi-node command waits for validation or was just executed.
+  bool multi_node_consolidation(engine::SimTime now);
 
   Cluster& c_;
   Settings settings_;
@@ -126,6 +151,7 @@ class Controller : public eksim::Controller {
   std::map<std::string, std::pair<std::string, engine::SimTime>> dedupe_;  // key -> (message, time)
   std::map<std::string, engine::SimTime> pending_commands_;              // claim -> validate-at
   bool in_node_update_ = false;
+  std::optional<PendingMulti> pending_multi_;
 };
 
 }  // namespace eksim::autoscaling::karpenter

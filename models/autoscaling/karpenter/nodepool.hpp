@@ -26,6 +26,7 @@ struct NodePool {
   k8s::Labels labels;
   k8s::Labels annotations;
   std::vector<k8s::NodeSelectorRequirement> requirements;
+  std::map<std::string, std::int64_t> min_values;  // requirement key -> minValues
   std::vector<k8s::Taint> taints;
   std::vector<k8s::Taint> startup_taints;
   std::string node_class_group = "karpenter.k8s.aws";

@@ -117,6 +117,7 @@ Requirement Requirement::intersection(const Requirement& o) const {
     out.greater_than_ = gt;
     out.less_than_ = lt;
   }
+  if (min_values_ || o.min_values_) out.min_values_ = std::max(min_values_.value_or(0), o.min_values_.value_or(0));
   return out;
 }
 
@@ -141,7 +142,14 @@ std::string Requirement::str() const {
   }
   if (greater_than_) s += " >" + std::to_string(*greater_than_);
   if (less_than_) s += " <" + std::to_string(*less_than_);
+  if (min_values_) s += " minValues " + std::to_string(*min_values_);
   return s;
+}
+
+bool Requirements::has_min_values() const {
+  for (const auto& [k, r] : reqs_)
+    if (r.min_values()) return true;
+  return false;
 }
 
 Requirements Requirements::from_node_selector(const std::vector<k8s::NodeSelectorRequirement>& reqs) {

@@ -31,14 +31,20 @@ class Requirement {
   std::string any() const;
   const std::set<std::string>& values() const { return values_; }
   bool complement() const { return complement_; }
-  // "key In [a b]", "key Exists", "key Exists >4" (Go's %s of the upstream type).
+  // "key In [a b]", "key Exists", "key Exists >4", "key In [a b c] minValues 2" (Go's %s of
+  // the upstream type).
   std::string str() const;
+  // NodePool requirement minValues: at least this many distinct values among the instance types
+  // a NodeClaim may launch (intersections keep the larger).
+  const std::optional<std::int64_t>& min_values() const { return min_values_; }
+  void set_min_values(std::int64_t n) { min_values_ = n; }
 
  private:
   std::string key_;
   bool complement_ = true;
   std::set<std::string> values_;
   std::optional<std::int64_t> greater_than_, less_than_;
+  std::optional<std::int64_t> min_values_;
 };
 
 class Requirements {
@@ -61,6 +67,7 @@ class Requirements {
   std::size_t size() const { return reqs_.size(); }
   const std::map<std::string, Requirement>& all() const { return reqs_; }
   void erase(const std::string& key) { reqs_.erase(key); }
+  bool has_min_values() const;
 
   // Errors (joined by "; " as multierr does) when some key both sides define has no common
   // value; "" when they intersect. Undefined keys are allowed.

@@ -74,9 +74,29 @@ struct FilterResults {
       return "no instance type which had enough resources and the required offering met the scheduling requirements";
     if (requirements_and_offering)
       return "no instance type which met the scheduling requirements and the required offering had the required resources";
+    if (!min_values_key.empty()) return "minValues requirement is not met for " + min_values_key;
     return "no instance type met the requirements/resources/offering tuple";
   }
+  std::string min_values_key;  // a requirement whose minValues the remaining types do not reach
 };
+
+// IncompatibleReqAcrossInstanceTypes: over the cheapest 100 remaining types (what the launch path
+// gets), every requirement with minValues needs that many distinct values; the first key (by
+// name) that falls short, or "".
+std::string min_values_violation(const Requirements& reqs, const std::vector<const InstanceTypeInfo*>& types) {
+  constexpr std::size_t kMaxInstanceTypes = 100;  // scheduling.MaxInstanceTypes
+  for (const auto& [key, r] : reqs.all()) {
+    if (!r.min_values()) continue;
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < types.size() && i < kMaxInstanceTypes; ++i) {
+      const Requirement tr = types[i]->requirements.get(key);
+      if (!tr.complement()) seen.insert(tr.values().begin(), tr.values().end());
+      if (static_cast<std::int64_t>(seen.size()) >= *r.min_values()) break;
+    }
+    if (static_cast<std::int64_t>(seen.size()) < *r.min_values()) return key;
+  }
+  return "";
+}
 
 FilterResults filter_types(const std::vector<const InstanceTypeInfo*>& types, const Requirements& reqs,
                            const k8s::ResourceList& requests, bool check_requirements) {
@@ -93,6 +113,11 @@ FilterResults filter_types(const std::vector<const InstanceTypeInfo*>& types, co
     r.fits_and_offering |= fit && offering && !compat;
     if (compat && fit && offering) r.remaining.push_back(it);
   }
+  if (reqs.has_min_values()) {
+    // If minValues is not met the remaining types cannot launch (filterInstanceTypesByRequirements).
+    r.min_values_key = min_values_violation(reqs, r.remaining);
+    if (!r.min_values_key.empty()) r.remaining.clear();
+  }
   return r;
 }
 
@@ -102,25 +127,284 @@ k8s::ResourceList max_allocatable(const std::vector<const InstanceTypeInfo*>& ty
   return m;
 }
 
+// Karpenter's topology tracking (provisioning/scheduling/topology.go, topologygroup.go) for what
+// decides where new NodeClaims go: DoNotSchedule topology spread constraints and required pod
+// anti-affinity (the pod's own terms and the inverse: pods already placed whose anti-affinity
+// selects it), on any topology key, zone and hostname in practice. Counts come from the pods on
+// existing nodes and the pods placed earlier in this pass; every NodeClaim is its own hostname
+// domain. Required pod affinity is left to the kube-scheduler's filters on existing nodes.
+class Topology {
+ public:
+  Topology(const std::vector<const k8s::Pod*>& pods, const std::vector<ExistingNode>& existing,
+           const std::vector<NodeClaimTemplate>& templates) {
+    for (const auto* p : pods) note_keys(*p, /*incoming=*/true);
+    for (const auto& e : existing)
+      for (const auto* p : e.info.pods) note_keys(*p, /*incoming=*/false);
+    if (keys_.empty()) return;
+    for (const auto& e : existing) {
+      for (const auto& key : keys_) {
+        std::string d = domain_of(e.info.node.meta.labels, key, e.info.name());
+        if (!d.empty()) universe_[key].insert(d);
+      }
+      for (const auto* p : e.info.pods) record(*p, e.info.node.meta.labels, e.info.name());
+    }
+    for (const auto& t : templates) {
+      for (const auto& key : keys_) {
+        if (key == k8s::kLabelHostname) continue;
+        const Requirement r = t.requirements.get(key);
+        for (const auto* it : t.instance_types) {
+          if (key == k8s::kLabelZone) {
+            for (const auto& o : it->offerings)
+              if (r.has(o.zone)) universe_[key].insert(o.zone);
+          } else {
+            const Requirement ir = it->requirements.get(key);
+            for (const auto& v : ir.values())
+              if (r.has(v)) universe_[key].insert(v);
+          }
+        }
+        if (!r.complement())
+          for (const auto& v : r.values()) universe_[key].insert(v);
+      }
+    }
+  }
+
+  bool active() const { return !keys_.empty(); }
+  // Whether the pod takes part: constraints of its own, or anti-affinity of others may select it.
+  bool constrains(const k8s::Pod& pod) const {
+    return active() && (has_own_terms(pod) || any_anti_affinity_);
+  }
+
+  // An existing node (fixed labels): "" when the pod may go there.
+  std::string check_node(const k8s::Pod& pod, const k8s::Labels& labels, const std::string& host) const {
+    for (const auto& c : pod.spec.topology_spread_constraints) {
+      if (c.when_unsatisfiable == "ScheduleAnyway") continue;
+      std::string d = domain_of(labels, c.topology_key, host);
+      if (d.empty()) return "missing label " + c.topology_key;
+      auto counts = spread_counts(pod, c);
+      std::int64_t self = k8s::label_selector_matches(c.label_selector, pod.meta.labels) ? 1 : 0;
+      if (count_in(counts, d) + self - min_count(pod, c, counts) > c.max_skew) return "skew";
+    }
+    for (const auto& t : pod.spec.affinity.pod_anti_affinity_required) {
+      std::string d = domain_of(labels, t.topology_key, host);
+      if (!d.empty() && count_in(anti_counts(pod, t), d) > 0) return "anti-affinity";
+    }
+    for (const auto& [key, blocked] : inverse_blocked(pod)) {
+      std::string d = domain_of(labels, key, host);
+      if (!d.empty() && blocked.count(d)) return "inverse anti-affinity";
+    }
+    return "";
+  }
+
+  // A NodeClaim: narrows reqs on the topology keys (nextDomainTopologySpread picks the domain
+  // with the fewest matching pods, ties by name; anti-affinity keeps the empty domains). Returns
+  // "" or upstream's topologyError text.
+  std::string narrow_claim(const k8s::Pod& pod, Requirements& reqs, const std::string& host) const {
+    const Requirements pod_reqs = Requirements::from_pod(pod);
+    for (const auto& c : pod.spec.topology_spread_constraints) {
+      if (c.when_unsatisfiable == "ScheduleAnyway") continue;
+      auto counts = spread_counts(pod, c);
+      std::int64_t self = k8s::label_selector_matches(c.label_selector, pod.meta.labels) ? 1 : 0;
+      std::int64_t mn = min_count(pod, c, counts);
+      if (c.topology_key == k8s::kLabelHostname) {
+        if (count_in(counts, host) + self - mn > c.max_skew)
+          return error("topology spread", c.topology_key, counts, pod_reqs, reqs);
+        continue;
+      }
+      const Requirement node_domains = reqs.get(c.topology_key);
+      std::string best;
+      std::int64_t best_count = INT64_MAX;
+      for (const auto& d : universe(c.topology_key)) {
+        if (!node_domains.has(d)) continue;
+        std::int64_t n = count_in(counts, d) + self;
+        if (n - mn <= c.max_skew && n < best_count) {
+          best = d;
+          best_count = n;
+        }
+      }
+      if (best.empty()) return error("topology spread", c.topology_key, counts, pod_reqs, reqs);
+      reqs.add(Requirement(c.topology_key, "In", {best}));
+    }
+    for (const auto& t : pod.spec.affinity.pod_anti_affinity_required) {
+      auto counts = anti_counts(pod, t);
+      if (t.topology_key == k8s::kLabelHostname) {
+        if (count_in(counts, host) > 0) return error("pod anti-affinity", t.topology_key, counts, pod_reqs, reqs);
+        continue;
+      }
+      const Requirement node_domains = reqs.get(t.topology_key);
+      std::vector<std::string> options;
+      for (const auto& d : universe(t.topology_key))
+        if (node_domains.has(d) && count_in(counts, d) == 0) options.push_back(d);
+      if (options.empty()) return error("pod anti-affinity", t.topology_key, counts, pod_reqs, reqs);
+      reqs.add(Requirement(t.topology_key, "In", options));
+    }
+    for (const auto& [key, blocked] : inverse_blocked(pod)) {
+      if (key == k8s::kLabelHostname) {
+        if (blocked.count(host)) return error("pod anti-affinity", key, {}, pod_reqs, reqs);
+        continue;
+      }
+      std::vector<std::string> b(blocked.begin(), blocked.end());
+      reqs.add(Requirement(key, "NotIn", b));
+      if (reqs.get(key).len() == 0) return error("pod anti-affinity", key, {}, pod_reqs, reqs);
+    }
+    return "";
+  }
+
+  // Records a placed pod: node labels, or the claim's requirements (a domain counts only when
+  // the requirement has a single value) with the claim's own hostname.
+  void record(const k8s::Pod& pod, const k8s::Labels& labels, const std::string& host) {
+    Placed pl{&pod, {}};
+    for (const auto& key : keys_) {
+      std::string d = domain_of(labels, key, host);
+      if (!d.empty()) pl.domains[key] = d;
+    }
+    placed_.push_back(std::move(pl));
+  }
+  void record_claim(const k8s::Pod& pod, const Requirements& reqs, const std::string& host) {
+    Placed pl{&pod, {}};
+    for (const auto& key : keys_) {
+      if (key == k8s::kLabelHostname) {
+        pl.domains[key] = host;
+        continue;
+      }
+      const Requirement r = reqs.get(key);
+      if (!r.complement() && r.values().size() == 1) pl.domains[key] = *r.values().begin();
+    }
+    placed_.push_back(std::move(pl));
+  }
+
+ private:
+  struct Placed {
+    const k8s::Pod* pod;
+    std::map<std::string, std::string> domains;
+  };
+  using Counts = std::map<std::string, std::int64_t>;
+
+  static bool has_own_terms(const k8s::Pod& pod) {
+    for (const auto& c : pod.spec.topology_spread_constraints)
+      if (c.when_unsatisfiable != "ScheduleAnyway") return true;
+    return !pod.spec.affinity.pod_anti_affinity_required.empty();
+  }
+  void note_keys(const k8s::Pod& pod, bool incoming) {
+    if (incoming)
+      for (const auto& c : pod.spec.topology_spread_constraints)
+        if (c.when_unsatisfiable != "ScheduleAnyway") keys_.insert(c.topology_key);
+    for (const auto& t : pod.spec.affinity.pod_anti_affinity_required) {
+      keys_.insert(t.topology_key);
+      any_anti_affinity_ = true;
+    }
+  }
+  static std::string domain_of(const k8s::Labels& labels, const std::string& key, const std::string& host) {
+    auto it = labels.find(key);
+    if (it != labels.end()) return it->second;
+    return key == k8s::kLabelHostname ? host : "";
+  }
+  static std::int64_t count_in(const Counts& c, const std::string& d) {
+    auto it = c.find(d);
+    return it == c.end() ? 0 : it->second;
+  }
+  const std::set<std::string>& universe(const std::string& key) const {
+    static const std::set<std::string> none;
+    auto it = universe_.find(key);
+    return it == universe_.end() ? none : it->second;
+  }
+  Counts spread_counts(const k8s::Pod& pod, const k8s::TopologySpreadConstraint& c) const {
+    Counts counts;
+    for (const auto& d : universe(c.topology_key)) counts[d] = 0;
+    for (const auto& pl : placed_) {
+      if (pl.pod->meta.ns != pod.meta.ns || !k8s::label_selector_matches(c.label_selector, pl.pod->meta.labels)) continue;
+      auto it = pl.domains.find(c.topology_key);
+      if (it != pl.domains.end()) ++counts[it->second];
+    }
+    return counts;
+  }
+  // domainMinCount: hostname domains always have an empty candidate (a new node); otherwise the
+  // fewest matching pods over the domains the pod's own requirements allow.
+  std::int64_t min_count(const k8s::Pod& pod, const k8s::TopologySpreadConstraint& c, const Counts& counts) const {
+    if (c.topology_key == k8s::kLabelHostname) return 0;
+    const Requirement allowed = Requirements::from_pod(pod).get(c.topology_key);
+    std::int64_t mn = INT64_MAX;
+    std::int64_t domains = 0;
+    for (const auto& [d, n] : counts)
+      if (allowed.has(d)) {
+        mn = std::min(mn, n);
+        ++domains;
+      }
+    if (domains == 0 || (c.min_domains && domains < *c.min_domains)) return 0;
+    return mn;
+  }
+  static bool term_selects(const k8s::PodAffinityTerm& t, const std::string& owner_ns, const k8s::Pod& target) {
+    bool ns_ok = t.namespaces.empty() ? target.meta.ns == owner_ns
+                                      : std::find(t.namespaces.begin(), t.namespaces.end(), target.meta.ns) != t.namespaces.end();
+    return ns_ok && k8s::label_selector_matches(t.label_selector, target.meta.labels);
+  }
+  Counts anti_counts(const k8s::Pod& pod, const k8s::PodAffinityTerm& t) const {
+    Counts counts;
+    for (const auto& pl : placed_) {
+      if (!term_selects(t, pod.meta.ns, *pl.pod)) continue;
+      auto it = pl.domains.find(t.topology_key);
+      if (it != pl.domains.end()) ++counts[it->second];
+    }
+    return counts;
+  }
+  std::map<std::string, std::set<std::string>> inverse_blocked(const k8s::Pod& pod) const {
+    std::map<std::string, std::set<std::string>> out;
+    if (!any_anti_affinity_) return out;
+    for (const auto& pl : placed_)
+      for (const auto& t : pl.pod->spec.affinity.pod_anti_affinity_required) {
+        if (!term_selects(t, pl.pod->meta.ns, pod)) continue;
+        auto it = pl.domains.find(t.topology_key);
+        if (it != pl.domains.end()) out[t.topology_key].insert(it->second);
+      }
+    return out;
+  }
+  // topologyError.Error(), word for word (its format string has no closing parenthesis).
+  static std::string error(const char* type, const std::string& key, const Counts& counts, const Requirements& pod_reqs,
+                           const Requirements& node_reqs) {
+    std::string c;
+    int n = 0;
+    for (const auto& [d, v] : counts) {
+      if (n++ == 25) break;  // pretty.Map(domains, 25)
+      if (!c.empty()) c += ", ";
+      c += d + ": " + std::to_string(v);
+    }
+    return std::string("unsatisfiable topology constraint for ") + type + ", key=" + key + " (counts = " + c +
+           ", podDomains = " + pod_reqs.get(key).str() + ", nodeDomains = " + node_reqs.get(key).str();
+  }
+
+  std::set<std::string> keys_;
+  bool any_anti_affinity_ = false;
+  std::map<std::string, std::set<std::string>> universe_;
+  std::vector<Placed> placed_;
+};
+
 // NodeClaim.Add. Returns "" on success (the claim is updated), else the reason.
 std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::ResourceList& pod_requests,
-                         const std::set<std::string>& well_known, bool quick_reject) {
+                         const std::set<std::string>& well_known, bool quick_reject, Topology& topo,
+                         const std::string& host) {
   k8s::ResourceList requests = nc.requests;
   requests += pod_requests;
   if (quick_reject && !fits_in(requests, nc.max_allocatable)) return "no capacity";
   std::string err = tolerates(nc.tmpl->taints, pod.spec.tolerations);
   if (!err.empty()) return err;
   Requirements pod_reqs = Requirements::from_pod(pod);
+  const bool topology = topo.constrains(pod);
   Requirements merged;
   const Requirements* reqs = &nc.requirements;
-  if (!pod_reqs.empty()) {
-    err = nc.requirements.compatible(pod_reqs, well_known);
-    if (!err.empty()) return "incompatible requirements, " + err;
+  if (!pod_reqs.empty() || topology) {
+    if (!pod_reqs.empty()) {
+      err = nc.requirements.compatible(pod_reqs, well_known);
+      if (!err.empty()) return "incompatible requirements, " + err;
+    }
     merged = nc.requirements;
     merged.add(pod_reqs);
+    if (topology) {
+      err = topo.narrow_claim(pod, merged, host);
+      if (!err.empty()) return err;
+    }
     reqs = &merged;
   }
-  FilterResults f = filter_types(nc.options, *reqs, requests, !pod_reqs.empty());
+  const bool narrowed = !pod_reqs.empty() || topology;
+  FilterResults f = filter_types(nc.options, *reqs, requests, narrowed);
   if (f.remaining.empty()) {
     k8s::ResourceList cumulative = nc.tmpl->daemon_overhead;
     cumulative += pod_requests;
@@ -131,7 +415,8 @@ std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::R
   if (f.remaining.size() != nc.options.size()) nc.max_allocatable = max_allocatable(f.remaining);
   nc.options = std::move(f.remaining);
   nc.requests = std::move(requests);
-  if (!pod_reqs.empty()) nc.requirements = std::move(merged);
+  if (narrowed) nc.requirements = std::move(merged);
+  if (topo.active()) topo.record_claim(pod, nc.requirements, host);
   return "";
 }
 
@@ -183,6 +468,13 @@ NodeClaimTemplate make_template(const NodePool& pool, const std::vector<Instance
   NodeClaimTemplate t;
   t.pool = &pool;
   t.requirements = Requirements::from_node_selector(pool.requirements);
+  for (const auto& [key, n] : pool.min_values) {
+    if (!t.requirements.has(key)) continue;
+    Requirement r = t.requirements.get(key);
+    r.set_min_values(n);
+    t.requirements.erase(key);
+    t.requirements.add(r);
+  }
   t.requirements.add(Requirements::from_labels(pool.labels));
   t.requirements.add(Requirement(kLabelNodePool, "In", {pool.name}));
   // Without a capacity-type requirement Karpenter launches on-demand (the AWS provider's
@@ -236,12 +528,20 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
     return existing[a].info.name() < existing[b].info.name();
   });
   const k8s::NodeInfoView no_cluster{};
+  Topology topo(pods, existing, templates);
+  // Every planned NodeClaim is its own hostname domain.
+  auto claim_host = [&](const PlannedNodeClaim& nc) { return "nodeclaim-" + std::to_string(nc.serial); };
+  std::size_t serial = 0;
   for (const k8s::Pod* pod : pods) {
     const k8s::ResourceList reqs = karpenter_requests(*pod);
+    const bool constrained = topo.constrains(*pod);
     bool placed = false;
     for (std::size_t i : order) {
-      if (k8s::fits(*pod, existing[i].info, no_cluster, options).ok()) {
+      const k8s::NodeInfo& info = existing[i].info;
+      if (constrained && !topo.check_node(*pod, info.node.meta.labels, info.name()).empty()) continue;
+      if (k8s::fits(*pod, info, no_cluster, options).ok()) {
         k8s::add_pod(existing[i].info, *pod);
+        if (topo.active()) topo.record(*pod, info.node.meta.labels, info.name());
         res.existing.emplace_back(pod, i);
         placed = true;
         break;
@@ -251,7 +551,7 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
     std::stable_sort(res.new_claims.begin(), res.new_claims.end(),
                      [](const PlannedNodeClaim& a, const PlannedNodeClaim& b) { return a.pods.size() < b.pods.size(); });
     for (auto& nc : res.new_claims) {
-      if (add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/true).empty()) {
+      if (add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/true, topo, claim_host(nc)).empty()) {
         placed = true;
         break;
       }
@@ -274,11 +574,12 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
       }
       PlannedNodeClaim nc;
       nc.tmpl = &t;
+      nc.serial = serial;
       nc.requirements = t.requirements;
       nc.options = std::move(types);
       nc.requests = t.daemon_overhead;
       nc.max_allocatable = max_allocatable(nc.options);
-      std::string err = add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/false);
+      std::string err = add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/false, topo, claim_host(nc));
       if (!err.empty()) {
         errs.push_back("incompatible with nodepool \"" + t.pool->name + "\", daemonset overhead=" +
                        resources_string(t.daemon_overhead) + ", " + err);
@@ -291,6 +592,7 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
         for (auto& [name, left] : *t.remaining) left -= biggest.get(name);
       }
       res.new_claims.push_back(std::move(nc));
+      ++serial;
       placed = true;
       break;
     }

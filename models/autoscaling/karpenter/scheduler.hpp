@@ -51,6 +51,7 @@ struct ExistingNode {
 
 struct PlannedNodeClaim {
   const NodeClaimTemplate* tmpl = nullptr;
+  std::size_t serial = 0;  // creation order in the pass: the claim's own hostname domain
   Requirements requirements;
   std::vector<const InstanceTypeInfo*> options;  // still feasible, cheapest first
   k8s::ResourceList requests;                     // daemon overhead + pods
