@@ -62,7 +62,7 @@ TEST(AwsAutoScaling, SetDesiredCapacityCauseAndHonorCooldown) {
   ASSERT_FALSE(w.asg.set_desired_capacity("workers", 2));
   w.run_for(Duration::seconds(5));
   EXPECT_EQ(w.last_activity().cause,
-            "At 2026-01-01T00:00:01Z a user request explicitly set group desired capacity changing the desired "
+            "At 2026-01-01T00:00:00Z a user request explicitly set group desired capacity changing the desired "
             "capacity from 1 to 2.  At 2026-01-01T00:00:01Z an instance was started in response to a difference "
             "between desired and actual capacity, increasing the capacity from 1 to 2.");
   w.run_for(Duration::seconds(60));  // the launch completes at ~17 s: the cooldown runs from then
