@@ -99,7 +99,7 @@ std::string min_values_violation(const Requirements& reqs, const std::vector<con
 }
 
 FilterResults filter_types(const std::vector<const InstanceTypeInfo*>& types, const Requirements& reqs,
-                           const k8s::ResourceList& requests, bool check_requirements) {
+                           const k8s::ResourceList& requests, bool check_requirements, bool min_values) {
   FilterResults r;
   for (const InstanceTypeInfo* it : types) {
     bool compat = !check_requirements || it->requirements.intersects(reqs).empty();
@@ -113,7 +113,7 @@ FilterResults filter_types(const std::vector<const InstanceTypeInfo*>& types, co
     r.fits_and_offering |= fit && offering && !compat;
     if (compat && fit && offering) r.remaining.push_back(it);
   }
-  if (reqs.has_min_values()) {
+  if (min_values) {
     // If minValues is not met the remaining types cannot launch (filterInstanceTypesByRequirements).
     r.min_values_key = min_values_violation(reqs, r.remaining);
     if (!r.min_values_key.empty()) r.remaining.clear();
@@ -377,10 +377,12 @@ class Topology {
   std::vector<Placed> placed_;
 };
 
+// Every planned NodeClaim is its own hostname domain.
+std::string claim_host(const PlannedNodeClaim& nc) { return "nodeclaim-" + std::to_string(nc.serial); }
+
 // NodeClaim.Add. Returns "" on success (the claim is updated), else the reason.
 std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::ResourceList& pod_requests,
-                         const std::set<std::string>& well_known, bool quick_reject, Topology& topo,
-                         const std::string& host) {
+                         const std::set<std::string>& well_known, bool quick_reject, Topology& topo) {
   k8s::ResourceList requests = nc.requests;
   requests += pod_requests;
   if (quick_reject && !fits_in(requests, nc.max_allocatable)) return "no capacity";
@@ -398,13 +400,14 @@ std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::R
     merged = nc.requirements;
     merged.add(pod_reqs);
     if (topology) {
-      err = topo.narrow_claim(pod, merged, host);
+      err = topo.narrow_claim(pod, merged, claim_host(nc));
       if (!err.empty()) return err;
     }
     reqs = &merged;
   }
   const bool narrowed = !pod_reqs.empty() || topology;
-  FilterResults f = filter_types(nc.options, *reqs, requests, narrowed);
+  // minValues only comes from NodePool requirements.
+  FilterResults f = filter_types(nc.options, *reqs, requests, narrowed, !nc.tmpl->pool->min_values.empty());
   if (f.remaining.empty()) {
     k8s::ResourceList cumulative = nc.tmpl->daemon_overhead;
     cumulative += pod_requests;
@@ -416,7 +419,7 @@ std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::R
   nc.options = std::move(f.remaining);
   nc.requests = std::move(requests);
   if (narrowed) nc.requirements = std::move(merged);
-  if (topo.active()) topo.record_claim(pod, nc.requirements, host);
+  if (topo.active()) topo.record_claim(pod, nc.requirements, claim_host(nc));
   return "";
 }
 
@@ -529,8 +532,6 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
   });
   const k8s::NodeInfoView no_cluster{};
   Topology topo(pods, existing, templates);
-  // Every planned NodeClaim is its own hostname domain.
-  auto claim_host = [&](const PlannedNodeClaim& nc) { return "nodeclaim-" + std::to_string(nc.serial); };
   std::size_t serial = 0;
   for (const k8s::Pod* pod : pods) {
     const k8s::ResourceList reqs = karpenter_requests(*pod);
@@ -551,7 +552,7 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
     std::stable_sort(res.new_claims.begin(), res.new_claims.end(),
                      [](const PlannedNodeClaim& a, const PlannedNodeClaim& b) { return a.pods.size() < b.pods.size(); });
     for (auto& nc : res.new_claims) {
-      if (add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/true, topo, claim_host(nc)).empty()) {
+      if (add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/true, topo).empty()) {
         placed = true;
         break;
       }
@@ -579,7 +580,7 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
       nc.options = std::move(types);
       nc.requests = t.daemon_overhead;
       nc.max_allocatable = max_allocatable(nc.options);
-      std::string err = add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/false, topo, claim_host(nc));
+      std::string err = add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/false, topo);
       if (!err.empty()) {
         errs.push_back("incompatible with nodepool \"" + t.pool->name + "\", daemonset overhead=" +
                        resources_string(t.daemon_overhead) + ", " + err);
