@@ -1,0 +1,52 @@
+#include "sim/scenario/karpenter_manifest.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/scenario/input_error.hpp"
+
+namespace eksim::scenario {
+namespace {
+
+std::string validate(const std::string& yaml) {
+  try {
+    auto ms = parse_manifest_object(Value(YAML::Load(yaml), std::make_shared<const std::string>("test.yaml")));
+    for (const auto& m : ms) validate_karpenter_manifest(m);
+  } catch (const InputError& e) {
+    return e.message();
+  }
+  return "";
+}
+
+std::string pool(const std::string& requirement_extra, const std::string& budgets) {
+  return R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec:
+  disruption:
+    budgets: )" + budgets + R"(
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements:
+        - {key: karpenter.k8s.aws/instance-family, operator: In, values: [c5, m5, r5])" + requirement_extra + R"(}
+)";
+}
+
+TEST(KarpenterManifest, MinValuesAndScheduledBudgetsAccepted) {
+  EXPECT_EQ(validate(pool(", minValues: 2", R"([{nodes: "0", schedule: "0 9 * * mon-fri", duration: 8h}, {nodes: "10%"}])")), "");
+}
+
+TEST(KarpenterManifest, InvalidMinValuesAndBudgets) {
+  EXPECT_EQ(validate(pool(", minValues: 0", "[{nodes: \"10%\"}]")),
+            "The NodePool \"default\" is invalid: spec.template.spec.requirements[0].minValues: Invalid value: \"0\": "
+            "spec.template.spec.requirements[0].minValues in body should be greater than or equal to 1");
+  EXPECT_EQ(validate(pool("", R"([{nodes: "10%"}, {nodes: "0", schedule: "@daily"}])")),
+            "The NodePool \"default\" is invalid: spec.disruption.budgets[1]: Invalid value: \"object\": 'schedule' must be set "
+            "with 'duration'");
+  EXPECT_EQ(validate(pool("", R"([{nodes: "0", schedule: "0 25 * * *", duration: 1h}])")),
+            "The NodePool \"default\" is invalid: spec.disruption.budgets.schedule: Invalid value: \"0 25 * * *\": invalid "
+            "cron schedule: invalid hour field: 25");
+}
+
+}  // namespace
+}  // namespace eksim::scenario
