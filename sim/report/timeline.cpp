@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 
 #include "sim/report/run_facts.hpp"
 
@@ -11,13 +12,28 @@ namespace eksim::report {
 std::string format_timeline(const scenario::RunResult& run) {
   const auto& events = run.cluster->log.events();
   const auto& activities = run.cluster->log.activities();
-  // The object column is as wide as the longest object (node DNS names run to ~55 characters).
-  std::size_t width = 24;
-  for (const auto& ev : events) width = std::max(width, ev.object.str().size());
-  for (const auto& act : activities)
-    width = std::max(width, (act.service == "autoscaling" ? 17 + node_group_of_asg(run, act.resource).size()
-                                                          : act.service.size() + 1 + act.resource.size()));
-  std::string out = fmt::format("{:<13} {:<8} {:<24} {:<{}} {}\n", "TIME", "TYPE", "REASON", "OBJECT", width, "MESSAGE");
+  auto activity_object = [&](const engine::Activity& act) {
+    return act.service == "autoscaling" ? "AutoScalingGroup/" + node_group_of_asg(run, act.resource)
+                                        : act.service + "/" + act.resource;
+  };
+  // Columns are as wide as their longest cell, as kubectl's tabwriter makes them: node DNS names
+  // run to ~55 characters and EventBridge detail-types ("EC2 Spot Instance Interruption Warning")
+  // outgrow the usual reason width.
+  std::size_t reason_width = 24, object_width = 24;
+  for (const auto& ev : events) {
+    reason_width = std::max(reason_width, ev.reason.size());
+    object_width = std::max(object_width, ev.object.str().size());
+  }
+  for (const auto& act : activities) {
+    reason_width = std::max(reason_width, act.status.size());
+    object_width = std::max(object_width, activity_object(act).size());
+  }
+  auto row = [&](std::string_view time, std::string_view type, std::string_view reason, std::string_view object,
+                 std::string_view message) {
+    return fmt::format("{:<13} {:<8} {:<{}} {:<{}} {}\n", time, type, reason, reason_width, object, object_width,
+                       message);
+  };
+  std::string out = row("TIME", "TYPE", "REASON", "OBJECT", "MESSAGE");
   std::size_t e = 0, a = 0;
   // Merge by time; at equal times Kubernetes events first (they are usually the cause).
   while (e < events.size() || a < activities.size()) {
@@ -26,17 +42,13 @@ std::string format_timeline(const scenario::RunResult& run) {
       const auto& ev = events[e++];
       std::string msg = ev.message;
       if (ev.count > 1) msg += fmt::format(" (x{})", ev.count);
-      out += fmt::format("{:<13} {:<8} {:<24} {:<{}} {}\n", engine::format_clock(ev.time), engine::to_string(ev.type),
-                         ev.reason, ev.object.str(), width, msg);
+      out += row(engine::format_clock(ev.time), engine::to_string(ev.type), ev.reason, ev.object.str(), msg);
     } else {
       const auto& act = activities[a++];
-      std::string object = act.service == "autoscaling" ? "AutoScalingGroup/" + node_group_of_asg(run, act.resource)
-                                                        : act.service + "/" + act.resource;
       std::string msg = act.description;
       if (act.status == "Failed" && !act.status_message.empty() && msg.find(act.status_message) == std::string::npos)
         msg += " " + act.status_message;
-      out += fmt::format("{:<13} {:<8} {:<24} {:<{}} {}\n", engine::format_clock(act.start), "AWS", act.status, object,
-                         width, msg);
+      out += row(engine::format_clock(act.start), "AWS", act.status, activity_object(act), msg);
     }
   }
   return out;
