@@ -52,6 +52,13 @@ void ApiServer::bind(PodId id, NodeId node) {
   for (auto& fn : on_pod_bound) fn(id);
 }
 
+void ApiServer::mark_terminating(PodId id) {
+  PodRecord& rec = pods_[id.v];
+  if (rec.deleted || rec.terminating) return;
+  rec.terminating = true;
+  for (auto& fn : on_pod_terminating) fn(id);
+}
+
 void ApiServer::remove_pod(PodId id) {
   PodRecord& rec = pods_[id.v];
   if (rec.deleted) return;

@@ -72,6 +72,10 @@ class ApiServer {
   std::optional<PodId> find_pod(const std::string& ns, const std::string& name) const;
   std::size_t pod_slots() const { return pods_.size(); }
   void bind(PodId pod, NodeId node);  // sets spec.nodeName, notifies on_pod_bound
+  // Sets the pod's deletionTimestamp (graceful deletion began) and notifies on_pod_terminating:
+  // ReplicaSets stop counting a terminating pod and create its replacement at once
+  // (controller.FilterActivePods), while the old containers still stop.
+  void mark_terminating(PodId pod);
   // Marks the pod gone from the API (after its containers stopped) and notifies on_pod_deleted.
   void remove_pod(PodId pod);
   // Phase changes go through here so that workload controllers hear about them.
@@ -107,6 +111,7 @@ class ApiServer {
   std::vector<std::function<void(PodId)>> on_pod_added;
   std::vector<std::function<void(PodId)>> on_pod_bound;
   std::vector<std::function<void(PodId)>> on_pod_phase;
+  std::vector<std::function<void(PodId)>> on_pod_terminating;
   std::vector<std::function<void(PodId)>> on_pod_deleted;
   std::vector<std::function<void(NodeId, NodeChange)>> on_node;
 

@@ -41,6 +41,7 @@ DeploymentController::DeploymentController(ApiServer& api, Kubelet* kubelet) : a
   auto on_change = [this](PodId id) {
     if (auto idx = owner_of(id)) enqueue(*idx);
   };
+  api_.on_pod_terminating.push_back(on_change);
   api_.on_pod_deleted.push_back(on_change);
   api_.on_pod_phase.push_back([this, on_change](PodId id) {
     if (api_.pod(id).pod.status.phase == PodPhase::Failed) on_change(id);

@@ -366,7 +366,7 @@ void Kubelet::backoff_sync(PodId id) {
 void Kubelet::delete_pod(PodId id, std::optional<std::int64_t> grace_seconds) {
   PodRecord& rec = api_.pod(id);
   if (rec.deleted || rec.terminating) return;
-  rec.terminating = true;
+  api_.mark_terminating(id);
   std::int64_t grace = grace_seconds.value_or(rec.pod.spec.termination_grace_period_seconds);
   auto it = pods_.find(id.v);
   if (it == pods_.end() || !it->second.begun || !it->second.running) {
