@@ -109,14 +109,8 @@ std::optional<AwsError> AutoScaling::terminate_instance(const std::string& insta
   if (decrement_desired && g->sizes.desired <= g->sizes.min_size) return terminate_below_min_error(g->sizes.min_size);
   std::int64_t from = g->sizes.desired;
   if (decrement_desired) --g->sizes.desired;
-  engine::Activity a;
-  a.start = a.end = sim_.now();
-  a.service = "autoscaling";
-  a.resource = g->name;
-  a.status = "Successful";
-  a.description = terminate_description(instance_id);
-  a.cause = cause_user_terminate(timestamp(), instance_id, decrement_desired, from, g->sizes.desired);
-  record(std::move(a));
+  record_termination(*g, instance_id,
+                     cause_user_terminate(timestamp(), instance_id, decrement_desired, from, g->sizes.desired));
   std::erase(g->instances, instance_id);
   ec2_.terminate(instance_id);
   schedule_reconcile(*g);
@@ -215,18 +209,11 @@ void AutoScaling::terminate_one(AutoScalingGroup& g, std::int64_t from, std::int
   if (!pick) return;
   std::string id = candidates[*pick].instance_id;
   std::string at = timestamp();
-  engine::Activity a;
-  a.start = a.end = sim_.now();
-  a.service = "autoscaling";
-  a.resource = g.name;
-  a.status = "Successful";
-  a.description = terminate_description(id);
   std::vector<std::string> causes;
   if (!g.pending_cause.empty()) causes.push_back(g.pending_cause);
   causes.push_back(cause_instance_taken_out(at, from, to));
   causes.push_back(cause_selected_for_termination(at, id));
-  a.cause = join_causes(causes);
-  record(std::move(a));
+  record_termination(g, id, join_causes(causes));
   std::erase(g.instances, id);
   ec2_.terminate(id);
 }
@@ -234,6 +221,17 @@ void AutoScaling::terminate_one(AutoScalingGroup& g, std::int64_t from, std::int
 std::size_t AutoScaling::record(engine::Activity a) {
   log_.record_activity(std::move(a));
   return log_.activities().size() - 1;
+}
+
+void AutoScaling::record_termination(const AutoScalingGroup& g, const std::string& instance_id, std::string cause) {
+  engine::Activity a;
+  a.start = a.end = sim_.now();
+  a.service = "autoscaling";
+  a.resource = g.name;
+  a.status = "Successful";
+  a.description = terminate_description(instance_id);
+  a.cause = std::move(cause);
+  record(std::move(a));
 }
 
 void AutoScaling::instance_running(Instance& inst) {
@@ -256,14 +254,7 @@ void AutoScaling::instance_terminated(Instance& inst) {
   if (!in_service && !rebalancing) return;
   std::erase(g->instances, inst.id);
   std::erase(g->rebalancing, inst.id);
-  engine::Activity a;
-  a.start = a.end = sim_.now();
-  a.service = "autoscaling";
-  a.resource = g->name;
-  a.status = "Successful";
-  a.description = terminate_description(inst.id);
-  a.cause = cause_health_check_terminated(timestamp());
-  record(std::move(a));
+  record_termination(*g, inst.id, cause_health_check_terminated(timestamp()));
   if (!in_service) return;  // a Capacity Rebalancing replacement is already there or on its way
   g->next_launch_cause = cause_unhealthy_instance_replaced(timestamp());
   schedule_reconcile(*g);
@@ -290,14 +281,8 @@ void AutoScaling::terminate_rebalanced(const std::string& instance_id) {
   AutoScalingGroup* g = group_of(instance_id);
   if (!g || std::find(g->rebalancing.begin(), g->rebalancing.end(), instance_id) == g->rebalancing.end()) return;
   std::erase(g->rebalancing, instance_id);
-  engine::Activity a;
-  a.start = a.end = sim_.now();
-  a.service = "autoscaling";
-  a.resource = g->name;
-  a.status = "Successful";
-  a.description = terminate_description(instance_id);
   // Cause not found in a stored source (see rebalance_recommendation); left empty.
-  record(std::move(a));
+  record_termination(*g, instance_id, "");
   ec2_.terminate(instance_id);
 }
 

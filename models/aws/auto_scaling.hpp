@@ -94,6 +94,8 @@ class AutoScaling {
   void launch_one(AutoScalingGroup& g, std::int64_t from, std::int64_t to);
   void terminate_one(AutoScalingGroup& g, std::int64_t from, std::int64_t to);
   std::size_t record(engine::Activity a);
+  // "Terminating EC2 instance: i-..." (Successful, at once) with the given Cause.
+  void record_termination(const AutoScalingGroup& g, const std::string& instance_id, std::string cause);
   void instance_running(Instance& inst);
   void instance_terminated(Instance& inst);
 
