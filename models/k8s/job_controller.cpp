@@ -19,6 +19,12 @@ JobController::JobController(ApiServer& api, Kubelet* kubelet) : api_(api), kube
     if (phase == PodPhase::Succeeded || phase == PodPhase::Failed) pod_finished(id);
   });
   api_.on_pod_deleted.push_back([this](PodId id) { pod_finished(id); });
+  // podReplacementPolicy defaults to TerminatingOrFailed (GA in 1.34) when the Job has no
+  // podFailurePolicy: a terminating pod no longer counts as active and is replaced at once; it
+  // counts as failed only once it is gone.
+  api_.on_pod_terminating.push_back([this](PodId id) {
+    if (auto idx = owner_of(id)) enqueue(*idx);
+  });
   if (kubelet_)
     kubelet_->on_container_started.push_back([this](PodId id) {
       if (api_.pod(id).pod.status.restart_count > 0)

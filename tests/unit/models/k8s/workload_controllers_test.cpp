@@ -111,6 +111,44 @@ TEST(JobController, BackoffLimitExceeded) {
   EXPECT_EQ(w.events("SuccessfulCreate", "Job/default/bad").size(), 3u);
 }
 
+// A `sleep` container ignores SIGTERM, so a deleted pod terminates for its whole 30 s grace period;
+// the ReplicaSet and the Job (podReplacementPolicy TerminatingOrFailed) replace it at once.
+TEST(WorkloadControllers, ReplaceATerminatingPodAtOnce) {
+  World w;
+  DeploymentController dc(w.api, &w.kubelet);
+  JobController jc(w.api, &w.kubelet);
+  w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
+  Deployment d;
+  d.meta.name = "web";
+  d.replicas = 1;
+  d.tmpl = tmpl({"sleep", "infinity"});
+  std::size_t di = dc.apply(d);
+  Job j;
+  j.meta.name = "train";
+  j.completion_mode = "Indexed";
+  j.tmpl = tmpl({"sleep", "3600"}, "Never");
+  std::size_t ji = jc.apply(j);
+  w.run_until_s(60);
+  PodId web = dc.pods(di).at(0), worker = jc.pods(ji).at(0);
+  w.kubelet.delete_pod(web);
+  w.kubelet.delete_pod(worker);
+  w.run_until_s(61);
+  EXPECT_TRUE(w.api.pod(web).terminating);
+  EXPECT_FALSE(w.api.pod(web).deleted) << "still inside its grace period";
+  std::string rs = dc.replica_set_name(di);
+  auto rs_created = w.events("SuccessfulCreate", "ReplicaSet/default/" + rs);
+  ASSERT_EQ(rs_created.size(), 2u);
+  EXPECT_DOUBLE_EQ(secs(rs_created[1].time), 60.0);
+  auto job_created = w.events("SuccessfulCreate", "Job/default/train");
+  ASSERT_EQ(job_created.size(), 2u);
+  EXPECT_DOUBLE_EQ(secs(job_created[1].time), 60.0);
+  EXPECT_TRUE(std::regex_match(job_created[1].message, std::regex("Created pod: train-0-[a-z0-9]{5}")))
+      << "the same completion index";
+  w.run_until_s(120);
+  EXPECT_TRUE(w.api.pod(web).deleted);
+  EXPECT_EQ(w.api.jobs()[ji].failed, 1) << "counted as failed once gone";
+}
+
 TEST(DaemonSetController, EligibilityFollowsSelectorAffinityAndTaints) {
   struct Case {
     const char* name;
