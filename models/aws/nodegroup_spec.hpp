@@ -36,6 +36,9 @@ struct NodeGroupSpec {
   std::map<std::string, std::string> tags;
   std::vector<std::string> vpc_security_group_ids;
   std::string iam_role_name;  // empty = the module's generated "<name>-eks-node-group-..." role
+  // Module default true: AmazonEKS_CNI_Policy on the node role. False leaves aws-node without
+  // EC2 permissions unless the cluster gives the VPC CNI its own role (IRSA / Pod Identity).
+  bool iam_role_attach_cni_policy = true;
   std::optional<std::int64_t> max_pods;  // from cloudinit_pre_nodeadm NodeConfig kubelet.config.maxPods
   std::int64_t disk_size_gib = 20;
   std::optional<std::int64_t> max_unavailable;

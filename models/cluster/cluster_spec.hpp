@@ -92,6 +92,10 @@ struct ClusterSpec {
   std::vector<AddonSpec> addons;
   AutoscalerSpec autoscaler;
   AccessSpec access;
+  // The vpc-cni EKS add-on has its own IAM role (terraform-aws-modules/eks `addons.vpc-cni`
+  // service_account_role_arn, or a pod_identity_association for aws-node with the
+  // eks-pod-identity-agent add-on): aws-node then does not need the node role's CNI policy.
+  bool vpc_cni_own_role = false;
   // Apply node group keys with terraform-aws-modules/eks semantics (unknown keys silently ignored
   // with a Warning event) instead of rejecting them.
   bool module_semantics = false;

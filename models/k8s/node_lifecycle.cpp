@@ -28,6 +28,8 @@ NodeRecord node_record(const MachineSpec& spec) {
   if (spec.gpu_count > 0) n.meta.annotations[kAnnotationGpuCount] = std::to_string(spec.gpu_count);
   n.taints = spec.register_with_taints;
   n.taints.push_back(Taint{kTaintNotReady, "", kNoSchedule});
+  n.ready_reason = kReasonKubeletNotReady;
+  n.ready_message = kNetworkNotReadyMessage;
   n.provider_id = spec.provider_id;
   n.capacity = spec.capacity;
   n.allocatable = spec.allocatable;
@@ -59,6 +61,8 @@ void mark_ready(ApiServer& api, const std::string& name) {
   NodeRecord& rec = api.node(*id);
   if (rec.deleted || rec.node.ready) return;
   rec.node.ready = true;
+  rec.node.ready_reason = kReasonKubeletReady;
+  rec.node.ready_message = kMessageKubeletReady;
   rec.ready_at = api.now();
   std::erase_if(rec.node.taints, [](const Taint& t) { return t.key == kTaintNotReady; });
   emit_status(api, name, "NodeReady");
@@ -70,8 +74,11 @@ void mark_ready(ApiServer& api, const std::string& name) {
 std::optional<NodeId> adopt_joined_node(ApiServer& api, const MachineSpec& spec) {
   if (!spec.role_mapped) return std::nullopt;
   NodeRecord rec = node_record(spec);
+  if (!spec.cni_initializes) return api.register_node(std::move(rec));  // joined, never Ready
   std::erase_if(rec.node.taints, [](const Taint& t) { return t.key == kTaintNotReady; });
   rec.node.ready = true;
+  rec.node.ready_reason = kReasonKubeletReady;
+  rec.node.ready_message = kMessageKubeletReady;
   NodeId id = api.register_node(std::move(rec));
   api.node(id).ready_at = api.now();
   api.node_changed(id, NodeChange::Ready);
@@ -114,6 +121,7 @@ NodeJoinHandle start_node_join(ApiServer& api, MachineSpec spec, const NodeJoinT
       if (*flag) return;
       if (api.find_node(s->node_name)) return;  // already registered (a reused name)
       register_node(api, *s);
+      if (!s->cni_initializes) return;  // aws-node never writes the CNI config
       api.sim().schedule(cni, [&api, s, flag] {
         if (*flag) return;
         mark_ready(api, s->node_name);

@@ -23,6 +23,15 @@ enum class BootstrapFlavor { Al2BootstrapSh, Al2023Nodeadm, Bottlerocket };
 inline constexpr const char* kTaintNotReady = "node.kubernetes.io/not-ready";
 inline constexpr const char* kTaintUnreachable = "node.kubernetes.io/unreachable";
 inline constexpr const char* kTaintUnschedulable = "node.kubernetes.io/unschedulable";
+// The kubelet's Ready condition (pkg/kubelet/nodestatus ReadyCondition): reason KubeletNotReady
+// with the runtime's status error until the CNI is initialised (containerd's text, as
+// `kubectl describe node` shows it on a joining node), then KubeletReady.
+inline constexpr const char* kReasonKubeletNotReady = "KubeletNotReady";
+inline constexpr const char* kReasonKubeletReady = "KubeletReady";
+inline constexpr const char* kMessageKubeletReady = "kubelet is posting ready status";
+inline constexpr const char* kNetworkNotReadyMessage =
+    "container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady "
+    "message:Network plugin returns error: cni plugin not initialized";
 // Number of GPUs the device plugin will find on the node (not a real annotation: the simulated
 // hardware, read by the device-plugin add-on when its pod runs there).
 inline constexpr const char* kAnnotationGpuCount = "eksim.io/gpu-count";
@@ -59,6 +68,10 @@ struct MachineSpec {
   BootstrapFlavor bootstrap = BootstrapFlavor::Al2023Nodeadm;
   bool nvidia_ami = false;
   bool role_mapped = true;  // node IAM role in aws-auth mapRoles / access entries
+  // False when aws-node cannot get EC2 permissions (node role without AmazonEKS_CNI_Policy and
+  // no IRSA / Pod Identity role for the VPC CNI): ipamd never assigns addresses, the CNI config
+  // is never written, and the registered node stays NotReady with kNetworkNotReadyMessage.
+  bool cni_initializes = true;
   std::string node_group;
   std::string node_pool;
   std::string capacity_type;  // on-demand | spot
@@ -78,11 +91,13 @@ struct NodeJoinHandle {
 // kubelet's condition events, node-controller `RegisteredNode` "Node N event: Registered Node N
 // in Controller", kubelet `NodeReady` "Node N status is now: NodeReady". The Node carries
 // node.kubernetes.io/not-ready:NoSchedule until Ready (node lifecycle controller,
-// TaintNodesByCondition). An unmapped role never registers and nothing is recorded.
+// TaintNodesByCondition). An unmapped role never registers and nothing is recorded. Without
+// `cni_initializes` the node registers and stays NotReady (no NodeReady event: the kubelet
+// records NodeNotReady only on a Ready -> NotReady transition).
 NodeJoinHandle start_node_join(ApiServer& api, MachineSpec spec, const NodeJoinTimings& timings = {});
 // A node that joined before the simulation began (a scenario's initial node groups): registered
-// and Ready now, with no join events, as `kubectl get events` on a settled cluster shows none.
-// nullopt when its role is not mapped (it never joined).
+// and Ready now (NotReady when its CNI cannot initialise), with no join events, as `kubectl get
+// events` on a settled cluster shows none. nullopt when its role is not mapped (it never joined).
 std::optional<NodeId> adopt_joined_node(ApiServer& api, const MachineSpec& spec);
 
 // kubectl cordon: spec.unschedulable + node.kubernetes.io/unschedulable:NoSchedule, kubelet

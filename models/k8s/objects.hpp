@@ -190,6 +190,10 @@ struct Node {
   ResourceList capacity;
   ResourceList allocatable;
   bool ready = false;          // status.conditions[Ready]
+  // status.conditions[Ready] reason and message as the kubelet posts them (KubeletNotReady +
+  // the container runtime's NetworkReady=false text while the CNI is not initialised).
+  std::string ready_reason;
+  std::string ready_message;
 };
 
 // Well-known label keys.

@@ -75,6 +75,8 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
                          {"launchedAt", opt_seconds(launched)},
                          {"registeredAt", opt_seconds(rec.registered_at)},
                          {"readyAt", opt_seconds(rec.ready_at)},
+                         {"readyReason", n.ready_reason},
+                         {"readyMessage", n.ready_message},
                          {"terminatedAt", opt_seconds(rec.deleted_at)},
                          {"labels", labels},
                          {"taints", taints},

@@ -323,6 +323,39 @@ const std::vector<std::string>& ami_types() {
   return types;
 }
 
+// EKS add-ons as the terraform-aws-modules/eks `addons` map declares them. Only the VPC CNI's
+// own IAM role changes anything modelled: with it aws-node does not need the node role's
+// AmazonEKS_CNI_Policy. A Pod Identity association works only with the eks-pod-identity-agent
+// add-on (without the agent the SDK falls back to the instance role).
+void read_eks_addons(const Value& v, ClusterSpec& c) {
+  static const std::vector<std::string> names{"vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent",
+                                              "aws-ebs-csi-driver", "eks-node-monitoring-agent", "amazon-cloudwatch-observability"};
+  if (!v.is_map()) v.fail("eksAddons is a mapping of EKS add-on name -> module arguments");
+  bool own_role = false, pod_identity = false, agent = false;
+  for (auto it = v.node().begin(); it != v.node().end(); ++it) {
+    Value key(it->first, v.file_ptr()), body(it->second, v.file_ptr());
+    std::string name = key.as_string();
+    check_one_of(key, name, names, "EKS add-on");
+    agent |= name == "eks-pod-identity-agent";
+    if (body.is_null()) continue;
+    MapReader r(body, "EKS add-on " + name);
+    if (auto x = r.get("service_account_role_arn")) own_role |= name == "vpc-cni" && !x->as_string().empty();
+    if (auto x = r.get("pod_identity_association")) {
+      for (const auto& item : x->items()) {
+        MapReader a(item, "pod_identity_association");
+        a.require("role_arn");
+        std::string sa = a.require("service_account").as_string();
+        a.finish();
+        pod_identity |= name == "vpc-cni" && sa == "aws-node";
+      }
+    }
+    r.allow({"name", "before_compute", "most_recent", "addon_version", "configuration_values", "preserve",
+             "resolve_conflicts_on_create", "resolve_conflicts_on_update", "timeouts", "tags"});
+    r.finish();
+  }
+  c.vpc_cni_own_role = own_role || (pod_identity && agent);
+}
+
 }  // namespace
 
 void check_security_group_exists(const ClusterSpec& cluster, const std::string& name, const Value& at) {
@@ -488,6 +521,7 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
     std::string arn = x->as_string();
     spec.iam_role_name = arn.substr(arn.rfind('/') + 1);
   }
+  if (auto x = get("iam_role_attach_cni_policy")) spec.iam_role_attach_cni_policy = x->as_bool();
   if (auto x = get("cloudinit_pre_nodeadm")) read_cloudinit(*x, spec);
   if (auto x = get("disk_size")) spec.disk_size_gib = x->as_non_negative();
   if (auto x = get("update_config")) {
@@ -506,7 +540,7 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
   r.allow({"name", "use_name_prefix", "description", "ami_id", "ami_release_version", "use_latest_ami_release_version",
            "enable_bootstrap_user_data", "pre_bootstrap_user_data", "post_bootstrap_user_data", "bootstrap_extra_args",
            "cloudinit_post_nodeadm", "ebs_optimized", "block_device_mappings", "metadata_options", "enable_monitoring",
-           "create_iam_role", "iam_role_additional_policies", "iam_role_use_name_prefix", "iam_role_attach_cni_policy",
+           "create_iam_role", "iam_role_additional_policies", "iam_role_use_name_prefix",
            "create_launch_template", "use_custom_launch_template", "launch_template_name", "launch_template_tags",
            "launch_template_use_name_prefix", "force_update_version", "remote_access", "key_name",
            "labels_update", "timeouts", "cluster_version", "kubernetes_version", "create", "attach_cluster_primary_security_group"});
@@ -638,6 +672,7 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
       c.addons.push_back(std::move(a));
     }
   }
+  if (auto x = r.get("eksAddons")) read_eks_addons(*x, c);
   if (auto as = r.get("autoscaler")) c.autoscaler = read_autoscaler(*as);
   r.finish();
   return c;
