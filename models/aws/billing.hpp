@@ -30,11 +30,22 @@ inline double spot_hourly_usd(double on_demand_hourly_usd, double spot_factor) {
   return on_demand_hourly_usd * spot_factor;
 }
 
+// Where an instance ran, for the per-instance, per-zone and per-capacity-type totals. Empty fields
+// are left out of those totals.
+struct BilledInstance {
+  std::string_view instance_id;
+  std::string_view zone;
+  std::string_view capacity_type;  // "on-demand" or "spot", as the report's nodes[].capacityType
+};
+
 class BillingLedger {
  public:
+  using Totals = std::map<std::string, double, std::less<>>;
+
   // An instance of owner (node group or NodePool name) ran from launch to end (termination, or
   // the end of the simulation for instances still running).
-  void add_instance(std::string_view owner, double hourly_usd, engine::SimTime launch, engine::SimTime end);
+  void add_instance(std::string_view owner, double hourly_usd, engine::SimTime launch, engine::SimTime end,
+                    const BilledInstance& where = {});
   // bytes sent from an instance of src_owner in one AZ to an instance of dst_owner in another;
   // no charge when the zones are the same.
   void add_transfer(std::string_view src_owner, std::string_view src_az, std::string_view dst_owner,
@@ -44,12 +55,16 @@ class BillingLedger {
   double instances_usd() const { return instances_usd_; }
   double cross_az_transfer_usd() const { return cross_az_usd_; }
   // Instance and transfer charges per owner, sorted by name (the report's cost.byNodeGroup).
-  const std::map<std::string, double, std::less<>>& by_owner() const { return by_owner_; }
+  const Totals& by_owner() const { return by_owner_; }
+  // Instance charges only: a cross-AZ transfer belongs to no single zone or instance.
+  const Totals& by_instance() const { return by_instance_; }
+  const Totals& by_zone() const { return by_zone_; }
+  const Totals& by_capacity_type() const { return by_capacity_type_; }
 
  private:
   double instances_usd_ = 0;
   double cross_az_usd_ = 0;
-  std::map<std::string, double, std::less<>> by_owner_;
+  Totals by_owner_, by_instance_, by_zone_, by_capacity_type_;
 };
 
 }  // namespace eksim::aws

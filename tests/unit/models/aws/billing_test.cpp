@@ -32,6 +32,22 @@ TEST(AwsBilling, AccumulatesPerNodeGroup) {
   EXPECT_EQ(b.cross_az_transfer_usd(), 0.0);
 }
 
+TEST(AwsBilling, TotalsPerInstanceZoneAndCapacityType) {
+  BillingLedger b;
+  const SimTime t0{};
+  b.add_instance("gpu", 1.0, t0, t0 + Duration::hours(1), {"i-1", "ap-northeast-2a", "spot"});
+  b.add_instance("gpu", 2.0, t0, t0 + Duration::hours(1), {"i-2", "ap-northeast-2b", "on-demand"});
+  b.add_instance("system", 0.5, t0, t0 + Duration::hours(2), {"i-3", "ap-northeast-2a", "on-demand"});
+  b.add_transfer("gpu", "ap-northeast-2a", "gpu", "ap-northeast-2b", 1073741824.0);
+  EXPECT_NEAR(b.by_instance().at("i-2"), 2.0, 1e-12);
+  EXPECT_NEAR(b.by_zone().at("ap-northeast-2a"), 2.0, 1e-12);
+  EXPECT_NEAR(b.by_zone().at("ap-northeast-2b"), 2.0, 1e-12);
+  EXPECT_NEAR(b.by_capacity_type().at("spot"), 1.0, 1e-12);
+  EXPECT_NEAR(b.by_capacity_type().at("on-demand"), 3.0, 1e-12);
+  EXPECT_NEAR(b.by_owner().at("gpu"), 3.02, 1e-12) << "the node group carries its transfer";
+  EXPECT_EQ(b.by_instance().size(), 3u) << "transfer is no instance's";
+}
+
 TEST(AwsBilling, CrossAzTransferBothDirections) {
   BillingLedger b;
   const double gib = 1073741824.0;
