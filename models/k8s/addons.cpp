@@ -293,12 +293,19 @@ void AddonController::try_advertise(NodeId node) {
   // init containers).
   if (gpu_operator_ && operator_driver_ && !role_running_on(node, kRoleDriver)) return;
   if (gpu_operator_ && operator_toolkit_ && !role_running_on(node, kRoleToolkit)) return;
+  advertise_gpus(api_, node);
+}
+
+bool advertise_gpus(ApiServer& api, NodeId node) {
+  NodeRecord& r = api.node(node);
+  if (r.deleted) return false;
   auto it = r.node.meta.annotations.find(kAnnotationGpuCount);
   int gpus = it == r.node.meta.annotations.end() ? 0 : std::atoi(it->second.c_str());
-  if (gpus <= 0 || r.node.allocatable.get(kNvidiaGpu) == gpus) return;
+  if (gpus <= 0 || r.node.allocatable.get(kNvidiaGpu) == gpus) return false;
   r.node.capacity.set(kNvidiaGpu, gpus);
   r.node.allocatable.set(kNvidiaGpu, gpus);
-  api_.node_changed(node, NodeChange::Updated);
+  api.node_changed(node, NodeChange::Updated);
+  return true;
 }
 
 }  // namespace eksim::k8s

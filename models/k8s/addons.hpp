@@ -54,6 +54,12 @@ std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const st
 std::vector<Toleration> parse_tolerations(const FlatValues& values, const std::string& prefix);
 std::optional<Affinity> parse_affinity(const FlatValues& values, const std::string& prefix);
 
+// What the kubelet reports once an NVIDIA device plugin has registered on the node: nvidia.com/gpu
+// in capacity and allocatable, as many as the machine has (kAnnotationGpuCount). Used by the
+// DaemonSet plugin below and by node images that run the plugin themselves (EKS Auto Mode).
+// Returns false when the node has no GPU or already advertises them.
+bool advertise_gpus(ApiServer& api, NodeId node);
+
 struct AddonTimings {
   // NFD worker start -> labels on the node (worker sends features, nfd-master patches the node).
   engine::Duration nfd_label_delay = engine::Duration::seconds(2);

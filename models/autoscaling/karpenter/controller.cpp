@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/autoscaling/karpenter/cron.hpp"
+#include "models/k8s/addons.hpp"
 #include "models/k8s/pod_factory.hpp"
 #include "models/k8s/scheduling/predicates.hpp"
 
@@ -40,6 +41,13 @@ k8s::Pod unbound(const k8s::Pod& p) {
   k8s::Pod copy = p;
   copy.spec.node_name.clear();
   return copy;
+}
+
+// SimulateScheduling (disruption/helpers.go): a candidate's pod that would land on a node not yet
+// initialized is a pod error ("would schedule against uninitialized nodeclaim/..."): disruption
+// does not rely on capacity still starting (e.g. a NodeClaim in flight for a pending pod).
+bool relies_on_uninitialized(const SchedulingResults& r, const std::vector<ExistingNode>& nodes) {
+  return std::any_of(r.existing.begin(), r.existing.end(), [&](const auto& e) { return !nodes[e.second].initialized; });
 }
 
 NodePool auto_mode_pool(const std::string& name, bool system) {
@@ -531,6 +539,13 @@ void Controller::on_node(k8s::NodeId id, k8s::NodeChange change) {
     return;
   }
   if (!c || c->phase == NodeClaimPhase::Deleted) return;
+  if (change == k8s::NodeChange::Ready && settings_.auto_mode) {
+    // The node image's own device plugin (no DaemonSet); a no-op on a node without GPUs.
+    std::string node = rec.node.meta.name;
+    c_.sim.schedule(settings_.auto_mode_device_plugin_delay, [this, node] {
+      if (auto n = c_.api.find_node(node)) k8s::advertise_gpus(c_.api, *n);
+    });
+  }
   if (!c->registered_at) {
     c->registered_at = c_.sim.now();
     c->node_name = rec.node.meta.name;
@@ -777,7 +792,7 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   cmd.daemons = std::make_unique<std::vector<k8s::Pod>>(daemon_pods());
   cmd.templates = std::make_unique<std::vector<NodeClaimTemplate>>(templates(*cmd.daemons));
   SchedulingResults res = solve(pods, others, *cmd.templates, domain());
-  if (!res.errors.empty() || res.new_claims.size() > 1) return std::nullopt;
+  if (!res.errors.empty() || res.new_claims.size() > 1 || relies_on_uninitialized(res, others)) return std::nullopt;
   if (res.new_claims.empty()) return cmd;  // delete
   // Spot candidates are only replaced with the SpotToSpotConsolidation feature gate.
   if (any_spot && !settings_.spot_to_spot_consolidation) return std::nullopt;
@@ -968,6 +983,10 @@ void Controller::disrupt() {
       tmpls = templates(daemons);
       std::vector<ExistingNode> others = existing_nodes(c->node_name);
       SchedulingResults sim = solve(pods, others, tmpls, domain());
+      if (relies_on_uninitialized(sim, others)) {
+        pending_commands_.erase(name);
+        continue;
+      }
       if (!sim.errors.empty() || !sim.new_claims.empty()) {
         if (reason == "Underutilized") {
           bool cheaper = sim.errors.empty() && sim.new_claims.size() == 1 &&

@@ -25,6 +25,14 @@ struct Settings {
   bool spot_to_spot_consolidation = false;                     // feature gate, off by default
   std::string version = "1.8.3";
   bool auto_mode = false;
+  // EKS Auto Mode nodes run the NVIDIA driver and device plugin in the node image, not as a
+  // DaemonSet ("EKS Auto Mode includes the NVIDIA device plugin for Kubernetes. This plugin runs
+  // automatically and isn't visible as a daemon set in your cluster",
+  // docs.aws.amazon.com/eks/latest/userguide/auto-accelerated.html). Node Ready -> nvidia.com/gpu
+  // allocatable. Assumption (lab 001 shows no node Ready time): the kubelet reports the plugin's
+  // resource with its next node status update (nodeStatusUpdateFrequency 10 s, half on average),
+  // as k8s::AddonTimings::device_plugin_delay does for the DaemonSet plugin.
+  engine::Duration auto_mode_device_plugin_delay = engine::Duration::seconds(5);
   // Wall-clock time (UTC, Unix seconds) of simulated time 0, for budget cron schedules. Default:
   // 1970-01-01T00:00:00Z, a Thursday midnight.
   std::int64_t start_unix_seconds = 0;
