@@ -232,6 +232,27 @@ bool Controller::provisionable(const k8s::PodRecord& r) const {
   return !k8s::is_daemonset_pod(r.pod);
 }
 
+bool Controller::marked_for_deletion(const k8s::NodeRecord& rec) {
+  if (rec.deleted) return false;
+  if (has_taint(rec.node.taints, kTaintDisrupted)) return true;
+  const NodeClaimState* c = claim_by_instance(rec.instance_id);
+  return c && c->phase == NodeClaimPhase::Deleting;
+}
+
+std::vector<k8s::Pod> Controller::deleting_node_pods() {
+  // pod.IsReschedulable: active (not terminal, not terminating) and not a DaemonSet's. (Terminating
+  // StatefulSet pods count too upstream; eksim has no StatefulSets.)
+  std::vector<k8s::Pod> out;
+  auto& api = c_.api;
+  for (std::size_t i = 0; i < api.node_slots(); ++i) {
+    const k8s::NodeRecord& rec = api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
+    if (!marked_for_deletion(rec)) continue;
+    for (k8s::PodId p : rec.pods)
+      if (reschedulable(api.pod(p))) out.push_back(unbound(api.pod(p).pod));
+  }
+  return out;
+}
+
 std::vector<k8s::Pod> Controller::daemon_pods() const {
   std::vector<k8s::Pod> out;
   for (auto& ds : c_.api.daemon_sets()) {
@@ -322,6 +343,11 @@ void Controller::provision() {
     const k8s::PodRecord& r = api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
     if (provisionable(r)) pods.push_back(&r.pod);
   }
+  // Provisioner.Schedule: the pending pods plus the pods still on nodes marked for deletion
+  // (nodes.Deleting().CurrentlyReschedulablePods), so that their capacity is launched before they
+  // are evicted. Their nodes are not capacity (existing_nodes skips them).
+  std::vector<k8s::Pod> deleting = deleting_node_pods();
+  for (const auto& p : deleting) pods.push_back(&p);
   if (pods.empty()) return;
   std::vector<k8s::Pod> daemons = daemon_pods();
   std::vector<NodeClaimTemplate> tmpls = templates(daemons);
@@ -538,6 +564,8 @@ void Controller::on_node(k8s::NodeId id, k8s::NodeChange change) {
     trigger();
     return;
   }
+  // provisioner.trigger.node: a node with the disrupted taint has pods to provision for.
+  if (has_taint(rec.node.taints, kTaintDisrupted)) trigger();
   if (!c || c->phase == NodeClaimPhase::Deleted) return;
   if (change == k8s::NodeChange::Ready && settings_.auto_mode) {
     // The node image's own device plugin (no DaemonSet); a no-op on a node without GPUs.
@@ -598,6 +626,7 @@ void Controller::delete_claim(NodeClaimState& c, const std::string& reason, bool
   in_node_update_ = true;
   c_.api.node_changed(*node, k8s::NodeChange::Updated);
   in_node_update_ = false;
+  trigger();  // provisioner.trigger.node: a node with the disrupted taint
   std::vector<k8s::PodId> evict;
   for (k8s::PodId p : rec.pods)
     if (reschedulable(c_.api.pod(p))) evict.push_back(p);
@@ -889,12 +918,13 @@ bool Controller::multi_node_consolidation(SimTime now) {
 void Controller::disrupt() {
   const SimTime now = c_.sim.now();
   auto& api = c_.api;
-  // Pending pods retry on every poll (ICE cache expiry, limits freed, NodePools changed).
-  for (std::size_t i = 0; i < api.pod_slots(); ++i)
-    if (provisionable(api.pod(k8s::PodId{static_cast<std::uint32_t>(i)}))) {
-      trigger();
-      break;
-    }
+  // Pending pods retry on every poll (ICE cache expiry, limits freed, NodePools changed), and so
+  // do nodes marked for deletion (provisioner.trigger.node requeues every 10 s).
+  bool retry = false;
+  for (std::size_t i = 0; i < api.pod_slots() && !retry; ++i)
+    retry = provisionable(api.pod(k8s::PodId{static_cast<std::uint32_t>(i)}));
+  if (!retry && !deleting_node_pods().empty()) retry = true;
+  if (retry) trigger();
   // Replacements that have initialized let their originals go.
   for (auto& c : claims_) {
     if (c.replacements.empty() || c.phase == NodeClaimPhase::Deleting || c.phase == NodeClaimPhase::Deleted) continue;

@@ -108,6 +108,10 @@ class Controller : public eksim::Controller {
   NodeClaimState* claim_by_node(const std::string& node);
   std::vector<ExistingNode> existing_nodes(const std::string& skip_node = {});
   std::vector<k8s::Pod> daemon_pods() const;
+  // A node with the karpenter.sh/disrupted taint or whose NodeClaim is being deleted.
+  bool marked_for_deletion(const k8s::NodeRecord& rec);
+  // The reschedulable pods still on nodes marked for deletion, unbound.
+  std::vector<k8s::Pod> deleting_node_pods();
   std::vector<NodeClaimTemplate> templates(std::vector<k8s::Pod>& daemons);
   // Creates and launches a NodeClaim for a planned claim; returns its index or -1.
   int launch(const PlannedNodeClaim& planned, bool replacement);
