@@ -621,17 +621,26 @@ void Controller::delete_claim(NodeClaimState& c, const std::string& reason, bool
   }
   // Termination: taint karpenter.sh/disrupted:NoSchedule, evict what a drain moves, then
   // terminate the instance (its Node goes with it).
+  set_disrupted_taint(c.node_name, true);
   k8s::NodeRecord& rec = c_.api.node(*node);
-  if (!has_taint(rec.node.taints, kTaintDisrupted)) rec.node.taints.push_back(k8s::Taint{kTaintDisrupted, "", k8s::kNoSchedule});
-  in_node_update_ = true;
-  c_.api.node_changed(*node, k8s::NodeChange::Updated);
-  in_node_update_ = false;
-  trigger();  // provisioner.trigger.node: a node with the disrupted taint
   std::vector<k8s::PodId> evict;
   for (k8s::PodId p : rec.pods)
     if (reschedulable(c_.api.pod(p))) evict.push_back(p);
   for (k8s::PodId p : evict) c_.kubelet->delete_pod(p);
   finish_drain(c.name);
+}
+
+void Controller::set_disrupted_taint(const std::string& node_name, bool on) {
+  auto node = node_name.empty() ? std::nullopt : c_.api.find_node(node_name);
+  if (!node) return;
+  k8s::NodeRecord& rec = c_.api.node(*node);
+  if (rec.deleted || has_taint(rec.node.taints, kTaintDisrupted) == on) return;
+  if (on) rec.node.taints.push_back(k8s::Taint{kTaintDisrupted, "", k8s::kNoSchedule});
+  else std::erase_if(rec.node.taints, [](const k8s::Taint& t) { return t.key == kTaintDisrupted; });
+  in_node_update_ = true;
+  c_.api.node_changed(*node, k8s::NodeChange::Updated);
+  in_node_update_ = false;
+  if (on) trigger();  // provisioner.trigger.node
 }
 
 void Controller::finish_drain(const std::string& name) {
@@ -901,8 +910,15 @@ bool Controller::multi_node_consolidation(SimTime now) {
     }
     return true;
   }
+  // executeCommand: taint the candidates before launching their replacement.
+  for (const auto& name : best->candidates)
+    if (const NodeClaimState* c = claim_by_name(name)) set_disrupted_taint(c->node_name, true);
   int idx = launch(best->replacement[0], true);
-  if (idx < 0) return true;
+  if (idx < 0) {
+    for (const auto& name : best->candidates)
+      if (const NodeClaimState* c = claim_by_name(name)) set_disrupted_taint(c->node_name, false);
+    return true;
+  }
   const std::string replacement = claims_[idx].name;
   event(EventType::Normal, "DisruptionLaunching", claim_ref(replacement), "Launching NodeClaim: " + reason);
   event(EventType::Normal, "DisruptionWaitingReadiness", claim_ref(replacement), "Waiting on readiness to continue disruption");
@@ -935,8 +951,10 @@ void Controller::disrupt() {
       else if (rc->phase != NodeClaimPhase::Initialized) ready = false;
     }
     if (failed) {
+      // The command failed: the candidate is schedulable again (RequireNoScheduleTaint false).
       c.replacements.clear();
       c.disruption_reason.clear();
+      set_disrupted_taint(c.node_name, false);
       continue;
     }
     if (!ready) continue;
@@ -1044,6 +1062,9 @@ void Controller::disrupt() {
       if (reason == "Underutilized") single_node_done = true;
     }
     c->disruption_reason = reason;
+    // executeCommand: the candidate is tainted karpenter.sh/disrupted:NoSchedule before any
+    // replacement is launched, so that nothing new schedules onto it meanwhile.
+    set_disrupted_taint(c->node_name, true);
     if (replacements.empty()) {
       event(EventType::Normal, "DisruptionTerminating", {"Node", "", c->node_name}, "Disrupting Node: " + reason);
       event(EventType::Normal, "DisruptionTerminating", claim_ref(c->name), "Disrupting NodeClaim: " + reason);
@@ -1062,6 +1083,7 @@ void Controller::disrupt() {
     c = claim_by_name(name);  // launch() may have grown claims_
     if (launched.size() != replacements.size()) {
       c->disruption_reason.clear();
+      set_disrupted_taint(c->node_name, false);
       continue;
     }
     c->replacements = launched;

@@ -122,6 +122,8 @@ class Controller : public eksim::Controller {
   void check_initialized(NodeClaimState& c, k8s::NodeRecord& rec);
   void delete_claim(NodeClaimState& c, const std::string& reason, bool forceful);
   void finish_drain(const std::string& claim_name);
+  // Adds or removes karpenter.sh/disrupted:NoSchedule on the node (adding triggers provisioning).
+  void set_disrupted_taint(const std::string& node_name, bool on);
   void event(engine::EventType type, const std::string& reason, const engine::ObjectRef& obj, const std::string& msg,
              engine::Duration dedupe = engine::Duration{});
   std::string pool_hash(const NodePool& p) const;

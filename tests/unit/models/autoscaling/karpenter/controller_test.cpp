@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "models/autoscaling/karpenter.hpp"
 
 namespace eksim::autoscaling::karpenter {
@@ -147,6 +149,23 @@ TEST(KarpenterController, DriftReplacesBeforeDeleting) {
   ASSERT_GE(w.k->node_claims().size(), 2u);
   EXPECT_TRUE(w.claim(1).replacement);
   EXPECT_EQ(w.claim(0).phase, NodeClaimPhase::Initialized);  // waits for the replacement
+  // The candidate is tainted as the command starts; its pod keeps running there, and the
+  // provisioner places it on the replacement in flight rather than launching another NodeClaim.
+  {
+    auto node = w.cluster->api.find_node(w.claim(0).node_name);
+    ASSERT_TRUE(node.has_value());
+    const auto& taints = w.cluster->api.node(*node).node.taints;
+    auto it = std::find_if(taints.begin(), taints.end(), [](const k8s::Taint& t) { return t.key == "karpenter.sh/disrupted"; });
+    ASSERT_NE(it, taints.end());
+    EXPECT_EQ(it->value, "");
+    EXPECT_EQ(it->effect, k8s::kNoSchedule);
+    EXPECT_EQ(w.cluster->api.pod(p).node, *node);
+    EXPECT_EQ(w.k->node_claims().size(), 2u);
+    int nominated = 0;
+    for (const auto& e : w.cluster->log.events())
+      if (e.reason == "Nominated" && e.message == "Pod should schedule on: nodeclaim/" + w.claim(1).name) ++nominated;
+    EXPECT_EQ(nominated, 1);
+  }
   w.run_to(Duration::minutes(8));
   EXPECT_EQ(w.claim(0).disruption_reason, "Drifted");
   EXPECT_NE(w.claim(0).phase, NodeClaimPhase::Initialized);
