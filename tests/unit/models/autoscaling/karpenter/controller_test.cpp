@@ -1,75 +1,16 @@
-#include "models/autoscaling/karpenter/controller.hpp"
-
+// Karpenter controller: provisioning, NodeClaim lifecycle, disruption, spot interruption.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "models/autoscaling/karpenter.hpp"
+#include "tests/unit/models/autoscaling/karpenter/karpenter_world.hpp"
 
 namespace eksim::autoscaling::karpenter {
 namespace {
 
 using engine::Duration;
-using engine::SimTime;
-
-struct World {
-  std::unique_ptr<Cluster> cluster;
-  Controller* k = nullptr;
-
-  explicit World(bool declared_access = false, std::vector<std::string> mapped = {}) {
-    ClusterSpec spec;
-    spec.name = "test";
-    spec.region = "ap-northeast-2";
-    spec.subnets = {{"private-a", "ap-northeast-2a", "10.0.1.0/24"}, {"private-b", "ap-northeast-2b", "10.0.2.0/24"}};
-    spec.autoscaler.kind = "karpenter";
-    spec.access.declared = declared_access;
-    spec.access.mapped_roles = std::move(mapped);
-    cluster = std::make_unique<Cluster>(spec, 7);
-    cluster->controllers.push_back(make_karpenter(*cluster));
-    k = dynamic_cast<Controller*>(cluster->find_controller("karpenter"));
-    NodeClass nc;
-    nc.name = "default";
-    nc.role = "KarpenterNodeRole";
-    k->apply_node_class(nc);
-  }
-  void pool(const std::string& policy, std::optional<Duration> after, std::optional<Duration> expire = std::nullopt) {
-    NodePool p;
-    p.name = "cpu";
-    p.requirements = {{"node.kubernetes.io/instance-type", "In", {"m5.large", "c5.xlarge"}},
-                      {"karpenter.sh/capacity-type", "In", {"on-demand"}}};
-    p.consolidation_policy = policy;
-    p.consolidate_after = after;
-    p.expire_after = expire;
-    k->apply_node_pool(p);
-  }
-  k8s::PodId pod(const std::string& name, std::int64_t cpu_m, k8s::Labels annotations = {}) {
-    k8s::Pod p;
-    p.meta.name = name;
-    p.meta.ns = "default";
-    p.meta.annotations = std::move(annotations);
-    k8s::Container c;
-    c.name = "main";
-    c.image = "nginx";
-    c.requests.set(k8s::kCpu, cpu_m);
-    p.spec.containers.push_back(c);
-    return cluster->api.create_pod(p);
-  }
-  void run_to(Duration d) { cluster->sim.run_until(SimTime{} + d); }
-  int count(const std::string& reason) const {
-    int n = 0;
-    for (const auto& e : cluster->log.events())
-      if (e.reason == reason) ++n;
-    return n;
-  }
-  const NodeClaimState& claim(std::size_t i = 0) const { return k->node_claims().at(i); }
-  // Makes sure the pod is on the NodeClaim's node (the kube-scheduler normally bound it already).
-  void bind(k8s::PodId p, std::size_t claim_index = 0) {
-    if (cluster->api.pod(p).node.valid()) return;
-    auto node = cluster->api.find_node(claim(claim_index).node_name);
-    ASSERT_TRUE(node.has_value());
-    cluster->api.bind(p, *node);
-  }
-};
+using test::World;
+using test::WorldOptions;
 
 TEST(KarpenterController, BatchesThenLaunchesCheapestAndInitializes) {
   World w;
@@ -161,10 +102,7 @@ TEST(KarpenterController, DriftReplacesBeforeDeleting) {
     EXPECT_EQ(it->effect, k8s::kNoSchedule);
     EXPECT_EQ(w.cluster->api.pod(p).node, *node);
     EXPECT_EQ(w.k->node_claims().size(), 2u);
-    int nominated = 0;
-    for (const auto& e : w.cluster->log.events())
-      if (e.reason == "Nominated" && e.message == "Pod should schedule on: nodeclaim/" + w.claim(1).name) ++nominated;
-    EXPECT_EQ(nominated, 1);
+    EXPECT_EQ(w.count("Nominated", "Pod should schedule on: nodeclaim/" + w.claim(1).name), 1);
   }
   w.run_to(Duration::minutes(8));
   EXPECT_EQ(w.claim(0).disruption_reason, "Drifted");
@@ -213,7 +151,10 @@ TEST(KarpenterController, BudgetZeroBlocks) {
 }
 
 TEST(KarpenterController, UnmappedRoleTimesOutAtRegistration) {
-  World w(/*declared_access=*/true, {"SomeOtherRole"});
+  WorldOptions access;
+  access.declared_access = true;
+  access.mapped_roles = {"SomeOtherRole"};
+  World w(access);
   w.pool("WhenEmpty", Duration::minutes(1));
   w.pod("a", 500);
   w.run_to(Duration::minutes(14));
