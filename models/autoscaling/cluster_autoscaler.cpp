@@ -663,6 +663,9 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   }
 
   std::vector<cas::RemainingPdb> pdbs = remaining_pdbs();
+  // Pods as the removal simulation moves them: copies with spec.nodeName cleared
+  // (simulator/cluster.go findPlaceFor), else the NodeName filter pins them to the node going away.
+  std::deque<k8s::Pod> moved;
   std::set<std::string> unneeded_now;
   std::set<std::size_t> removed_in_sim;
   std::map<std::string, cas::Utilization> utils;
@@ -710,7 +713,13 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
         index.push_back(j);
       }
     bool ok = true;
-    for (const k8s::Pod* p : to_move) {
+    for (const k8s::Pod* original : to_move) {
+      const k8s::Pod* p = original;
+      if (!original->spec.node_name.empty()) {
+        moved.push_back(*original);
+        moved.back().spec.node_name.clear();
+        p = &moved.back();
+      }
       bool placed = false;
       for (auto& sn : scratch)
         if (k8s::fits(*p, sn, all, sched).ok()) {
