@@ -229,7 +229,8 @@ aws::BillingLedger Cluster::billing() const {
     double hourly = inst.spot ? inst.type->spot_price(spec_.region) : inst.type->on_demand_price(spec_.region);
     std::string owner = inst.owner;
     if (const aws::ManagedNodegroup* ng = eks.by_asg(inst.owner)) owner = ng->spec.name;
-    ledger.add_instance(owner, hourly, *inst.running_at, inst.terminated_at.value_or(sim.now()));
+    ledger.add_instance(owner, hourly, *inst.running_at, inst.terminated_at.value_or(sim.now()),
+                        {inst.id, inst.az, inst.spot ? "spot" : "on-demand"});
   }
   return ledger;
 }

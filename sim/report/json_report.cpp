@@ -49,6 +49,7 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
   }
   j["pods"] = pods;
 
+  const aws::BillingLedger billing = c.billing();
   Json nodes = Json::array();
   for (std::size_t i = 0; i < c.api.node_slots(); ++i) {
     const k8s::NodeRecord& rec = c.api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
@@ -60,6 +61,7 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
     std::optional<engine::SimTime> launched;
     for (const auto& inst : c.ec2.instances())
       if (inst.id == rec.instance_id) launched = inst.launched_at;
+    auto cost_it = billing.by_instance().find(rec.instance_id);
     Json taints = Json::array();
     for (const auto& t : n.taints) taints.push_back(Json{{"key", t.key}, {"value", t.value}, {"effect", t.effect}});
     Json labels = Json::object();
@@ -78,6 +80,7 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
                          {"readyReason", n.ready_reason},
                          {"readyMessage", n.ready_message},
                          {"terminatedAt", opt_seconds(rec.deleted_at)},
+                         {"costUSD", cost_it == billing.by_instance().end() ? 0.0 : cost_it->second},
                          {"labels", labels},
                          {"taints", taints},
                          {"capacity", resources(n.capacity)},
@@ -155,11 +158,18 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
   }
   j["jobs"] = jobs;
 
-  aws::BillingLedger billing = c.billing();
-  Json by_group = Json::object();
-  for (const auto& [owner, usd] : billing.by_owner()) by_group[owner] = usd;
+  auto totals = [](const aws::BillingLedger::Totals& t) {
+    Json out = Json::object();
+    for (const auto& [key, usd] : t) out[key] = usd;
+    return out;
+  };
+  // byNodeGroup is CONTRACT's; the instance, zone and capacity-type splits are additions (instance
+  // charges only: cross-AZ transfer is its own line).
   j["cost"] = Json{{"totalUSD", billing.total_usd() + c.cross_az_transfer_usd},
-                   {"byNodeGroup", by_group},
+                   {"byNodeGroup", totals(billing.by_owner())},
+                   {"byInstance", totals(billing.by_instance())},
+                   {"byZone", totals(billing.by_zone())},
+                   {"byCapacityType", totals(billing.by_capacity_type())},
                    {"crossAzTransferUSD", billing.cross_az_transfer_usd() + c.cross_az_transfer_usd}};
 
   Json exps = Json::array();
