@@ -9,8 +9,9 @@ std::unique_ptr<Controller> make_karpenter(Cluster& cluster) {
   auto controller =
       std::make_unique<karpenter::Controller>(cluster, karpenter::settings_from_flags(cluster.spec().autoscaler.flags, auto_mode));
   // Karpenter's interruption controller reads the EC2 events from its SQS queue (EventBridge
-  // rules for the warning and the rebalance recommendation).
+  // rules for the warning and the rebalance recommendation); without a queue it is off.
   karpenter::Controller* k = controller.get();
+  if (!auto_mode && k->settings().interruption_queue.empty()) return controller;
   cluster.spot.listeners.push_back([k](const aws::SpotSignal& s) {
     if (s.kind == aws::SpotSignalKind::InterruptionWarning) k->spot_interruption(s.instance_id);
     else if (s.kind == aws::SpotSignalKind::RebalanceRecommendation) k->rebalance_recommendation(s.instance_id);

@@ -98,6 +98,8 @@ Settings settings_from_flags(const std::map<std::string, std::string>& flags, bo
     if (auto d = engine::parse_duration(it->second)) s.batch_max = *d;
   if (auto it = flags.find("vm-memory-overhead-percent"); it != flags.end()) s.vm_memory_overhead_percent = std::stod(it->second);
   if (auto it = flags.find("version"); it != flags.end()) s.version = it->second;
+  if (auto it = flags.find("reserved-enis"); it != flags.end()) s.reserved_enis = std::stoi(it->second);
+  if (auto it = flags.find("interruption-queue"); it != flags.end()) s.interruption_queue = it->second;
   if (auto it = flags.find("feature-gates"); it != flags.end())
     s.spot_to_spot_consolidation = it->second.find("SpotToSpotConsolidation=true") != std::string::npos;
   return s;
@@ -159,6 +161,7 @@ std::vector<InstanceTypeInfo>& Controller::instance_types_for(const NodeClass& n
     opts.region = c_.spec().region;
     opts.domain = domain();
     opts.vm_memory_overhead_percent = settings_.vm_memory_overhead_percent;
+    opts.reserved_enis = settings_.reserved_enis;
     std::vector<std::string> zones;
     for (const auto& s : c_.ec2.subnets())
       if (nc.subnet_ids.empty() || std::find(nc.subnet_ids.begin(), nc.subnet_ids.end(), s.id) != nc.subnet_ids.end())

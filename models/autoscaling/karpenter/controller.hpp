@@ -23,6 +23,12 @@ struct Settings {
   engine::Duration batch_max = engine::Duration::seconds(10);  // BATCH_MAX_DURATION default
   double vm_memory_overhead_percent = 0.075;                   // VM_MEMORY_OVERHEAD_PERCENT default
   bool spot_to_spot_consolidation = false;                     // feature gate, off by default
+  int reserved_enis = 0;                                       // RESERVED_ENIS default
+  // INTERRUPTION_QUEUE: the SQS queue the EventBridge rules feed. Empty (the default) turns
+  // Karpenter's interruption controller off: it never hears of a Spot warning or a rebalance
+  // recommendation, and the node just goes when EC2 takes the instance. Auto Mode handles
+  // interruptions itself.
+  std::string interruption_queue;
   std::string version = "1.8.3";
   bool auto_mode = false;
   // EKS Auto Mode nodes run the NVIDIA driver and device plugin in the node image, not as a

@@ -59,9 +59,11 @@ InstanceTypeInfo build_instance_type(const aws::InstanceType& t, const InstanceT
   info.requirements.add(Requirement(kLabelCapacityType, "In", cts));
   info.requirements.add(Requirement(k8s::kLabelZone, "In", opts.zones));
   // Capacity as Karpenter predicts it before launch: EC2 memory minus the VM overhead, ENI-limited
-  // pods (or the NodeClass's kubelet maxPods), the NodeClass's root volume.
+  // pods (or the NodeClass's kubelet maxPods), the NodeClass's root volume. ENIs kept for other
+  // uses (RESERVED_ENIS) carry no pods: (ENIs - reserved) * (IPv4 per ENI - 1) + 2, and no pods
+  // at all when none is left (ENILimitedPods, karpenter-provider-aws pkg/providers/instancetype).
   k8s::NodeShape shape{t.vcpu, k8s::karpenter_memory_capacity_bytes(t.memory_mib, opts.vm_memory_overhead_percent) / 1024,
-                       t.default_card_enis, t.ipv4_per_eni, t.gpu.count, nc.root_volume_gib};
+                       t.default_card_enis - opts.reserved_enis, t.ipv4_per_eni, t.gpu.count, nc.root_volume_gib};
   k8s::KubeletOptions ko;
   ko.max_pods = nc.max_pods;
   ko.advertise_gpus = true;

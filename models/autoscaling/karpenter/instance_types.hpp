@@ -41,6 +41,7 @@ struct InstanceTypeOptions {
   std::vector<std::string> zones;
   LabelDomain domain = LabelDomain::Oss;
   double vm_memory_overhead_percent = 0.075;  // VM_MEMORY_OVERHEAD_PERCENT default
+  int reserved_enis = 0;                      // RESERVED_ENIS default
 };
 
 // The well-known-label requirements of one type (no offerings: capacity type and zone are added
