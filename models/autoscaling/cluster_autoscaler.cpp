@@ -89,7 +89,16 @@ CasOptions cas_options_from_flags(const std::map<std::string, std::string>& flag
   num("expendable-pods-priority-cutoff", cutoff);
   o.expendable_pods_priority_cutoff = static_cast<std::int64_t>(cutoff);
   boolean("describe-nodegroup-allowed", o.describe_nodegroup_allowed);
+  num("max-total-unready-percentage", o.max_total_unready_percentage);
+  double ok_unready = static_cast<double>(o.ok_total_unready_count);
+  num("ok-total-unready-count", ok_unready);
+  o.ok_total_unready_count = static_cast<std::int64_t>(ok_unready);
   return o;
+}
+
+bool cluster_healthy(std::int64_t unready, std::int64_t nodes, const CasOptions& o) {
+  return !(unready > o.ok_total_unready_count &&
+           static_cast<double>(unready) > o.max_total_unready_percentage / 100.0 * static_cast<double>(nodes));
 }
 
 std::string scale_up_info(const std::string& group, std::int64_t from, std::int64_t to, std::int64_t max) {
@@ -410,6 +419,13 @@ void ClusterAutoscaler::run_once() {
   backoff_.remove_stale(c_.sim.now());
   for (auto& g : groups_) check_failed_activities(g);
   for (auto& g : groups_) check_provision_timeouts(g);
+  if (!healthy()) {
+    // static_autoscaler.go RunOnce: the loop stops here (no scale-up, no scale-down, unneeded
+    // timers cleared) and says so on the status ConfigMap.
+    unneeded_since_.clear();
+    emit_status(engine::EventType::Warning, "ClusterUnhealthy", "Cluster is unhealthy");
+    return;
+  }
   auto nodes = live_nodes();
   for (auto& g : groups_) {
     if (!g.scale_up_time) continue;
@@ -420,6 +436,20 @@ void ClusterAutoscaler::run_once() {
   }
   bool scaled = scale_up(nodes);
   if (!scaled) scale_down(live_nodes());
+}
+
+bool ClusterAutoscaler::healthy() const {
+  const engine::SimTime now = c_.sim.now();
+  std::int64_t nodes = 0, unready = 0;
+  for (std::size_t i = 0; i < c_.api.node_slots(); ++i) {
+    const k8s::NodeRecord& rec = c_.api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
+    if (rec.deleted) continue;
+    ++nodes;
+    if (rec.node.ready || deleting_.count(rec.node.meta.name)) continue;  // Ready, or Deleted by CA
+    if (rec.registered_at && now - *rec.registered_at < kMaxNodeStartupTime) continue;  // NotStarted
+    ++unready;
+  }
+  return cluster_healthy(unready, nodes, o_);
 }
 
 bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {

@@ -48,12 +48,25 @@ struct CasOptions {
   cas::DrainOptions drain;                                                       // --skip-nodes-with-*
   engine::Duration new_pod_scale_up_delay{};                                     // --new-pod-scale-up-delay 0s
   std::int64_t expendable_pods_priority_cutoff = -10;                            // --expendable-pods-priority-cutoff
+  // The cluster is unhealthy, and CA does nothing but say so, while more than
+  // ok-total-unready-count nodes AND more than max-total-unready-percentage of all nodes are
+  // unready (clusterstate.IsClusterHealthy).
+  double max_total_unready_percentage = 45;                                      // --max-total-unready-percentage
+  std::int64_t ok_total_unready_count = 3;                                       // --ok-total-unready-count
   // eksim: whether CA's IAM policy allows eks:DescribeNodegroup (the lab policy does not).
   bool describe_nodegroup_allowed = false;
   // Priority expander rules when no ConfigMap cluster-autoscaler-priority-expander has been
   // applied (programmatic use; scenarios supply the ConfigMap as a manifest).
   cas::PriorityConfig priorities;
 };
+
+// A node that is not Ready counts as unready only once it is older than this; before, it is
+// NotStarted (clusterstate.MaxNodeStartupTime, 15 minutes).
+inline constexpr engine::Duration kMaxNodeStartupTime = engine::Duration::minutes(15);
+
+// clusterstate.IsClusterHealthy: unready > ok-total-unready-count and unready >
+// max-total-unready-percentage % of all registered nodes.
+bool cluster_healthy(std::int64_t unready, std::int64_t nodes, const CasOptions& o);
 
 // Parses cluster.spec().autoscaler.flags (kebab-case names, Go durations) over the defaults.
 CasOptions cas_options_from_flags(const std::map<std::string, std::string>& flags);
@@ -122,6 +135,7 @@ class ClusterAutoscaler : public Controller {
   GroupState* group_of_node(const k8s::NodeRecord& rec);
   std::int64_t registered_usable(const GroupState& g, const std::vector<LiveNode>& nodes) const;
   std::vector<k8s::PodId> default_unschedulable() const;
+  bool healthy() const;  // clusterstate.IsClusterHealthy over the registered nodes
   bool scale_up(const std::vector<LiveNode>& nodes);
   void scale_down(const std::vector<LiveNode>& nodes);
   void start_deletion(k8s::NodeId node, GroupState& g, bool empty, const cas::Utilization& util);

@@ -289,3 +289,23 @@ TEST(CasFlags, DefaultsAndOverrides) {
 
 }  // namespace
 }  // namespace eksim::autoscaling::cas
+
+namespace eksim::autoscaling {
+namespace {
+
+// clusterstate.IsClusterHealthy: unhealthy only when unready exceeds BOTH the count and the share.
+TEST(CasClusterHealth, UnreadyCountAndPercentageBothExceeded) {
+  CasOptions o;  // --ok-total-unready-count 3, --max-total-unready-percentage 45
+  EXPECT_TRUE(cluster_healthy(3, 4, o)) << "3 is not more than 3";
+  EXPECT_FALSE(cluster_healthy(4, 6, o)) << "4 > 3 and 4 > 2.7";
+  EXPECT_TRUE(cluster_healthy(4, 10, o)) << "4 is not more than 45% of 10";
+  EXPECT_FALSE(cluster_healthy(5, 10, o));
+  CasOptions strict = cas_options_from_flags({{"ok-total-unready-count", "0"}, {"max-total-unready-percentage", "10"}});
+  EXPECT_EQ(strict.ok_total_unready_count, 0);
+  EXPECT_DOUBLE_EQ(strict.max_total_unready_percentage, 10);
+  EXPECT_FALSE(cluster_healthy(1, 5, strict));
+  EXPECT_TRUE(cluster_healthy(0, 5, strict));
+}
+
+}  // namespace
+}  // namespace eksim::autoscaling
