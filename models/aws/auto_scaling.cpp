@@ -35,6 +35,7 @@ AutoScalingGroup* AutoScaling::group_of(const std::string& instance_id) {
 AutoScalingGroup& AutoScaling::create_group(AutoScalingGroup group, bool instances_already_running) {
   groups_.push_back(std::move(group));
   AutoScalingGroup& g = groups_.back();
+  g.desired_history = {{sim_.now(), g.sizes.desired}};
   if (instances_already_running) {
     // The cluster as terraform left it: desired instances exist and run at t=0, spread over the
     // subnets as the ASG would have placed them.
@@ -66,6 +67,8 @@ std::optional<AwsError> AutoScaling::update_group(const std::string& name, const
   if (result.error) return result.error;
   std::int64_t before = g->sizes.desired;
   g->sizes = result.sizes;
+  g->sizes.desired = before;
+  set_desired(*g, result.sizes.desired);
   if (g->sizes.desired != before) {
     g->pending_cause = cause_user_update_constraints(timestamp(), g->sizes, before, g->sizes.desired);
     g->capacity_before_change = before;
@@ -84,7 +87,7 @@ std::optional<AwsError> AutoScaling::set_desired_capacity(const std::string& nam
     if (last && sim_.now() < *last + g->default_cooldown) return scaling_activity_in_progress_error();
   }
   std::int64_t before = g->sizes.desired;
-  g->sizes.desired = desired;
+  set_desired(*g, desired);
   if (before != desired) g->pending_cause = cause_user_set_desired(timestamp(), before, desired);
   schedule_reconcile(*g);
   return std::nullopt;
@@ -98,6 +101,24 @@ std::optional<engine::SimTime> AutoScaling::last_activity_end(const std::string&
   return last;
 }
 
+void AutoScaling::set_desired(AutoScalingGroup& g, std::int64_t desired) {
+  g.sizes.desired = desired;
+  if (g.desired_history.back().second == desired) return;
+  if (g.desired_history.back().first == sim_.now()) g.desired_history.back().second = desired;
+  else g.desired_history.emplace_back(sim_.now(), desired);
+}
+
+std::optional<std::int64_t> AutoScaling::desired_at(const std::string& name, engine::SimTime t) const {
+  const AutoScalingGroup* g = find(name);
+  if (!g || g->desired_history.front().first > t) return std::nullopt;
+  std::int64_t value = 0;
+  for (const auto& [since, desired] : g->desired_history) {
+    if (since > t) break;
+    value = desired;
+  }
+  return value;
+}
+
 void AutoScaling::note_cause(const std::string& name, const std::string& sentence) {
   if (AutoScalingGroup* g = find(name)) g->pending_cause = sentence;
 }
@@ -108,7 +129,7 @@ std::optional<AwsError> AutoScaling::terminate_instance(const std::string& insta
     return instance_not_managed_error(instance_id);
   if (decrement_desired && g->sizes.desired <= g->sizes.min_size) return terminate_below_min_error(g->sizes.min_size);
   std::int64_t from = g->sizes.desired;
-  if (decrement_desired) --g->sizes.desired;
+  if (decrement_desired) set_desired(*g, g->sizes.desired - 1);
   record_termination(*g, instance_id,
                      cause_user_terminate(timestamp(), instance_id, decrement_desired, from, g->sizes.desired));
   std::erase(g->instances, instance_id);

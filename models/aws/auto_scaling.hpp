@@ -49,6 +49,8 @@ struct AutoScalingGroup {
   std::vector<std::string> rebalancing;
   // When set, the whole Cause of the next launch activity (replacing the generated sentences).
   std::optional<std::string> next_launch_cause;
+  // Every DesiredCapacity the group has had, from its creation: (since, value).
+  std::vector<std::pair<engine::SimTime, std::int64_t>> desired_history;
 };
 
 class AutoScaling {
@@ -58,6 +60,9 @@ class AutoScaling {
 
   AutoScalingGroup& create_group(AutoScalingGroup group, bool instances_already_running);
   AutoScalingGroup* find(const std::string& name);
+  // DesiredCapacity as it stood at t (after every change made at t); nullopt for an unknown
+  // group or a time before it existed.
+  std::optional<std::int64_t> desired_at(const std::string& name, engine::SimTime t) const;
   const AutoScalingGroup* find(const std::string& name) const;
   std::deque<AutoScalingGroup>& groups() { return groups_; }
 
@@ -95,6 +100,7 @@ class AutoScaling {
   void terminate_one(AutoScalingGroup& g, std::int64_t from, std::int64_t to);
   std::size_t record(engine::Activity a);
   // "Terminating EC2 instance: i-..." (Successful, at once) with the given Cause.
+  void set_desired(AutoScalingGroup& g, std::int64_t desired);
   void record_termination(const AutoScalingGroup& g, const std::string& instance_id, std::string cause);
   void instance_running(Instance& inst);
   void instance_terminated(Instance& inst);

@@ -179,9 +179,22 @@ ExpectationResult check_node_group(const Expectation& e, const RunResult& run) {
     return r;
   }
   if (e.desired) {
-    std::int64_t desired = eks.sizes(e.node_group).desired;
+    // DesiredCapacity at the horizon, or with `by` at any moment up to it.
+    const aws::AutoScalingGroup* asg = run.cluster->auto_scaling.find(ng->asg_name);
+    const SimTime t = horizon(e, run);
+    std::int64_t desired = run.cluster->auto_scaling.desired_at(ng->asg_name, t).value_or(-1);
     r.passed = desired == *e.desired;
-    r.detail = "desired " + std::to_string(desired) + " at the end, expected " + std::to_string(*e.desired);
+    std::string when = e.at ? "at " + fmt_time(t) : e.by ? "by " + fmt_time(t) : "at the end";
+    if (e.by && !r.passed && asg) {
+      for (const auto& [since, value] : asg->desired_history) {
+        if (since > t || value != *e.desired) continue;
+        r.passed = true;
+        desired = value;
+        when = "at " + fmt_time(since);
+        break;
+      }
+    }
+    r.detail = "desired " + std::to_string(desired) + " " + when + ", expected " + std::to_string(*e.desired);
     if (e.activity_status.empty() && e.activity_contains.empty() && e.update_status.empty() && e.update_type.empty() &&
         e.error_contains.empty())
       return r;

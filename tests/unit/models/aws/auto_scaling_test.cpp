@@ -106,6 +106,23 @@ TEST(AwsAutoScaling, TerminateWithDecrementShrinks) {
   EXPECT_EQ(w.log.activities().size(), activities);  // no replacement
 }
 
+TEST(AwsAutoScaling, DesiredCapacityHistory) {
+  World w(one_subnet());
+  AutoScalingGroup& g = w.group({1, 3, 1}, {"private-a"});
+  w.run_for(Duration::minutes(1));
+  ASSERT_FALSE(w.asg.set_desired_capacity("workers", 3));
+  w.run_for(Duration::minutes(1));
+  ASSERT_FALSE(w.asg.terminate_instance(g.instances.back(), /*decrement_desired=*/true));
+  ASSERT_FALSE(w.asg.update_group("workers", SizesUpdate{std::nullopt, std::nullopt, 2}));  // same value: no entry
+  const SimTime t0{};
+  EXPECT_EQ(w.asg.desired_at("workers", t0), 1);
+  EXPECT_EQ(w.asg.desired_at("workers", t0 + Duration::seconds(59)), 1);
+  EXPECT_EQ(w.asg.desired_at("workers", t0 + Duration::minutes(1)), 3) << "the change made at t counts at t";
+  EXPECT_EQ(w.asg.desired_at("workers", t0 + Duration::minutes(2)), 2);
+  EXPECT_EQ(g.desired_history.size(), 3u);
+  EXPECT_FALSE(w.asg.desired_at("nope", t0));
+}
+
 TEST(AwsAutoScaling, TerminateRefusals) {
   World w(one_subnet());
   AutoScalingGroup& g = w.group({2, 3, 2}, {"private-a"});
