@@ -92,14 +92,14 @@ NodeJoinHandle start_node_join(ApiServer& api, MachineSpec spec, const NodeJoinT
   // All phases are drawn now, in a fixed order, so that overrides and cancellation never shift
   // the numbers another node sees.
   double boot_median = spec.bootstrap == BootstrapFlavor::Bottlerocket ? t.os_boot_bottlerocket_s : t.os_boot_s;
-  if (spec.nvidia_ami) boot_median += t.nvidia_extra_boot_s;
+  if (spec.nvidia_ami) boot_median += spec.eks_auto_mode_image ? t.nvidia_extra_boot_auto_mode_s : t.nvidia_extra_boot_s;
   double bootstrap_median = spec.bootstrap == BootstrapFlavor::Al2BootstrapSh   ? t.bootstrap_sh_s
                             : spec.bootstrap == BootstrapFlavor::Bottlerocket ? t.bootstrap_bottlerocket_s
                                                                                 : t.bootstrap_nodeadm_s;
   Duration boot = draw(boot_median) + draw(bootstrap_median);
   Duration kubelet_start = draw(t.kubelet_start_s);
   Duration tls = draw(t.tls_register_s);
-  Duration cni = draw(t.cni_ready_s);
+  Duration cni = draw(spec.eks_auto_mode_image ? t.cni_ready_auto_mode_s : t.cni_ready_s);
   if (spec.boot_time) boot = *spec.boot_time;
   if (spec.register_time) {
     // Keep the "Starting kubelet." split proportional inside the overridden window.

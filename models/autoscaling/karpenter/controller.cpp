@@ -539,8 +539,13 @@ void Controller::on_instance_running(aws::Instance& inst) {
   m.capacity_type = c->capacity_type;
   // The al2023@latest alias (and Auto Mode) resolves to the accelerated AMI for GPU types.
   m.nvidia_ami = inst.type->gpu.count > 0;
-  // Auto Mode creates the access entry for its node role itself.
-  if (settings_.auto_mode) m.role_mapped = true;
+  // Auto Mode creates the access entry for its node role itself, and boots its own
+  // Bottlerocket-based image (docs.aws.amazon.com/eks/latest/best-practices/automode.html).
+  if (settings_.auto_mode) {
+    m.role_mapped = true;
+    m.bootstrap = k8s::BootstrapFlavor::Bottlerocket;
+    m.eks_auto_mode_image = true;
+  }
   c->node_name = m.node_name;
   c_.join_instance(inst, std::move(m));
 }
