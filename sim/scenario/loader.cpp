@@ -268,6 +268,7 @@ Expectation read_expectation(const Value& v) {
   } else if (e.subject == "job") {
     e.ns = fix_ns(r.require("job").as_string(), &e.name);
     e.job_status = r.require("status").as_string();
+    if (e.at) v.fail("a job expectation is judged at the end of the run or \"by\" a time; it takes no \"at\"");
     if (e.description.empty()) e.description = "job " + e.ns + "/" + e.name + " " + e.job_status;
   } else {  // cost
     MapReader c(r.require("cost"), "cost bounds");
@@ -275,6 +276,7 @@ Expectation read_expectation(const Value& v) {
     if (auto x = c.get("atLeast")) e.min_usd = x->as_double();
     c.finish();
     if (!e.max_usd && !e.min_usd) v.fail("a cost expectation needs atMost and/or atLeast");
+    if (e.by || e.at) v.fail("a cost expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
     if (e.description.empty()) e.description = "total cost within bounds";
   }
   r.finish();
