@@ -67,7 +67,8 @@ std::optional<std::string> blocking_reason(const k8s::Pod& pod, const DrainOptio
 bool has_blocking_local_storage(const k8s::Pod& pod);
 
 // The grace period CA's eviction gives a pod (actuation/drain.go evictPod): the pod's
-// terminationGracePeriodSeconds capped at --max-graceful-termination-sec.
+// terminationGracePeriodSeconds capped at --max-graceful-termination-sec; 0 is no cap (upstream's
+// `maxTermination > 0 &&`), though CA then waits only the 30 s eviction headroom for the pods.
 std::int64_t eviction_grace_seconds(const k8s::Pod& pod, std::int64_t max_graceful_termination_sec);
 // Pods that count as "to move" when the node goes (not DaemonSet, not terminal).
 bool pod_needs_move(const k8s::Pod& pod);
