@@ -7,6 +7,7 @@
 #include "models/net/training_controller.hpp"
 #include "sim/scenario/autoscaling_actions.hpp"
 #include "sim/scenario/cas_config_map.hpp"
+#include "sim/scenario/instance_pick.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 
 namespace eksim::scenario {
@@ -126,15 +127,7 @@ void send_spot_interruption(Cluster& c, const Action& a) {
     }
   }
   std::erase_if(candidates, [](const aws::Instance* i) { return i->state != aws::InstanceState::Running; });
-  std::stable_sort(candidates.begin(), candidates.end(), [](const aws::Instance* x, const aws::Instance* y) {
-    return x->launched_at < y->launched_at || (x->launched_at == y->launched_at && x->id < y->id);
-  });
-  const aws::Instance* pick = nullptr;
-  if (!candidates.empty()) {
-    if (a.instance == "newest") pick = candidates.back();
-    else if (a.instance == "oldest") pick = candidates.front();
-    else if (std::size_t n = std::stoull(a.instance); n < candidates.size()) pick = candidates[n];
-  }
+  const aws::Instance* pick = pick_by_launch_order(std::move(candidates), a.instance);
   // eksim's own message (FIS's target-resolution failure text is not modelled).
   if (!pick) {
     warn(c, {"Instance", "", ""}, "NoSpotInstanceTarget",

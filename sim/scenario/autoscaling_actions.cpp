@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/scenario/instance_pick.hpp"
+
 namespace eksim::scenario {
 
 namespace {
@@ -52,15 +54,7 @@ void terminate_instance(Cluster& c, const Action& a) {
     if (const aws::AutoScalingGroup* g = ng ? c.auto_scaling.find(ng->asg_name) : nullptr)
       for (const auto& iid : g->instances)
         if (const aws::Instance* inst = c.ec2.find(iid)) in_service.push_back(inst);
-    std::stable_sort(in_service.begin(), in_service.end(), [](const aws::Instance* x, const aws::Instance* y) {
-      return x->launched_at < y->launched_at || (x->launched_at == y->launched_at && x->id < y->id);
-    });
-    const aws::Instance* pick = nullptr;
-    if (!in_service.empty()) {
-      if (a.instance == "newest") pick = in_service.back();
-      else if (a.instance == "oldest") pick = in_service.front();
-      else if (std::size_t n = std::stoull(a.instance); n < in_service.size()) pick = in_service[n];
-    }
+    const aws::Instance* pick = pick_by_launch_order(in_service, a.instance);
     if (!pick) {
       // eksim's own message: the user's selector matched nothing, so no AWS call was made.
       warn(c, {"AutoScalingGroup", "", a.nodegroup}, "NoInstanceTarget",
