@@ -123,7 +123,7 @@ void AutoScaling::note_cause(const std::string& name, const std::string& sentenc
   if (AutoScalingGroup* g = find(name)) g->pending_cause = sentence;
 }
 
-std::optional<AwsError> AutoScaling::terminate_instance(const std::string& instance_id, bool decrement_desired) {
+std::optional<AwsError> AutoScaling::terminate_instance(std::string instance_id, bool decrement_desired) {
   AutoScalingGroup* g = group_of(instance_id);
   if (!g || std::find(g->instances.begin(), g->instances.end(), instance_id) == g->instances.end())
     return instance_not_managed_error(instance_id);
@@ -281,7 +281,7 @@ void AutoScaling::instance_terminated(Instance& inst) {
   schedule_reconcile(*g);
 }
 
-std::string AutoScaling::rebalance_recommendation(const std::string& instance_id) {
+std::string AutoScaling::rebalance_recommendation(std::string instance_id) {
   AutoScalingGroup* g = group_of(instance_id);
   if (!g || !g->capacity_rebalance) return "";
   if (std::find(g->instances.begin(), g->instances.end(), instance_id) == g->instances.end()) return "";
@@ -298,7 +298,7 @@ std::string AutoScaling::rebalance_recommendation(const std::string& instance_id
   return g->instances.back();
 }
 
-void AutoScaling::terminate_rebalanced(const std::string& instance_id) {
+void AutoScaling::terminate_rebalanced(std::string instance_id) {
   AutoScalingGroup* g = group_of(instance_id);
   if (!g || std::find(g->rebalancing.begin(), g->rebalancing.end(), instance_id) == g->rebalancing.end()) return;
   std::erase(g->rebalancing, instance_id);

@@ -76,15 +76,17 @@ class AutoScaling {
   // TerminateInstanceInAutoScalingGroup, with or without decrementing desired capacity. Refused
   // (ValidationError) for an instance no group manages, and for a decrement that would take
   // desired below min. Without the decrement the group launches a replacement.
-  std::optional<AwsError> terminate_instance(const std::string& instance_id, bool decrement_desired);
+  // The id is taken by value: callers often pass an element of the group's own instance list,
+  // which these calls erase.
+  std::optional<AwsError> terminate_instance(std::string instance_id, bool decrement_desired);
   // When the group's last scaling activity ended (start of its cooldown); nullopt if none yet.
   std::optional<engine::SimTime> last_activity_end(const std::string& name) const;
   // Capacity Rebalancing: instance_id received a rebalance recommendation. Launches a replacement
   // (desired capacity unchanged) and returns its id; "" when the group does not rebalance, the
   // instance is not in service, or the launch failed (the group then retries as usual).
-  std::string rebalance_recommendation(const std::string& instance_id);
+  std::string rebalance_recommendation(std::string instance_id);
   // Capacity Rebalancing: the replacement is in service, so the at-risk instance is terminated.
-  void terminate_rebalanced(const std::string& instance_id);
+  void terminate_rebalanced(std::string instance_id);
   // Raises a cause sentence for the next activity of the group (used by EKS and autoscalers).
   void note_cause(const std::string& name, const std::string& sentence);
 

@@ -161,7 +161,7 @@ std::string Ec2::adopt_running_instance(const LaunchRequest& req) {
   return inst.id;
 }
 
-void Ec2::terminate(const std::string& id) {
+void Ec2::terminate(std::string id) {
   Instance* inst = find(id);
   if (!inst || inst->state == InstanceState::ShuttingDown || inst->state == InstanceState::Terminated) return;
   inst->state = InstanceState::ShuttingDown;

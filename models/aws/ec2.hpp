@@ -96,7 +96,8 @@ class Ec2 {
   // An instance that exists from the start of the simulation (already running at t=0).
   std::string adopt_running_instance(const LaunchRequest& request);
   // TerminateInstances: shutting-down now, terminated shortly after; quota and capacity return.
-  void terminate(const std::string& instance_id);
+  // By value: on_terminated listeners may erase the string the caller passed.
+  void terminate(std::string instance_id);
 
   Instance* find(const std::string& id);
   const Instance* find(const std::string& id) const;
