@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 
 namespace eksim::scenario {
 
@@ -37,6 +38,12 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
   c.api.on_pod_phase.push_back(record);
   c.api.on_pod_bound.push_back(record);
 
+  if (!options.keep_all_occurrences) {
+    auto reasons = std::make_shared<std::set<std::string>>();
+    for (const auto& e : scenario.expectations)
+      if (!e.event_reason.empty()) reasons->insert(e.event_reason);
+    c.log.keep_occurrences_if([reasons](const engine::Event& e) { return reasons->count(e.reason) > 0; });
+  }
   install_controllers(c);
   c.start();
   // The terraform module ignores node group keys it does not know (modelled on purpose under
