@@ -13,7 +13,7 @@
 
 #include "models/autoscaling/karpenter/instance_types.hpp"
 #include "models/autoscaling/karpenter/nodepool.hpp"
-#include "models/autoscaling/karpenter/scheduler.hpp"
+#include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 #include "models/cluster/cluster.hpp"
 
 namespace eksim::autoscaling::karpenter {
@@ -121,6 +121,8 @@ class Controller : public eksim::Controller {
   std::vector<NodeClaimTemplate> templates(std::vector<k8s::Pod>& daemons);
   // Creates and launches a NodeClaim for a planned claim; returns its index or -1.
   int launch(const PlannedNodeClaim& planned, bool replacement);
+  // Liveness: deletes the NodeClaim if it has not registered within the registration timeout.
+  void start_liveness(const std::string& name);
   void on_instance_running(aws::Instance& inst);
   void on_instance_terminated(aws::Instance& inst);
   void on_node(k8s::NodeId id, k8s::NodeChange change);
