@@ -76,17 +76,30 @@ Controller::Controller(Cluster& cluster, Settings settings) : c_(cluster), setti
     pools_["general-purpose"] = auto_mode_pool("general-purpose", false);
   }
   auto& api = c_.api;
-  api.on_pod_added.push_back([this](k8s::PodId) { trigger(); });
-  api.on_pod_bound.push_back([this](k8s::PodId id) { on_pod_moved(c_.api.pod(id).node); });
+  // Pod and node notifications also keep the cluster state (state/cluster.cpp) current.
+  api.on_pod_added.push_back([this](k8s::PodId id) {
+    pending_.insert(id.v);
+    trigger();
+  });
+  api.on_pod_bound.push_back([this](k8s::PodId id) {
+    state_changed(c_.api.pod(id).node);
+    on_pod_moved(c_.api.pod(id).node);
+  });
   api.on_pod_phase.push_back([this](k8s::PodId id) {
     const auto& r = c_.api.pod(id);
+    state_changed(r.node);
     if (r.pod.status.phase == k8s::PodPhase::Succeeded || r.pod.status.phase == k8s::PodPhase::Failed) on_pod_moved(r.node);
   });
+  api.on_pod_terminating.push_back([this](k8s::PodId id) { state_changed(c_.api.pod(id).node); });
   api.on_pod_deleted.push_back([this](k8s::PodId id) {
+    state_changed(c_.api.pod(id).node);
     on_pod_moved(c_.api.pod(id).node);
     trigger();
   });
-  api.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange ch) { on_node(id, ch); });
+  api.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange ch) {
+    state_changed(id);
+    on_node(id, ch);
+  });
   c_.ec2.on_running.push_back([this](aws::Instance& i) { on_instance_running(i); });
   c_.ec2.on_terminated.push_back([this](aws::Instance& i) { on_instance_terminated(i); });
   c_.sim.every(kDisruptionPoll, [this] { disrupt(); });

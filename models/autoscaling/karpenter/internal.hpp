@@ -43,8 +43,8 @@ inline k8s::Pod unbound(const k8s::Pod& p) {
 // SimulateScheduling (disruption/helpers.go): a candidate's pod that would land on a node not yet
 // initialized is a pod error ("would schedule against uninitialized nodeclaim/..."): disruption
 // does not rely on capacity still starting (e.g. a NodeClaim in flight for a pending pod).
-inline bool relies_on_uninitialized(const SchedulingResults& r, const std::vector<ExistingNode>& nodes) {
-  return std::any_of(r.existing.begin(), r.existing.end(), [&](const auto& e) { return !nodes[e.second].initialized; });
+inline bool relies_on_uninitialized(const SchedulingResults& r, const ExistingNodes& nodes) {
+  return std::any_of(r.existing.begin(), r.existing.end(), [&](const auto& e) { return !nodes.get(e.second).initialized; });
 }
 
 // "underutilized" -> "Underutilized" for event texts.

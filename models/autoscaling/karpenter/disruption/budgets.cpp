@@ -19,10 +19,20 @@ bool Controller::budget_active(const Budget& b) const {
   return cron_window_active(*cron, now, b.duration->us / 1000000);
 }
 
-int Controller::allowed_disruptions(const NodePool& p, const std::string& reason) const {
+int Controller::allowed_disruptions(const NodePool& p, const std::string& reason) {
+  // BuildDisruptionBudgetMapping once per pass, again after a command changed the NodeClaims.
+  if (budgets_pass_ != pass_ || budgets_version_ != state_.version || pass_ == 0) {
+    budgets_.clear();
+    budgets_pass_ = pass_;
+    budgets_version_ = state_.version;
+  }
+  auto key = std::make_pair(p.name, reason);
+  auto memo = budgets_.find(key);
+  if (memo != budgets_.end()) return memo->second;
   std::int64_t nodes = 0, disrupting = 0;
-  for (const auto& c : claims_) {
-    if (c.node_pool != p.name || c.phase == NodeClaimPhase::Deleted) continue;
+  for (std::size_t i : live_claims()) {
+    const NodeClaimState& c = claims_[i];
+    if (c.node_pool != p.name) continue;
     ++nodes;
     if (c.phase == NodeClaimPhase::Deleting || !c.replacements.empty()) ++disrupting;
   }
@@ -40,7 +50,9 @@ int Controller::allowed_disruptions(const NodePool& p, const std::string& reason
     }
     allowed = std::min(allowed, v);
   }
-  return static_cast<int>(std::max<std::int64_t>(0, allowed - disrupting));
+  int out = static_cast<int>(std::max<std::int64_t>(0, allowed - disrupting));
+  budgets_.emplace(key, out);
+  return out;
 }
 
 }  // namespace eksim::autoscaling::karpenter

@@ -3,12 +3,13 @@
 #include "models/autoscaling/karpenter/controller.hpp"
 
 #include "models/autoscaling/karpenter/internal.hpp"
+#include "models/autoscaling/karpenter/state/cluster.hpp"
 
 namespace eksim::autoscaling::karpenter {
 
 using namespace detail;
 
-bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) const {
+bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) {
   if (c.phase != NodeClaimPhase::Initialized || !c.replacements.empty()) return false;
   auto pool_it = pools_.find(c.node_pool);
   if (pool_it == pools_.end() || pool_it->second.consolidation_policy != "WhenEmptyOrUnderutilized") return false;
@@ -22,7 +23,7 @@ bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) c
   if (has_taint(rec.node.taints, kTaintDisrupted) || pods_block_disruption(rec)) return false;
   // Drifted nodes are replaced by drift, not consolidation.
   auto cls = classes_.find(c.node_class);
-  if (c.pool_hash != pool_hash(pool) || cls == classes_.end() || c.class_hash != class_hash(cls->second)) return false;
+  if (c.pool_hash != pool_hash_cached(pool) || cls == classes_.end() || c.class_hash != class_hash_cached(cls->second)) return false;
   bool any_pod = false;
   for (k8s::PodId p : rec.pods)
     if (reschedulable(c_.api.pod(p))) any_pod = true;
@@ -35,32 +36,32 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   // rest -> delete; else at most one new NodeClaim, cheaper than the candidates together -> replace.
   auto& api = c_.api;
   ConsolidationCommand cmd;
-  cmd.pods = std::make_unique<std::vector<k8s::Pod>>();
-  std::set<std::string> nodes;
+  std::vector<std::string> nodes;
   double total_price = 0;
   bool any_spot = false;
-  std::set<std::string> candidate_types;
   std::map<std::string, double> candidate_price;  // cheapest price of each candidate type
+  std::vector<const k8s::Pod*> pods;
   for (const auto& n : names) {
     NodeClaimState* c = claim_by_name(n);
     if (!c) return std::nullopt;
-    nodes.insert(c->node_name);
+    nodes.push_back(c->node_name);
     total_price += c->price_per_hour;
     any_spot |= c->capacity_type == "spot";
     auto [it, inserted] = candidate_price.emplace(c->instance_type, c->price_per_hour);
     if (!inserted) it->second = std::min(it->second, c->price_per_hour);
     if (auto node = api.find_node(c->node_name))
       for (k8s::PodId p : api.node(*node).pods)
-        if (reschedulable(api.pod(p))) cmd.pods->push_back(unbound(api.pod(p).pod));
+        if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
   }
-  std::vector<const k8s::Pod*> pods;
-  for (const auto& p : *cmd.pods) pods.push_back(&p);
-  std::vector<ExistingNode> others = existing_nodes();
-  std::erase_if(others, [&](const ExistingNode& e) { return !e.node_name.empty() && nodes.count(e.node_name); });
+  state::SimulationNodes others(snapshot(), state_.classes, nodes);
+  if (!others.takes_bound_pods(pods)) {
+    cmd.pods = std::make_unique<std::vector<k8s::Pod>>();
+    for (const k8s::Pod* p : pods) cmd.pods->push_back(unbound(*p));
+    for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &(*cmd.pods)[i];
+  }
   cmd.candidates = names;
-  cmd.daemons = std::make_unique<std::vector<k8s::Pod>>(daemon_pods());
-  cmd.templates = std::make_unique<std::vector<NodeClaimTemplate>>(templates(*cmd.daemons));
-  SchedulingResults res = solve(pods, others, *cmd.templates, domain());
+  cmd.templates = template_set();
+  SchedulingResults res = solve(pods, others, cmd.templates->templates, domain());
   if (!res.errors.empty() || res.new_claims.size() > 1 || relies_on_uninitialized(res, others)) return std::nullopt;
   if (res.new_claims.empty()) return cmd;  // delete
   // Spot candidates are only replaced with the SpotToSpotConsolidation feature gate.

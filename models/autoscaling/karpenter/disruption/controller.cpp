@@ -4,6 +4,7 @@
 #include "models/autoscaling/karpenter/controller.hpp"
 
 #include "models/autoscaling/karpenter/internal.hpp"
+#include "models/autoscaling/karpenter/state/cluster.hpp"
 
 namespace eksim::autoscaling::karpenter {
 
@@ -14,13 +15,12 @@ void Controller::disrupt() {
   auto& api = c_.api;
   // Pending pods retry on every poll (ICE cache expiry, limits freed, NodePools changed), and so
   // do nodes marked for deletion (provisioner.trigger.node requeues every 10 s).
-  bool retry = false;
-  for (std::size_t i = 0; i < api.pod_slots() && !retry; ++i)
-    retry = provisionable(api.pod(k8s::PodId{static_cast<std::uint32_t>(i)}));
-  if (!retry && !deleting_node_pods().empty()) retry = true;
-  if (retry) trigger();
+  ++pass_;
+  if (any_provisionable() || any_deleting_node_pods()) trigger();
   // Replacements that have initialized let their originals go.
-  for (auto& c : claims_) {
+  const std::vector<std::size_t> live = live_claims();
+  for (std::size_t i : live) {
+    NodeClaimState& c = claims_[i];
     if (c.replacements.empty() || c.phase == NodeClaimPhase::Deleting || c.phase == NodeClaimPhase::Deleted) continue;
     bool ready = true, failed = false;
     for (const auto& r : c.replacements) {
@@ -32,11 +32,13 @@ void Controller::disrupt() {
       // The command failed: the candidate is schedulable again (RequireNoScheduleTaint false).
       c.replacements.clear();
       c.disruption_reason.clear();
+      state_.touch();
       set_disrupted_taint(c.node_name, false);
       continue;
     }
     if (!ready) continue;
     c.replacements.clear();
+    state_.touch();
     std::string reason = c.disruption_reason;
     event(EventType::Normal, "DisruptionTerminating", {"Node", "", c.node_name}, "Disrupting Node: " + title(reason));
     event(EventType::Normal, "DisruptionTerminating", claim_ref(c.name), "Disrupting NodeClaim: " + title(reason));
@@ -47,10 +49,12 @@ void Controller::disrupt() {
   // consolidation waits.
   const bool multi = multi_node_consolidation(now);
   bool single_node_done = false;
-  std::vector<std::string> names;
-  for (const auto& c : claims_)
-    if (c.phase == NodeClaimPhase::Initialized && c.replacements.empty()) names.push_back(c.name);
-  for (const auto& name : names) {
+  std::vector<std::size_t> names;
+  for (std::size_t i : live_claims())
+    if (claims_[i].phase == NodeClaimPhase::Initialized && claims_[i].replacements.empty()) names.push_back(i);
+  for (std::size_t index : names) {
+    // By name, as the NodeClaim is looked up again after each command (the first of a name).
+    const std::string name = claims_[index].name;
     NodeClaimState* c = claim_by_name(name);
     if (!c || c->phase != NodeClaimPhase::Initialized) continue;
     auto pool_it = pools_.find(c->node_pool);
@@ -69,17 +73,15 @@ void Controller::disrupt() {
       pending_commands_.erase(name);
       continue;
     }
-    std::vector<k8s::Pod> moved;
-    for (k8s::PodId p : rec.pods)
-      if (reschedulable(api.pod(p))) moved.push_back(unbound(api.pod(p).pod));
     std::vector<const k8s::Pod*> pods;
-    for (const auto& p : moved) pods.push_back(&p);
+    for (k8s::PodId p : rec.pods)
+      if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
 
     // Drift: the NodePool template or NodeClass changed, or the node no longer meets the
     // NodePool's requirements.
     std::string reason;
     auto cls = classes_.find(c->node_class);
-    bool drifted = c->pool_hash != pool_hash(pool) || cls == classes_.end() || c->class_hash != class_hash(cls->second);
+    bool drifted = c->pool_hash != pool_hash_cached(pool) || cls == classes_.end() || c->class_hash != class_hash_cached(cls->second);
     for (const auto& r : pool.requirements) {
       auto lbl = rec.node.meta.labels.find(r.key);
       if (lbl != rec.node.meta.labels.end() && !Requirement(r.key, r.op, r.values).has(lbl->second)) drifted = true;
@@ -100,15 +102,18 @@ void Controller::disrupt() {
     }
     // Simulate the node's pods elsewhere: existing nodes first, new NodeClaims if needed.
     std::vector<PlannedNodeClaim> replacements;
-    std::vector<k8s::Pod> daemons;
-    std::vector<NodeClaimTemplate> tmpls;
+    std::shared_ptr<TemplateSet> tmpls;
+    std::vector<k8s::Pod> moved;
     if (!pods.empty()) {
       // One simulation with the NodePools, as upstream's SimulateScheduling: no new NodeClaim
       // means the pods fit elsewhere (their topology domains still count the pools' zones).
-      daemons = daemon_pods();
-      tmpls = templates(daemons);
-      std::vector<ExistingNode> others = existing_nodes(c->node_name);
-      SchedulingResults sim = solve(pods, others, tmpls, domain());
+      tmpls = template_set();
+      state::SimulationNodes others(snapshot(), state_.classes, {c->node_name});
+      if (!others.takes_bound_pods(pods)) {
+        for (const k8s::Pod* p : pods) moved.push_back(unbound(*p));
+        for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &moved[i];
+      }
+      SchedulingResults sim = solve(pods, others, tmpls->templates, domain());
       if (relies_on_uninitialized(sim, others)) {
         pending_commands_.erase(name);
         continue;
@@ -165,6 +170,7 @@ void Controller::disrupt() {
       continue;
     }
     c->replacements = launched;
+    state_.touch();
   }
 }
 

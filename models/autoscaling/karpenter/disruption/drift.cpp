@@ -26,4 +26,17 @@ std::string Controller::class_hash(const NodeClass& c) const {
   return h;
 }
 
+const std::string& Controller::pool_hash_cached(const NodePool& p) {
+  // NodePools change only between passes (kubectl apply), so a hash holds for the pass.
+  auto& slot = pool_hashes_[p.name];
+  if (slot.first != pass_ || pass_ == 0) slot = {pass_, pool_hash(p)};
+  return slot.second;
+}
+
+const std::string& Controller::class_hash_cached(const NodeClass& c) {
+  auto& slot = class_hashes_[c.name];
+  if (slot.first != pass_ || pass_ == 0) slot = {pass_, class_hash(c)};
+  return slot.second;
+}
+
 }  // namespace eksim::autoscaling::karpenter

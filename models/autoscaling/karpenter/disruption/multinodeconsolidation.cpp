@@ -11,14 +11,18 @@ bool Controller::multi_node_consolidation(SimTime now) {
   // MultiNodeConsolidation.ComputeCommand: candidates by disruption cost, pre-filtered by the
   // NodePools' budgets, then a binary search for the longest prefix [0, n] that one command
   // can disrupt (at least two nodes; single-node consolidation handles one).
-  std::vector<std::pair<double, std::string>> ranked;
-  for (const auto& c : claims_)
-    if (underutilized_candidate(c, now)) ranked.emplace_back(disruption_cost(c, now), c.name);
-  std::sort(ranked.begin(), ranked.end());
+  std::vector<std::pair<double, std::size_t>> ranked;
+  for (std::size_t i : live_claims())
+    if (underutilized_candidate(claims_[i], now)) ranked.emplace_back(disruption_cost(claims_[i], now), i);
+  std::sort(ranked.begin(), ranked.end(), [&](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return claims_[a.second].name < claims_[b.second].name;
+  });
   std::map<std::string, int> budget;
   std::vector<std::string> candidates;
   bool constrained = false;
-  for (const auto& [cost, name] : ranked) {
+  for (const auto& [cost, index] : ranked) {
+    const std::string& name = claims_[index].name;
     const NodeClaimState* c = claim_by_name(name);
     auto b = budget.find(c->node_pool);
     if (b == budget.end()) b = budget.emplace(c->node_pool, allowed_disruptions(pools_.at(c->node_pool), "Underutilized")).first;
@@ -82,6 +86,7 @@ bool Controller::multi_node_consolidation(SimTime now) {
     NodeClaimState* c = claim_by_name(name);
     c->disruption_reason = reason;
     c->replacements = {replacement};
+    state_.touch();
     pending_commands_.erase(name);
   }
   return true;

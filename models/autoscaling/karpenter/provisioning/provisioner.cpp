@@ -50,13 +50,32 @@ std::vector<k8s::Pod> Controller::deleting_node_pods() {
   // StatefulSet pods count too upstream; eksim has no StatefulSets.)
   std::vector<k8s::Pod> out;
   auto& api = c_.api;
-  for (std::size_t i = 0; i < api.node_slots(); ++i) {
-    const k8s::NodeRecord& rec = api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
+  for (std::uint32_t i : live_nodes()) {
+    const k8s::NodeRecord& rec = api.node(k8s::NodeId{i});
     if (!marked_for_deletion(rec)) continue;
     for (k8s::PodId p : rec.pods)
       if (reschedulable(api.pod(p))) out.push_back(unbound(api.pod(p).pod));
   }
   return out;
+}
+
+bool Controller::any_deleting_node_pods() {
+  auto& api = c_.api;
+  for (std::uint32_t i : live_nodes()) {
+    const k8s::NodeRecord& rec = api.node(k8s::NodeId{i});
+    if (!marked_for_deletion(rec)) continue;
+    for (k8s::PodId p : rec.pods)
+      if (reschedulable(api.pod(p))) return true;
+  }
+  return false;
+}
+
+bool Controller::any_provisionable() {
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (provisionable(c_.api.pod(k8s::PodId{*it}))) return true;
+    it = pending_.erase(it);  // bound, started, deleted: never provisionable again
+  }
+  return false;
 }
 
 std::vector<k8s::Pod> Controller::daemon_pods() const {
@@ -82,8 +101,9 @@ std::vector<NodeClaimTemplate> Controller::templates(std::vector<k8s::Pod>& daem
     auto nc = classes_.find(p->node_class_name);
     if (nc == classes_.end() || nc->second.kind != p->node_class_kind) continue;  // NodeClass not ready
     std::map<std::string, std::int64_t> usage;
-    for (const auto& c : claims_) {
-      if (c.node_pool != p->name || c.phase == NodeClaimPhase::Deleted) continue;
+    for (std::size_t i : live_claims()) {
+      const NodeClaimState& c = claims_[i];
+      if (c.node_pool != p->name) continue;
       for (const auto& [r, v] : c.capacity.items()) usage[r] += v;
     }
     out.push_back(make_template(*p, instance_types_for(nc->second), daemons, domain(), usage));
@@ -91,31 +111,49 @@ std::vector<NodeClaimTemplate> Controller::templates(std::vector<k8s::Pod>& daem
   return out;
 }
 
+std::shared_ptr<Controller::TemplateSet> Controller::template_set() {
+  // Within one pass the NodePools, NodeClasses and DaemonSets stand still; NodeClaims launched or
+  // deleted (usage, limits) and offerings marked unavailable move the state version.
+  if (!templates_ || templates_pass_ != pass_ || templates_version_ != state_.version) {
+    templates_ = std::make_shared<TemplateSet>();
+    templates_->daemons = daemon_pods();
+    templates_->templates = templates(templates_->daemons);
+    templates_pass_ = pass_;
+    templates_version_ = state_.version;
+  }
+  return templates_;
+}
 
 void Controller::provision() {
+  ++pass_;
   auto& api = c_.api;
   std::vector<const k8s::Pod*> pods;
-  for (std::size_t i = 0; i < api.pod_slots(); ++i) {
-    const k8s::PodRecord& r = api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
-    if (provisionable(r)) pods.push_back(&r.pod);
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    const k8s::PodRecord& r = api.pod(k8s::PodId{*it});
+    if (!provisionable(r)) {
+      it = pending_.erase(it);  // bound, started, deleted: never provisionable again
+      continue;
+    }
+    pods.push_back(&r.pod);
+    ++it;
   }
   // Provisioner.Schedule: the pending pods plus the pods still on nodes marked for deletion
   // (nodes.Deleting().CurrentlyReschedulablePods), so that their capacity is launched before they
-  // are evicted. Their nodes are not capacity (existing_nodes skips them).
+  // are evicted. Their nodes are not capacity (the cluster state leaves them out).
   std::vector<k8s::Pod> deleting = deleting_node_pods();
   for (const auto& p : deleting) pods.push_back(&p);
   if (pods.empty()) return;
-  std::vector<k8s::Pod> daemons = daemon_pods();
-  std::vector<NodeClaimTemplate> tmpls = templates(daemons);
+  std::shared_ptr<TemplateSet> set = template_set();
+  std::vector<NodeClaimTemplate>& tmpls = set->templates;
   if (tmpls.empty()) return;  // "no nodepools found": nothing to provision with
-  std::vector<ExistingNode> existing = existing_nodes();
+  state::SimulationNodes existing(snapshot(), state_.classes);
   k8s::SchedulerOptions opts;
   opts.version.minor = c_.spec().kubernetes_minor;
   SchedulingResults res = solve(pods, existing, tmpls, domain(), opts);
   // Karpenter's event recorder dedupes per pod (Nominated and FailedScheduling carry the pod UID
   // as dedupe value; FailedScheduling for 5 minutes, the recorder's default 2 minutes otherwise).
   for (const auto& [pod, idx] : res.existing) {
-    const ExistingNode& e = existing[idx];
+    const ExistingNode& e = existing.get(idx);
     std::string where;
     if (!e.nodeclaim.empty()) where = "nodeclaim/" + e.nodeclaim;
     if (!e.node_name.empty()) where += (where.empty() ? "" : ", ") + std::string("node/") + e.node_name;

@@ -11,6 +11,7 @@ using namespace detail;
 void Controller::delete_claim(NodeClaimState& c, const std::string& reason, bool /*forceful*/) {
   if (c.phase == NodeClaimPhase::Deleting || c.phase == NodeClaimPhase::Deleted) return;
   c.phase = NodeClaimPhase::Deleting;
+  state_.touch();
   if (!reason.empty()) c.disruption_reason = reason;
   auto node = c.node_name.empty() ? std::nullopt : c_.api.find_node(c.node_name);
   if (!node) {

@@ -97,7 +97,7 @@ int Controller::launch(const PlannedNodeClaim& planned, bool replacement) {
     // The NodeClaim is deleted and the pods go back to the next batch without those offerings.
     c.phase = NodeClaimPhase::Deleted;
     c.deleted_at = now;
-    claims_.push_back(c);
+    add_claim(c);
     std::string msg = last_error ? last_error->str() : "no instance type offerings available";
     if (last_error && is_insufficient_capacity_error(last_error->code)) {
       event(EventType::Warning, "InsufficientCapacityError", claim_ref(c.name),
@@ -136,10 +136,9 @@ int Controller::launch(const PlannedNodeClaim& planned, bool replacement) {
   a.description = "launched nodeclaim " + c.name + " instance-type=" + c.instance_type + " zone=" + c.zone +
                   " capacity-type=" + ct + " provider-id=aws:///" + c.zone + "/" + c.instance_id;
   c_.log.record_activity(std::move(a));
-  claims_.push_back(c);
-  std::string name = c.name;
-  start_liveness(name);
-  return static_cast<int>(claims_.size()) - 1;
+  const std::size_t idx = add_claim(c);
+  start_liveness(c.name);
+  return static_cast<int>(idx);
 }
 
 }  // namespace eksim::autoscaling::karpenter

@@ -53,6 +53,7 @@ void Controller::on_node(k8s::NodeId id, k8s::NodeChange change) {
   }
   if (!c->registered_at) {
     c->registered_at = c_.sim.now();
+    state_.touch();
     c->node_name = rec.node.meta.name;
     if (c->phase == NodeClaimPhase::Launched) c->phase = NodeClaimPhase::Registered;
     rec.node.meta.labels[kLabelRegistered] = "true";
