@@ -64,6 +64,7 @@ struct NodeClaimState {
   double price_per_hour = 0;
   k8s::ResourceList capacity, allocatable;  // Karpenter's estimate for the launched type
   std::string node_name;
+  k8s::NodeId node_id;  // the Node once registered (node_name is looked up when this is stale)
   engine::SimTime created;
   std::optional<engine::SimTime> registered_at, initialized_at, deleted_at;
   // Initialized condition message while not initialized, e.g.
@@ -122,6 +123,8 @@ class Controller : public eksim::Controller {
   const std::vector<std::size_t>& live_claims();
   // The nodes the scheduling simulations see now (rebuilt only after a change).
   state::Snapshot& snapshot();
+  // Positions in the snapshot of the named nodes (those it lists).
+  std::vector<std::uint32_t> positions_of(const state::Snapshot& snap, const std::vector<std::string>& node_names);
   void rebuild_state_node(state::StateNode& s, const k8s::NodeRecord& rec, const NodeClaimState* claim);
   // Something a simulation could see changed on this node (invalid id: somewhere).
   void state_changed(k8s::NodeId node);
@@ -163,7 +166,12 @@ class Controller : public eksim::Controller {
   // pool_hash / class_hash, computed once per pass.
   const std::string& pool_hash_cached(const NodePool& p);
   const std::string& class_hash_cached(const NodeClass& c);
-  bool pods_block_disruption(const k8s::NodeRecord& rec) const;
+  // karpenter.sh/do-not-disrupt on the node or one of its reschedulable pods.
+  bool pods_block_disruption(k8s::NodeId node);
+  // Reschedulable pods on the node (pod.IsReschedulable).
+  int reschedulable_pods(k8s::NodeId node);
+  // The claim's Node, if it exists: its cached id when still valid, else by name.
+  std::optional<k8s::NodeId> node_of(const NodeClaimState& c) const;
   bool budget_active(const Budget& b) const;
 
   // Multi-node consolidation (disruption/multinodeconsolidation.go).
@@ -182,7 +190,7 @@ class Controller : public eksim::Controller {
     engine::SimTime validate_at;
   };
   bool underutilized_candidate(const NodeClaimState& c, engine::SimTime now);
-  double disruption_cost(const NodeClaimState& c, engine::SimTime now) const;
+  double disruption_cost(const NodeClaimState& c, engine::SimTime now);
   std::optional<ConsolidationCommand> compute_consolidation(const std::vector<std::string>& names);
   // True while a multi-node command waits for validation or was just executed.
   bool multi_node_consolidation(engine::SimTime now);
@@ -201,6 +209,14 @@ class Controller : public eksim::Controller {
   std::shared_ptr<TemplateSet> templates_;
   std::uint64_t templates_pass_ = 0, templates_version_ = 0;
   std::set<std::uint32_t> pending_;
+  // Per node, what disruption reads from its pods, valid while the node's stamp holds.
+  struct NodePods {
+    std::uint64_t stamp = 0;
+    bool blocks = false;
+    int reschedulable = 0;
+  };
+  std::unordered_map<std::uint32_t, NodePods> node_pods_;
+  const NodePods& node_pods(k8s::NodeId node);
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
   std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;
   std::map<std::string, std::pair<std::uint64_t, std::string>> pool_hashes_, class_hashes_;  // pods that may be provisionable (PodIds; pruned lazily)

@@ -17,17 +17,14 @@ bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) {
   if (!pool.consolidate_after || now - std::max(c.last_pod_event, c.initialized_at.value_or(now)) < *pool.consolidate_after)
     return false;
   if (pool.expire_after && now - c.created >= *pool.expire_after) return false;  // expiration goes first
-  auto node = c_.api.find_node(c.node_name);
+  auto node = node_of(c);
   if (!node) return false;
   const k8s::NodeRecord& rec = c_.api.node(*node);
-  if (has_taint(rec.node.taints, kTaintDisrupted) || pods_block_disruption(rec)) return false;
+  if (has_taint(rec.node.taints, kTaintDisrupted) || pods_block_disruption(*node)) return false;
   // Drifted nodes are replaced by drift, not consolidation.
   auto cls = classes_.find(c.node_class);
   if (c.pool_hash != pool_hash_cached(pool) || cls == classes_.end() || c.class_hash != class_hash_cached(cls->second)) return false;
-  bool any_pod = false;
-  for (k8s::PodId p : rec.pods)
-    if (reschedulable(c_.api.pod(p))) any_pod = true;
-  return any_pod;  // empty nodes are emptiness's
+  return reschedulable_pods(*node) > 0;  // empty nodes are emptiness's
 }
 
 
@@ -49,11 +46,12 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
     any_spot |= c->capacity_type == "spot";
     auto [it, inserted] = candidate_price.emplace(c->instance_type, c->price_per_hour);
     if (!inserted) it->second = std::min(it->second, c->price_per_hour);
-    if (auto node = api.find_node(c->node_name))
+    if (auto node = node_of(*c))
       for (k8s::PodId p : api.node(*node).pods)
         if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
   }
-  state::SimulationNodes others(snapshot(), state_.classes, nodes);
+  state::Snapshot& snap = snapshot();
+  state::SimulationNodes others(snap, state_.classes, positions_of(snap, nodes));
   if (!others.takes_bound_pods(pods)) {
     cmd.pods = std::make_unique<std::vector<k8s::Pod>>();
     for (const k8s::Pod* p : pods) cmd.pods->push_back(unbound(*p));

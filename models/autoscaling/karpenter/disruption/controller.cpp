@@ -58,7 +58,7 @@ void Controller::disrupt() {
     NodeClaimState* c = claim_by_name(name);
     if (!c || c->phase != NodeClaimPhase::Initialized) continue;
     auto pool_it = pools_.find(c->node_pool);
-    auto node = api.find_node(c->node_name);
+    auto node = node_of(*c);
     if (pool_it == pools_.end() || !node) continue;
     const NodePool& pool = pool_it->second;
     const k8s::NodeRecord& rec = api.node(*node);
@@ -69,7 +69,7 @@ void Controller::disrupt() {
       delete_claim(*c, "Expired", true);
       continue;
     }
-    if (pods_block_disruption(rec)) {
+    if (pods_block_disruption(*node)) {
       pending_commands_.erase(name);
       continue;
     }
@@ -108,7 +108,8 @@ void Controller::disrupt() {
       // One simulation with the NodePools, as upstream's SimulateScheduling: no new NodeClaim
       // means the pods fit elsewhere (their topology domains still count the pools' zones).
       tmpls = template_set();
-      state::SimulationNodes others(snapshot(), state_.classes, {c->node_name});
+      state::Snapshot& snap = snapshot();
+      state::SimulationNodes others(snap, state_.classes, positions_of(snap, {c->node_name}));
       if (!others.takes_bound_pods(pods)) {
         for (const k8s::Pod* p : pods) moved.push_back(unbound(*p));
         for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &moved[i];

@@ -7,28 +7,16 @@ namespace eksim::autoscaling::karpenter {
 
 using namespace detail;
 
-bool Controller::pods_block_disruption(const k8s::NodeRecord& rec) const {
-  auto dnd = [](const k8s::Labels& a) {
-    auto it = a.find(kAnnotationDoNotDisrupt);
-    return it != a.end() && it->second == "true";
-  };
-  if (dnd(rec.node.meta.annotations)) return true;
-  for (k8s::PodId p : rec.pods) {
-    const auto& r = c_.api.pod(p);
-    if (reschedulable(r) && dnd(r.pod.meta.annotations)) return true;
-  }
-  return false;
-}
+bool Controller::pods_block_disruption(k8s::NodeId node) { return node_pods(node).blocks; }
 
+int Controller::reschedulable_pods(k8s::NodeId node) { return node_pods(node).reschedulable; }
 
-double Controller::disruption_cost(const NodeClaimState& c, SimTime now) const {
+double Controller::disruption_cost(const NodeClaimState& c, SimTime now) {
   // disruption/helpers.go: ReschedulingCost(pods) * LifetimeRemaining. Each evictable pod costs
   // EvictionCost = 1 (no pod-deletion-cost annotation or priority adjustment modelled); the
   // lifetime factor is the fraction of expireAfter left.
   double pods = 0;
-  if (auto node = c_.api.find_node(c.node_name))
-    for (k8s::PodId p : c_.api.node(*node).pods)
-      if (reschedulable(c_.api.pod(p))) pods += 1;
+  if (auto node = node_of(c)) pods = reschedulable_pods(*node);
   double lifetime = 1;
   auto pool_it = pools_.find(c.node_pool);
   if (pool_it != pools_.end() && pool_it->second.expire_after && pool_it->second.expire_after->us > 0)

@@ -111,12 +111,8 @@ const std::vector<std::uint32_t>& Snapshot::fits_of(std::uint32_t c, const PodCl
   return it->second;
 }
 
-SimulationNodes::SimulationNodes(Snapshot& snapshot, PodClasses& classes, const std::vector<std::string>& excluded_node_names)
-    : snap_(snapshot), classes_(classes) {
-  for (const auto& name : excluded_node_names) {
-    auto it = snap_.position_of.find(name);
-    if (it != snap_.position_of.end()) excluded_.push_back(it->second);
-  }
+SimulationNodes::SimulationNodes(Snapshot& snapshot, PodClasses& classes, std::vector<std::uint32_t> excluded)
+    : snap_(snapshot), classes_(classes), excluded_(std::move(excluded)) {
   std::sort(excluded_.begin(), excluded_.end());
 }
 
@@ -255,6 +251,19 @@ const std::vector<std::uint32_t>& Controller::live_nodes() {
   return st.live_nodes;
 }
 
+std::vector<std::uint32_t> Controller::positions_of(const state::Snapshot& snap, const std::vector<std::string>& node_names) {
+  std::vector<std::uint32_t> out;
+  for (const auto& name : node_names) {
+    if (name.empty()) continue;
+    auto id = c_.api.find_node(name);
+    if (!id) continue;
+    auto it = state_.nodes.find(id->v);
+    if (it != state_.nodes.end() && it->second.snapshot_version == snap.version && it->second.in_order)
+      out.push_back(it->second.snapshot_pos);
+  }
+  return out;
+}
+
 state::Snapshot& Controller::snapshot() {
   auto& st = state_;
   if (st.snapshot && st.snapshot->version == st.version) return *st.snapshot;
@@ -307,7 +316,8 @@ state::Snapshot& Controller::snapshot() {
   snap->version = st.version;
   for (const auto* m : {&st.ordered[0], &st.ordered[1]})
     for (const auto& [name, s] : *m) {
-      if (!s->node.node_name.empty()) snap->position_of.emplace(s->node.node_name, static_cast<std::uint32_t>(snap->nodes.size()));
+      s->snapshot_version = snap->version;
+      s->snapshot_pos = static_cast<std::uint32_t>(snap->nodes.size());
       snap->any_required_anti_affinity |= s->node.info.pods_with_required_anti_affinity > 0;
       snap->nodes.push_back(s);
     }
@@ -317,7 +327,39 @@ state::Snapshot& Controller::snapshot() {
 
 void Controller::state_changed(k8s::NodeId node) {
   state_.touch();
-  if (node.valid()) state_.dirty(node.v);
+  if (!node.valid()) return;
+  state_.dirty(node.v);
+  ++state_.node_stamp[node.v];
+}
+
+std::optional<k8s::NodeId> Controller::node_of(const NodeClaimState& c) const {
+  if (c.node_name.empty()) return std::nullopt;
+  if (c.node_id.valid()) {
+    const k8s::NodeRecord& rec = c_.api.node(c.node_id);
+    if (!rec.deleted && rec.node.meta.name == c.node_name) return c.node_id;
+  }
+  return c_.api.find_node(c.node_name);
+}
+
+const Controller::NodePods& Controller::node_pods(k8s::NodeId node) {
+  const std::uint64_t stamp = state_.node_stamp[node.v] + 1;  // 0 = never computed
+  NodePods& m = node_pods_[node.v];
+  if (m.stamp == stamp) return m;
+  auto dnd = [](const k8s::Labels& a) {
+    auto it = a.find(kAnnotationDoNotDisrupt);
+    return it != a.end() && it->second == "true";
+  };
+  const k8s::NodeRecord& rec = c_.api.node(node);
+  m = NodePods{};
+  m.stamp = stamp;
+  m.blocks = dnd(rec.node.meta.annotations);
+  for (k8s::PodId p : rec.pods) {
+    const auto& r = c_.api.pod(p);
+    if (!reschedulable(r)) continue;
+    ++m.reschedulable;
+    m.blocks |= dnd(r.pod.meta.annotations);
+  }
+  return m;
 }
 
 void Controller::on_pod_moved(k8s::NodeId node) {

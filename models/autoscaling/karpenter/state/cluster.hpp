@@ -50,6 +50,8 @@ struct StateNode {
   bool ordered_initialized = false;
   std::string ordered_name;
   std::vector<std::int8_t> fits;  // per pod class: -1 not known yet, 0 no, 1 yes
+  std::uint64_t snapshot_version = 0;  // the snapshot that lists it, at position snapshot_pos
+  std::uint32_t snapshot_pos = 0;
   bool fits_class(std::uint32_t c, const PodClasses& classes, const k8s::SchedulerOptions& options);
 };
 
@@ -60,14 +62,14 @@ struct Snapshot {
   bool any_required_anti_affinity = false;
   // Per pod class, the positions (ascending) whose node the class fits.
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> fit_positions;
-  std::unordered_map<std::string, std::uint32_t> position_of;  // node name -> position (real nodes)
   const std::vector<std::uint32_t>& fits_of(std::uint32_t c, const PodClasses& classes, const k8s::SchedulerOptions& options);
 };
 
 // One simulation over a snapshot.
 class SimulationNodes : public ExistingNodes {
  public:
-  SimulationNodes(Snapshot& snapshot, PodClasses& classes, const std::vector<std::string>& excluded_node_names = {});
+  // excluded: positions in the snapshot left out of this simulation.
+  SimulationNodes(Snapshot& snapshot, PodClasses& classes, std::vector<std::uint32_t> excluded = {});
   std::size_t size() const override { return snap_.nodes.size(); }
   const ExistingNode& get(std::size_t i) const override;
   void add_pod(std::size_t i, const k8s::Pod& pod) override;
@@ -96,6 +98,8 @@ struct Cluster {
   std::map<std::string, StateNode*> ordered[2];
   PodClasses classes;
   std::unique_ptr<Snapshot> snapshot;
+
+  std::unordered_map<std::uint32_t, std::uint64_t> node_stamp;  // NodeId -> changes seen
 
   void touch() { ++version; }
   void dirty(std::uint32_t node_id);

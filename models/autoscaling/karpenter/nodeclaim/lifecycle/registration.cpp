@@ -55,6 +55,7 @@ void Controller::on_node(k8s::NodeId id, k8s::NodeChange change) {
     c->registered_at = c_.sim.now();
     state_.touch();
     c->node_name = rec.node.meta.name;
+    c->node_id = id;
     if (c->phase == NodeClaimPhase::Launched) c->phase = NodeClaimPhase::Registered;
     rec.node.meta.labels[kLabelRegistered] = "true";
     in_node_update_ = true;
