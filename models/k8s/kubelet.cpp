@@ -191,9 +191,9 @@ bool Kubelet::admit(PodId id) {
   for (PodId other : node.pods) {
     if (other == id) continue;
     const PodRecord& o = api_.pod(other);
+    if (o.pod.status.phase == PodPhase::Succeeded || o.pod.status.phase == PodPhase::Failed) continue;
     auto ot = pods_.find(other.v);
     if (ot == pods_.end() || !ot->second.admitted) continue;
-    if (o.pod.status.phase == PodPhase::Succeeded || o.pod.status.phase == PodPhase::Failed) continue;
     used += pod_requests(o.pod.spec);
     ++pods_used;
   }

@@ -14,6 +14,7 @@ namespace eksim::cli {
 int run_command(const RunArgs& args) {
   scenario::RunOptions options;
   options.seed = args.seed;
+  options.keep_all_occurrences = false;
   if (!args.until.empty()) {
     auto d = engine::parse_duration(args.until);
     if (!d || d->us <= 0) {

@@ -89,14 +89,20 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
   j["nodes"] = nodes;
 
   Json events = Json::array();
-  for (const auto& e : c.log.events())
-    events.push_back(Json{{"time", seconds(e.time)},
-                          {"type", engine::to_string(e.type)},
-                          {"reason", e.reason},
-                          {"object", e.object.str()},
-                          {"message", e.message},
-                          {"source", e.source},
-                          {"count", e.count}});
+  for (const auto& e : c.log.series()) {
+    Json ev{{"time", seconds(e.time)},
+            {"type", engine::to_string(e.type)},
+            {"reason", e.reason},
+            {"object", e.object.str()},
+            {"message", e.message},
+            {"source", e.source},
+            {"count", e.count}};
+    if (e.count > 1) {
+      ev["firstTime"] = seconds(e.time);
+      ev["lastTime"] = seconds(e.last_time);
+    }
+    events.push_back(std::move(ev));
+  }
   j["events"] = events;
 
   Json groups = Json::array();

@@ -10,7 +10,7 @@
 namespace eksim::report {
 
 std::string format_timeline(const scenario::RunResult& run) {
-  const auto& events = run.cluster->log.events();
+  const auto& events = run.cluster->log.series();
   const auto& activities = run.cluster->log.activities();
   auto activity_object = [&](const engine::Activity& act) {
     return act.service == "autoscaling" ? "AutoScalingGroup/" + node_group_of_asg(run, act.resource)
@@ -41,7 +41,8 @@ std::string format_timeline(const scenario::RunResult& run) {
     if (take_event) {
       const auto& ev = events[e++];
       std::string msg = ev.message;
-      if (ev.count > 1) msg += fmt::format(" (x{})", ev.count);
+      // One row per Event object, as `kubectl get events` lists them, with describe's count.
+      if (ev.count > 1) msg += fmt::format(" (x{} over {})", ev.count, engine::human_duration(ev.last_time - ev.time));
       out += row(engine::format_clock(ev.time), engine::to_string(ev.type), ev.reason, ev.object.str(), msg);
     } else {
       const auto& act = activities[a++];
