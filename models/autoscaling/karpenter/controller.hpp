@@ -142,7 +142,12 @@ class Controller : public eksim::Controller {
   struct TemplateSet {
     std::vector<k8s::Pod> daemons;
     std::vector<NodeClaimTemplate> templates;
+    std::uint64_t generation = 0;  // moves when the content may differ
   };
+  // What the templates are built from: NodePools and NodeClasses (config_version_), offering
+  // availability (ICE marks and live entries), the DaemonSet pods' scheduling fields, and the
+  // NodeClaims' capacity when a NodePool has limits.
+  std::string template_signature();
   std::shared_ptr<TemplateSet> template_set();
   std::vector<NodeClaimTemplate> templates(std::vector<k8s::Pod>& daemons);
   // Creates and launches a NodeClaim for a planned claim; returns its index or -1.
@@ -207,7 +212,11 @@ class Controller : public eksim::Controller {
   std::uint32_t seen_node_slots_ = 0;
   std::uint64_t pass_ = 0;  // provisioning and disruption passes, for per-pass caches
   std::shared_ptr<TemplateSet> templates_;
+  std::string templates_signature_;
   std::uint64_t templates_pass_ = 0, templates_version_ = 0;
+  std::uint64_t templates_generation_ = 0;
+  std::uint64_t config_version_ = 0;
+  std::uint64_t claims_version_ = 0;  // NodeClaims added or gone (capacity usage)
   std::set<std::uint32_t> pending_;
   // Per node, what disruption reads from its pods, valid while the node's stamp holds.
   struct NodePods {
@@ -216,6 +225,19 @@ class Controller : public eksim::Controller {
     int reschedulable = 0;
   };
   std::unordered_map<std::uint32_t, NodePods> node_pods_;
+  // Single-node consolidation's settled candidates: the last simulation found no cheaper
+  // replacement and no pod fit an existing node, so it stays a no-op while the candidate's node
+  // (its stamp), the templates (generation) and the time (expiry) stand, the NodePool's budget
+  // allows a disruption, and no initialized node besides its own fits one of its pod classes.
+  struct Settled {
+    std::uint32_t node = 0;
+    std::uint64_t stamp = 0, generation = 0;
+    engine::SimTime until;
+    const NodePool* pool = nullptr;
+    std::vector<std::uint32_t> classes;
+  };
+  std::unordered_map<std::size_t, Settled> settled_;
+  bool still_settled(std::size_t index, engine::SimTime now);
   const NodePods& node_pods(k8s::NodeId node);
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
   std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;

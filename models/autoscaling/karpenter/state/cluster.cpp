@@ -200,6 +200,7 @@ std::size_t Controller::add_claim(NodeClaimState c) {
   claims_.push_back(std::move(c));
   if (claims_.back().phase != NodeClaimPhase::Deleted) live_claims_.push_back(idx);
   state_.touch();
+  ++claims_version_;
   return idx;
 }
 
