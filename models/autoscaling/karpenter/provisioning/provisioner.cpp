@@ -188,7 +188,7 @@ void Controller::provision() {
   // Karpenter's event recorder dedupes per pod (Nominated and FailedScheduling carry the pod UID
   // as dedupe value; FailedScheduling for 5 minutes, the recorder's default 2 minutes otherwise).
   for (const auto& [pod, idx] : res.existing) {
-    const ExistingNode& e = existing.get(idx);
+    const ExistingNode& e = existing.base(idx);
     std::string where;
     if (!e.nodeclaim.empty()) where = "nodeclaim/" + e.nodeclaim;
     if (!e.node_name.empty()) where += (where.empty() ? "" : ", ") + std::string("node/") + e.node_name;

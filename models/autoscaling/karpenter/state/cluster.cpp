@@ -117,14 +117,39 @@ SimulationNodes::SimulationNodes(Snapshot& snapshot, PodClasses& classes, std::v
 }
 
 const ExistingNode& SimulationNodes::get(std::size_t i) const {
+  auto d = delta_.find(i);
+  if (d == delta_.end()) return snap_.nodes[i]->node;
   auto it = overlay_.find(i);
-  return it != overlay_.end() ? it->second : snap_.nodes[i]->node;
+  if (it == overlay_.end()) {
+    it = overlay_.emplace(i, snap_.nodes[i]->node).first;
+    for (const k8s::Pod* p : d->second.pods) k8s::add_pod(it->second.info, *p);
+  }
+  return it->second;
 }
 
 void SimulationNodes::add_pod(std::size_t i, const k8s::Pod& pod) {
-  auto it = overlay_.find(i);
-  if (it == overlay_.end()) it = overlay_.emplace(i, snap_.nodes[i]->node).first;
-  k8s::add_pod(it->second.info, pod);
+  Delta& d = delta_[i];
+  d.pods.push_back(&pod);
+  // As k8s::add_pod counts it: terminal pods hold nothing.
+  if (pod.status.phase != k8s::PodPhase::Succeeded && pod.status.phase != k8s::PodPhase::Failed)
+    d.requested += k8s::pod_requests(pod.spec);
+  overlay_.erase(i);
+}
+
+bool SimulationNodes::fits_with_delta(const k8s::Pod& rep, const k8s::NodeInfo& base, const Delta& d) const {
+  // The class fit this node before the simulation (taints, affinity, unschedulable, no host
+  // ports): only NodeResourcesFit can change, as fitsRequest computes it.
+  std::int64_t pods = base.pod_count();
+  for (const k8s::Pod* p : d.pods)
+    if (p->status.phase != k8s::PodPhase::Succeeded && p->status.phase != k8s::PodPhase::Failed) ++pods;
+  const k8s::Node& node = base.node;
+  if (pods + 1 > node.allocatable.get(k8s::kPods)) return false;
+  const k8s::ResourceList requests = k8s::pod_requests(rep.spec);
+  for (const auto& [name, amount] : requests.items()) {
+    if (amount <= 0) continue;
+    if (amount > node.allocatable.get(name) - base.requested.get(name) - d.requested.get(name)) return false;
+  }
+  return true;
 }
 
 bool SimulationNodes::excluded(std::size_t i) const {
@@ -148,8 +173,8 @@ bool SimulationNodes::first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions
   for (; k < positions.size(); ++k) {
     std::size_t pos = positions[k];
     if (excluded(pos)) continue;
-    auto it = overlay_.find(pos);
-    if (it != overlay_.end() && !k8s::fits(rep, it->second.info, k8s::NodeInfoView{}, options).ok()) continue;
+    auto d = delta_.find(pos);
+    if (d != delta_.end() && !fits_with_delta(rep, snap_.nodes[pos]->node.info, d->second)) continue;
     out = pos;
     return true;
   }
