@@ -171,6 +171,8 @@ class Controller : public eksim::Controller {
   // pool_hash / class_hash, computed once per pass.
   const std::string& pool_hash_cached(const NodePool& p);
   const std::string& class_hash_cached(const NodeClass& c);
+  // The NodePool's requirements as Requirement objects, built once per pass.
+  const std::vector<Requirement>& pool_requirements(const NodePool& p);
   // karpenter.sh/do-not-disrupt on the node or one of its reschedulable pods.
   bool pods_block_disruption(k8s::NodeId node);
   // Reschedulable pods on the node (pod.IsReschedulable).
@@ -241,7 +243,8 @@ class Controller : public eksim::Controller {
   const NodePods& node_pods(k8s::NodeId node);
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
   std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;
-  std::map<std::string, std::pair<std::uint64_t, std::string>> pool_hashes_, class_hashes_;  // pods that may be provisionable (PodIds; pruned lazily)
+  std::map<std::string, std::pair<std::uint64_t, std::string>> pool_hashes_, class_hashes_;
+  std::map<std::string, std::pair<std::uint64_t, std::vector<Requirement>>> pool_requirements_;  // pods that may be provisionable (PodIds; pruned lazily)
   UnavailableOfferings ice_;
   engine::EventId batch_timer_;
   std::optional<engine::SimTime> batch_start_;

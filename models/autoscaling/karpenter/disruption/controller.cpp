@@ -108,9 +108,9 @@ void Controller::disrupt() {
     std::string reason;
     auto cls = classes_.find(c->node_class);
     bool drifted = c->pool_hash != pool_hash_cached(pool) || cls == classes_.end() || c->class_hash != class_hash_cached(cls->second);
-    for (const auto& r : pool.requirements) {
-      auto lbl = rec.node.meta.labels.find(r.key);
-      if (lbl != rec.node.meta.labels.end() && !Requirement(r.key, r.op, r.values).has(lbl->second)) drifted = true;
+    for (const auto& r : pool_requirements(pool)) {
+      auto lbl = rec.node.meta.labels.find(r.key());
+      if (lbl != rec.node.meta.labels.end() && !r.has(lbl->second)) drifted = true;
     }
     bool consolidatable = pool.consolidate_after &&
                           now - std::max(c->last_pod_event, c->initialized_at.value_or(now)) >= *pool.consolidate_after;

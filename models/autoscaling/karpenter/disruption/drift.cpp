@@ -33,6 +33,16 @@ const std::string& Controller::pool_hash_cached(const NodePool& p) {
   return slot.second;
 }
 
+const std::vector<Requirement>& Controller::pool_requirements(const NodePool& p) {
+  auto& slot = pool_requirements_[p.name];
+  if (slot.first != pass_ || pass_ == 0) {
+    slot.first = pass_;
+    slot.second.clear();
+    for (const auto& r : p.requirements) slot.second.emplace_back(r.key, r.op, r.values);
+  }
+  return slot.second;
+}
+
 const std::string& Controller::class_hash_cached(const NodeClass& c) {
   auto& slot = class_hashes_[c.name];
   if (slot.first != pass_ || pass_ == 0) slot = {pass_, class_hash(c)};

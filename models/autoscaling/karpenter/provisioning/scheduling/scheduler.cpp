@@ -449,6 +449,7 @@ std::string resources_string(const k8s::ResourceList& r) {
 }
 
 void order_pods(std::vector<const k8s::Pod*>& pods) {
+  if (pods.size() < 2) return;
   struct Key {
     std::int64_t cpu, mem;
     const k8s::Pod* p;
