@@ -79,6 +79,7 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   deployments = std::make_unique<k8s::DeploymentController>(api, kubelet.get());
   jobs = std::make_unique<k8s::JobController>(api, kubelet.get());
   addons = std::make_unique<k8s::AddonController>(api, *daemon_sets, *kubelet);
+  pod_gc = std::make_unique<k8s::PodGcController>(api);
   for (const auto& [bucket, vcpus] : spec_.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
   for (const auto& [bucket, vcpus] : spec_.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
   for (const auto& p : spec_.capacity_pools) {

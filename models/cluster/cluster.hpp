@@ -23,6 +23,7 @@
 #include "models/k8s/kubelet.hpp"
 #include "models/k8s/scheduler_controller.hpp"
 #include "models/k8s/node_lifecycle.hpp"
+#include "models/k8s/pod_gc_controller.hpp"
 #include "sim/engine/event_log.hpp"
 #include "sim/engine/rng.hpp"
 #include "sim/engine/simulator.hpp"
@@ -68,6 +69,7 @@ class Cluster {
   std::unique_ptr<k8s::DeploymentController> deployments;
   std::unique_ptr<k8s::JobController> jobs;
   std::unique_ptr<k8s::AddonController> addons;
+  std::unique_ptr<k8s::PodGcController> pod_gc;
   std::vector<std::unique_ptr<Controller>> controllers;
   // The controller whose name() is name, or nullptr (actions hand objects to their owner).
   Controller* find_controller(const std::string& name) const;

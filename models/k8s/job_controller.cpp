@@ -36,8 +36,7 @@ std::optional<std::size_t> JobController::owner_of(PodId id) const {
   const Pod& p = api_.pod(id).pod;
   for (const auto& o : p.meta.owner_references) {
     if (o.kind != "Job") continue;
-    for (std::size_t i = 0; i < api_.jobs().size(); ++i)
-      if (api_.jobs()[i].meta.name == o.name && api_.jobs()[i].meta.ns == p.meta.ns) return i;
+    if (auto it = by_name_.find(p.meta.ns + "/" + o.name); it != by_name_.end()) return it->second;
   }
   return std::nullopt;
 }
@@ -68,6 +67,9 @@ std::size_t JobController::apply(Job job) {
   job.meta.creation_timestamp = api_.now();
   api_.jobs().push_back(std::move(job));
   std::size_t idx = api_.jobs().size() - 1;
+  // A later Job of the same name (applied after the first was deleted) owns the new pods; the
+  // scan this replaces returned the first match, which is the same Job while names are unique.
+  by_name_.try_emplace(api_.jobs()[idx].meta.ns + "/" + api_.jobs()[idx].meta.name, idx);
   state_[idx];
   reconcile(idx);
   return idx;

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/k8s/api_server.hpp"
@@ -44,6 +45,9 @@ class JobController {
     engine::EventId timer;
   };
   std::map<std::size_t, State> state_;
+  // "ns/name" -> index in api.jobs(), so a pod event finds its owner without a scan (the
+  // informer's namespace/name index upstream).
+  std::unordered_map<std::string, std::size_t> by_name_;
 };
 
 }  // namespace eksim::k8s

@@ -191,10 +191,14 @@ bool Kubelet::admit(PodId id) {
   for (PodId other : node.pods) {
     if (other == id) continue;
     const PodRecord& o = api_.pod(other);
+    if (o.pod.status.phase == PodPhase::Succeeded || o.pod.status.phase == PodPhase::Failed) continue;
     auto ot = pods_.find(other.v);
     if (ot == pods_.end() || !ot->second.admitted) continue;
-    if (o.pod.status.phase == PodPhase::Succeeded || o.pod.status.phase == PodPhase::Failed) continue;
-    used += pod_requests(o.pod.spec);
+    // pod_requests without its temporary when there are no init containers (the common case).
+    if (o.pod.spec.init_containers.empty())
+      for (const auto& ctr : o.pod.spec.containers) used += ctr.requests;
+    else
+      used += pod_requests(o.pod.spec);
     ++pods_used;
   }
   ResourceList want = pod_requests(rec.pod.spec);

@@ -50,6 +50,7 @@ struct Toleration {
   std::string value;
   std::string effect;    // empty matches every effect
   std::optional<std::int64_t> toleration_seconds;
+  bool operator==(const Toleration&) const = default;
 };
 
 // --- selectors and affinity ---------------------------------------------------------------
@@ -59,17 +60,20 @@ struct NodeSelectorRequirement {
   std::string key;
   std::string op;
   std::vector<std::string> values;
+  bool operator==(const NodeSelectorRequirement&) const = default;
 };
 
 // Requirements inside a term are ANDed; terms of a NodeSelector are ORed.
 struct NodeSelectorTerm {
   std::vector<NodeSelectorRequirement> match_expressions;
   std::vector<NodeSelectorRequirement> match_fields;  // only metadata.name is meaningful
+  bool operator==(const NodeSelectorTerm&) const = default;
 };
 
 struct PreferredSchedulingTerm {
   std::int32_t weight = 0;
   NodeSelectorTerm preference;
+  bool operator==(const PreferredSchedulingTerm&) const = default;
 };
 
 // matchExpressions entry of a label selector: In, NotIn, Exists, DoesNotExist.
@@ -77,22 +81,26 @@ struct LabelSelectorRequirement {
   std::string key;
   std::string op;
   std::vector<std::string> values;
+  bool operator==(const LabelSelectorRequirement&) const = default;
 };
 
 struct LabelSelector {
   Labels match_labels;
   std::vector<LabelSelectorRequirement> match_expressions;
+  bool operator==(const LabelSelector&) const = default;
 };
 
 struct PodAffinityTerm {
   LabelSelector label_selector;
   std::string topology_key;
   std::vector<std::string> namespaces;  // empty = the pod's own namespace
+  bool operator==(const PodAffinityTerm&) const = default;
 };
 
 struct WeightedPodAffinityTerm {
   std::int32_t weight = 0;
   PodAffinityTerm term;
+  bool operator==(const WeightedPodAffinityTerm&) const = default;
 };
 
 struct Affinity {
@@ -104,6 +112,7 @@ struct Affinity {
   std::vector<WeightedPodAffinityTerm> pod_affinity_preferred;
   std::vector<PodAffinityTerm> pod_anti_affinity_required;
   std::vector<WeightedPodAffinityTerm> pod_anti_affinity_preferred;
+  bool operator==(const Affinity&) const = default;
 };
 
 struct TopologySpreadConstraint {
@@ -112,6 +121,7 @@ struct TopologySpreadConstraint {
   std::string when_unsatisfiable = "DoNotSchedule";  // | ScheduleAnyway
   LabelSelector label_selector;
   std::optional<std::int32_t> min_domains;
+  bool operator==(const TopologySpreadConstraint&) const = default;
 };
 
 // --- pods -----------------------------------------------------------------------------------
@@ -120,6 +130,7 @@ struct ContainerPort {
   std::int32_t container_port = 0;
   std::int32_t host_port = 0;  // 0 = none
   std::string protocol = "TCP";
+  bool operator==(const ContainerPort&) const = default;
 };
 
 struct Container {
@@ -130,6 +141,7 @@ struct Container {
   ResourceList requests;  // after defaulting: a limit with no request implies the request
   ResourceList limits;
   std::vector<ContainerPort> ports;
+  bool operator==(const Container&) const = default;
 };
 
 // A pod volume, as much as Cluster Autoscaler's drain rules need: its name and the kind of its
@@ -137,6 +149,7 @@ struct Container {
 struct Volume {
   std::string name;
   std::string source;
+  bool operator==(const Volume&) const = default;
 };
 
 struct PodSpec {
@@ -154,6 +167,7 @@ struct PodSpec {
   std::int64_t termination_grace_period_seconds = 30;
   bool host_network = false;
   std::vector<Volume> volumes;
+  bool operator==(const PodSpec&) const = default;
 };
 
 // Pod-level request: sum over app containers, at least the largest init container

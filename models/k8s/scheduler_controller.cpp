@@ -1,5 +1,7 @@
 #include "models/k8s/scheduler_controller.hpp"
 
+#include "models/k8s/scheduling/queueing_hints.hpp"
+
 #include <algorithm>
 
 #include "models/k8s/kubelet.hpp"
@@ -51,12 +53,13 @@ void SchedulerController::on_node(NodeId id, NodeChange change) {
     waiting_for_node_.clear();
     for (PodId p : waiting) on_pod_added(p);
   }
-  requeue_unschedulable(false);
+  requeue_after_node_event(id);
 }
 
 void SchedulerController::on_pod_gone(PodId id, bool deleted) {
   auto it = bound_in_snapshot_.find(id.v);
-  if (it != bound_in_snapshot_.end()) {
+  bool was_assigned = it != bound_in_snapshot_.end();
+  if (was_assigned) {
     snapshot_.unbind(api_.pod(id).pod, it->second);
     bound_in_snapshot_.erase(it);
   }
@@ -66,7 +69,9 @@ void SchedulerController::on_pod_gone(PodId id, bool deleted) {
     failures_.erase(id.v);
     for (auto a = active_.begin(); a != active_.end();) a = a->second == id ? active_.erase(a) : std::next(a);
   }
-  requeue_unschedulable(false);
+  // AssignedPodDelete (and a pod that finished frees its node the same way); an unassigned pod
+  // going away frees nothing.
+  if (was_assigned) requeue_after_assigned_pod_gone(api_.pod(id).pod);
 }
 
 void SchedulerController::on_pod_added(PodId id) {
@@ -174,6 +179,40 @@ void SchedulerController::requeue_unschedulable(bool only_expired) {
     unschedulable_.erase(p.v);
     move_to_active_or_backoff(p);
   }
+}
+
+void SchedulerController::requeue(const std::vector<PodId>& pods) {
+  for (PodId p : pods) {
+    unschedulable_.erase(p.v);
+    move_to_active_or_backoff(p);
+  }
+}
+
+void SchedulerController::requeue_after_node_event(NodeId id) {
+  if (unschedulable_.empty()) return;
+  const NodeInfo* node = snapshot_.find(api_.node(id).node.meta.name);
+  if (!node) return;
+  std::vector<PodId> move;
+  for (const auto& [pod, since] : unschedulable_) {
+    auto f = failures_.find(pod);
+    const std::set<std::string>* rejected = f == failures_.end() ? nullptr : &f->second.unschedulable_plugins;
+    if (worth_requeuing_after_node_event(api_.pod(PodId{pod}).pod, rejected, *node, options_.version))
+      move.push_back(PodId{pod});
+  }
+  requeue(move);
+}
+
+void SchedulerController::requeue_after_assigned_pod_gone(const Pod& gone) {
+  if (unschedulable_.empty()) return;
+  (void)gone;
+  std::vector<PodId> move;
+  for (const auto& [pod, since] : unschedulable_) {
+    auto f = failures_.find(pod);
+    const std::set<std::string>* rejected = f == failures_.end() ? nullptr : &f->second.unschedulable_plugins;
+    if (worth_requeuing_after_assigned_pod_gone(api_.pod(PodId{pod}).pod, rejected))
+      move.push_back(PodId{pod});
+  }
+  requeue(move);
 }
 
 std::vector<PodId> SchedulerController::unschedulable_pods() const {

@@ -6,8 +6,11 @@
 // added, updated or becomes Ready, or a pod is deleted or finishes. Re-queued pods wait out their
 // back-off (1 s doubling to 10 s: podInitialBackoffDuration, podMaxBackoffDuration); pods parked
 // longer than 5 min are flushed back every 30 s (podMaxInUnschedulablePodsDuration,
-// flushUnschedulablePodsLeftover). Every cluster event requeues every parked pod (upstream's
-// queueing hints are finer; the result is the same, with extra attempts).
+// flushUnschedulablePodsLeftover).
+//
+// Queueing hints (SchedulerQueueingHints, on by default since 1.32): a cluster event moves a
+// parked pod back only if it could make the pod schedulable for a plugin that rejected it
+// (queueing_hints.hpp). A pod rejected with no plugin (no nodes at all) moves on any event.
 //
 // Pods created with spec.nodeName set are bound to that node as soon as it exists (they bypass
 // the scheduler, as upstream).
@@ -62,6 +65,10 @@ class SchedulerController {
   void run_cycle();
   void attempt(PodId id);
   void requeue_unschedulable(bool only_expired);
+  // The queueing hints: which parked pods a node event or an assigned pod's departure moves.
+  void requeue_after_node_event(NodeId id);
+  void requeue_after_assigned_pod_gone(const Pod& gone);
+  void requeue(const std::vector<PodId>& pods);
   void move_to_active_or_backoff(PodId id);
   Node snapshot_node(const Node& node) const;
 

@@ -113,7 +113,9 @@ int check_command(const CheckArgs& args) {
       o.file = files[i];
       try {
         scenario::Scenario s = scenario::load_scenario(files[i]);
-        scenario::RunResult run = scenario::run_scenario(s);
+        scenario::RunOptions options;
+        options.keep_all_occurrences = false;
+        scenario::RunResult run = scenario::run_scenario(s, options);
         o.results = report::check_expectations(run);
         o.sim_seconds = run.end.to_seconds();
       } catch (const scenario::InputError& e) {

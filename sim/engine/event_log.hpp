@@ -3,6 +3,8 @@
 // Auto Scaling console. It stores Kubernetes-style events and AWS activities in the order they
 // happened. It knows nothing about which component wrote them.
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -25,15 +27,16 @@ struct ObjectRef {
 };
 
 struct Event {
-  SimTime time;
+  SimTime time;  // when it happened; for a correlated Event, its firstTimestamp
   EventType type = EventType::Normal;
   std::string reason;
   ObjectRef object;
   std::string message;
   std::string source;  // reporting component: default-scheduler, kubelet, cluster-autoscaler, karpenter, ...
-  // 1 for the first occurrence of (object, reason, message); counts repeats as the
-  // Kubernetes event recorder aggregates them ("x6 over 3m21s").
+  // Occurrences folded into this Event so far, as the Kubernetes event recorder counts them
+  // ("x6 over 3m21s"). On an occurrence, the count its Event had just after it.
   int count = 1;
+  SimTime last_time;  // lastTimestamp of a correlated Event
 };
 
 // An AWS-side record: an Auto Scaling scaling activity, an EKS update, an EC2 API error.
@@ -48,21 +51,59 @@ struct Activity {
   std::string status_message;
 };
 
+// What the client-go event recorder (tools/record EventCorrelator) does before an event reaches
+// the API server, so that a week of a fleet holds one Event per series, not a million copies:
+//  - EventAggregator: events with the same source, object, type and reason but different messages
+//    are "similar"; once 10 distinct messages were seen within 10 minutes of each other, the next
+//    ones are folded into one Event whose message is "(combined from similar events): <latest>".
+//  - eventLogger: an identical event (same source, object, type, reason, message) updates the
+//    existing Event: count + 1, lastTimestamp = now, firstTimestamp kept.
+// Both caches are LRUs of 4,096 entries (maxLruCacheEntries), per reporting component as each
+// component has its own recorder. The scheduler reports through events.k8s.io (tools/events),
+// which dedupes identical events into a series but has no aggregator.
+struct CorrelatorOptions {
+  int max_similar_events = 10;                       // defaultAggregateMaxEvents
+  Duration max_interval = Duration::seconds(600);    // defaultAggregateIntervalInSeconds
+  std::size_t lru_entries = 4096;                    // maxLruCacheEntries
+};
+
 class EventLog {
  public:
+  EventLog();
+  explicit EventLog(CorrelatorOptions options);
+  ~EventLog();
+  EventLog(const EventLog&) = delete;
+  EventLog& operator=(const EventLog&) = delete;
+
   void record(Event e);
   void record(SimTime time, EventType type, std::string reason, ObjectRef object, std::string message,
               std::string source);
   void record_activity(Activity a) { activities_.push_back(std::move(a)); }
 
+  // The Event objects the API server holds after correlation, in order of first occurrence: what
+  // `kubectl get events` lists, and what the timeline and the JSON report print.
+  const std::vector<Event>& series() const { return series_; }
+  // Every occurrence as a component emitted it, before correlation (what expectations count).
+  // All are kept unless a filter says otherwise: a long run keeps only those an expectation reads.
   const std::vector<Event>& events() const { return events_; }
+  void keep_occurrences_if(std::function<bool(const Event&)> filter) { keep_ = std::move(filter); }
+  // Occurrences recorded in all (kept or not).
+  std::uint64_t occurrences() const { return occurrences_; }
+
   const std::vector<Activity>& activities() const { return activities_; }
   std::vector<Activity>& activities() { return activities_; }
 
  private:
+  struct Correlator;
+  Correlator& correlator_for(const std::string& source);
+
+  CorrelatorOptions options_;
+  std::vector<Event> series_;
   std::vector<Event> events_;
   std::vector<Activity> activities_;
-  std::unordered_map<std::string, int> series_;  // object/reason/message -> occurrences
+  std::function<bool(const Event&)> keep_;
+  std::uint64_t occurrences_ = 0;
+  std::unordered_map<std::string, std::unique_ptr<Correlator>> correlators_;  // by source
 };
 
 }  // namespace eksim::engine

@@ -121,4 +121,33 @@ std::string format_clock(SimTime t) {
   return buf;
 }
 
+std::string human_duration(Duration d) {
+  std::int64_t seconds = d.us / 1000000;
+  if (seconds < 0) seconds = 0;
+  auto str = [](std::int64_t v) { return std::to_string(v); };
+  if (seconds < 120) return str(seconds) + "s";
+  std::int64_t minutes = seconds / 60;
+  if (minutes < 10) {
+    std::int64_t s = seconds % 60;
+    return s == 0 ? str(minutes) + "m" : str(minutes) + "m" + str(s) + "s";
+  }
+  if (minutes < 180) return str(minutes) + "m";
+  std::int64_t hours = minutes / 60;
+  if (hours < 8) {
+    std::int64_t m = minutes % 60;
+    return m == 0 ? str(hours) + "h" : str(hours) + "h" + str(m) + "m";
+  }
+  if (hours < 48) return str(hours) + "h";
+  if (hours < 24 * 8) {
+    std::int64_t h = hours % 24;
+    return h == 0 ? str(hours / 24) + "d" : str(hours / 24) + "d" + str(h) + "h";
+  }
+  if (hours < 24 * 365 * 2) return str(hours / 24) + "d";
+  if (hours < 24 * 365 * 8) {
+    std::int64_t dy = (hours / 24) % 365;
+    return dy == 0 ? str(hours / 24 / 365) + "y" : str(hours / 24 / 365) + "y" + str(dy) + "d";
+  }
+  return str(hours / 24 / 365) + "y";
+}
+
 }  // namespace eksim::engine

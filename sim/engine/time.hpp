@@ -49,6 +49,9 @@ std::optional<Duration> parse_duration(std::string_view text);
 
 // Formats as Go's Duration.String(): "1h30m0s", "15m0s", "1.5s", "500ms", "0s".
 std::string format_duration(Duration d);
+// As kubectl prints ages and spans (k8s.io/apimachinery/pkg/util/duration.HumanDuration):
+// "45s", "3m21s", "20m", "5h30m", "2d4h".
+std::string human_duration(Duration d);
 
 // Timeline form used by the human report: "+1h02m03.500s" style is hard to scan, so this is
 // fixed-width "HH:MM:SS.mmm" (hours may exceed 24).

@@ -135,7 +135,7 @@ std::string chrome_trace(const scenario::RunResult& run) {
     }
   }
 
-  for (const auto& e : c.log.events()) {
+  for (const auto& e : c.log.series()) {
     if (e.time > run.end) continue;
     Json args{{"object", e.object.str()}, {"message", e.message}, {"source", e.source}};
     if (is_autoscaler(e.source)) events.push_back(instant(e.reason, "autoscaler", kControlPlanePid, kDecisionsTid, e.time, args));

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "models/autoscaling/cas/expander.hpp"
+#include "models/autoscaling/cas/expander/expander.hpp"
 #include "models/cluster/cluster.hpp"
 #include "sim/scenario/k8s_manifest.hpp"
 

@@ -97,6 +97,14 @@ const std::vector<std::pair<std::string, FlagKind>>& cas_flags() {
       {"max-total-unready-percentage", FlagKind::Number},
       {"ok-total-unready-count", FlagKind::Number},
       {"expendable-pods-priority-cutoff", FlagKind::Number},
+      // The bounds on a loop's work (scale-up estimator, scale-down planning and actuation).
+      {"max-nodes-per-scaleup", FlagKind::Number},
+      {"max-scale-down-parallelism", FlagKind::Number},
+      {"max-drain-parallelism", FlagKind::Number},
+      {"max-empty-bulk-delete", FlagKind::Number},
+      {"scale-down-non-empty-candidates-count", FlagKind::Number},
+      {"scale-down-candidates-pool-ratio", FlagKind::Number},
+      {"scale-down-candidates-pool-min-count", FlagKind::Number},
       // Not a CA flag: whether CA's IAM policy allows eks:DescribeNodegroup (FACTS.md).
       {"describe-nodegroup-allowed", FlagKind::Bool},
   };

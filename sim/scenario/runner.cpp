@@ -2,6 +2,11 @@
 
 #include "sim/scenario/actions.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <set>
+
 namespace eksim::scenario {
 
 RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
@@ -13,22 +18,33 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
 
   // Phase history: every transition, plus the reason column of `kubectl get pods` when it changes
   // inside a phase (ContainerCreating, CrashLoopBackOff).
+  // The last entry of each pod, by pod slot, so a change is compared with the pod's own previous
+  // state without walking back through the history.
   auto history = &result.pod_history;
-  auto record = [history, &c](k8s::PodId id) {
+  auto last = std::make_shared<std::vector<std::size_t>>();
+  static constexpr std::size_t kNone = SIZE_MAX;
+  auto record = [history, last, &c](k8s::PodId id) {
     const k8s::Pod& p = c.api.pod(id).pod;
     std::string phase = k8s::to_string(p.status.phase);
-    for (auto it = history->rbegin(); it != history->rend(); ++it) {
-      if (it->ns == p.meta.ns && it->name == p.meta.name) {
-        if (it->phase == phase && it->reason == p.status.reason) return;
-        break;
-      }
+    if (last->size() <= id.v) last->resize(id.v + 1, kNone);
+    std::size_t& prev = (*last)[id.v];
+    if (prev != kNone) {
+      const PodPhaseChange& h = (*history)[prev];
+      if (h.phase == phase && h.reason == p.status.reason) return;
     }
+    prev = history->size();
     history->push_back(PodPhaseChange{c.sim.now(), p.meta.ns, p.meta.name, phase, p.status.reason});
   };
   c.api.on_pod_added.push_back(record);
   c.api.on_pod_phase.push_back(record);
   c.api.on_pod_bound.push_back(record);
 
+  if (!options.keep_all_occurrences) {
+    auto reasons = std::make_shared<std::set<std::string>>();
+    for (const auto& e : scenario.expectations)
+      if (!e.event_reason.empty()) reasons->insert(e.event_reason);
+    c.log.keep_occurrences_if([reasons](const engine::Event& e) { return reasons->count(e.reason) > 0; });
+  }
   install_controllers(c);
   c.start();
   // The terraform module ignores node group keys it does not know (modelled on purpose under
@@ -57,7 +73,17 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
   // Samplers run after everything else scheduled for the same instant was set up, and only read.
   if (options.sample && options.sample_interval.us > 0)
     c.sim.every(options.sample_interval, engine::Duration{}, [&c, fn = options.sample] { fn(c); });
-  c.sim.run_until(result.end);
+  if (!options.progress) {
+    c.sim.run_until(result.end);
+  } else {
+    // Running in slices fires exactly the same events in the same order as one run_until.
+    std::int64_t slice = std::max<std::int64_t>(length.us / 256, 1000000);
+    for (engine::SimTime t{}; t < result.end;) {
+      t = engine::SimTime{std::min(result.end.us, t.us + slice)};
+      c.sim.run_until(t);
+      options.progress(t, result.end, c.sim.fired_count());
+    }
+  }
   return result;
 }
 

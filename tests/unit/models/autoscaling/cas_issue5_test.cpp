@@ -3,9 +3,11 @@
 // scale-down texts.
 #include <gtest/gtest.h>
 
-#include "models/autoscaling/cas/expander.hpp"
-#include "models/autoscaling/cas/nodegroup_set.hpp"
-#include "models/autoscaling/cas/scale_down.hpp"
+#include "models/autoscaling/cas/expander/expander.hpp"
+#include "models/autoscaling/cas/processors/nodegroupset/balancing_processor.hpp"
+#include "models/autoscaling/cas/simulator/drainability/rules.hpp"
+#include "models/autoscaling/cas/simulator/utilization.hpp"
+#include "models/autoscaling/cas/core/scaledown/actuation/drain.hpp"
 #include "models/autoscaling/cluster_autoscaler.hpp"
 
 namespace eksim::autoscaling::cas {

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
-#include "models/autoscaling/cas/backoff.hpp"
-#include "models/autoscaling/cas/expander.hpp"
-#include "models/autoscaling/cas/node_template.hpp"
-#include "models/autoscaling/cas/scale_down.hpp"
+#include "models/autoscaling/cas/utils/backoff/exponential_backoff.hpp"
+#include "models/autoscaling/cas/expander/expander.hpp"
+#include "models/autoscaling/cas/cloudprovider/aws/node_template.hpp"
+#include "models/autoscaling/cas/simulator/drainability/rules.hpp"
+#include "models/autoscaling/cas/simulator/utilization.hpp"
+#include "models/autoscaling/cas/core/scaledown/actuation/drain.hpp"
 
 namespace eksim::autoscaling::cas {
 namespace {

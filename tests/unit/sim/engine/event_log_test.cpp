@@ -27,3 +27,76 @@ TEST(ObjectRef, PrintsKindNamespaceName) {
 
 }  // namespace
 }  // namespace eksim::engine
+
+namespace eksim::engine {
+namespace {
+
+TEST(EventCorrelator, IdenticalEventsUpdateOneEventWithCountAndTimestamps) {
+  EventLog log;
+  ObjectRef pod{"Pod", "default", "gpu-pod"};
+  for (int i = 0; i < 5; ++i)
+    log.record(SimTime{} + Duration::seconds(60 * i), EventType::Warning, "BackOff", pod, "Back-off", "kubelet");
+  ASSERT_EQ(log.series().size(), 1u);
+  EXPECT_EQ(log.series()[0].count, 5);
+  EXPECT_EQ(log.series()[0].time, SimTime{});
+  EXPECT_EQ(log.series()[0].last_time, SimTime{} + Duration::seconds(240));
+  EXPECT_EQ(log.events().size(), 5u);
+  EXPECT_EQ(log.occurrences(), 5u);
+}
+
+TEST(EventCorrelator, TenSimilarMessagesWithinTenMinutesAreCombined) {
+  EventLog log;
+  ObjectRef node{"Node", "", "n1"};
+  for (int i = 0; i < 12; ++i)
+    log.record(SimTime{} + Duration::seconds(10 * i), EventType::Warning, "FailedMount", node,
+               "message " + std::to_string(i), "kubelet");
+  // Nine distinct Events, then the tenth and later similar ones fold into one combined Event.
+  ASSERT_EQ(log.series().size(), 10u);
+  EXPECT_EQ(log.series()[8].message, "message 8");
+  EXPECT_EQ(log.series()[9].message, "(combined from similar events): message 11");
+  EXPECT_EQ(log.series()[9].count, 3);
+  // Occurrences keep what the component said.
+  EXPECT_EQ(log.events().back().message, "message 11");
+}
+
+TEST(EventCorrelator, SimilarMessagesMoreThanTenMinutesApartStartOver) {
+  EventLog log;
+  ObjectRef node{"Node", "", "n1"};
+  for (int i = 0; i < 12; ++i)
+    log.record(SimTime{} + Duration::seconds(601 * i), EventType::Warning, "FailedMount", node,
+               "message " + std::to_string(i), "kubelet");
+  EXPECT_EQ(log.series().size(), 12u);
+}
+
+TEST(EventCorrelator, TheSchedulersEventsAreNotCombined) {
+  EventLog log;
+  ObjectRef pod{"Pod", "default", "p"};
+  for (int i = 0; i < 12; ++i)
+    log.record(SimTime{} + Duration::seconds(i), EventType::Warning, "FailedScheduling", pod,
+               "0/" + std::to_string(i) + " nodes are available", "default-scheduler");
+  EXPECT_EQ(log.series().size(), 12u);
+}
+
+TEST(EventCorrelator, AnEventEvictedFromTheCacheStartsANewEvent) {
+  EventLog log(CorrelatorOptions{10, Duration::seconds(600), 2});
+  ObjectRef a{"Pod", "default", "a"}, b{"Pod", "default", "b"}, c{"Pod", "default", "c"};
+  log.record(SimTime{}, EventType::Normal, "Pulled", a, "m", "kubelet");
+  log.record(SimTime{}, EventType::Normal, "Pulled", b, "m", "kubelet");
+  log.record(SimTime{}, EventType::Normal, "Pulled", c, "m", "kubelet");  // evicts a
+  log.record(SimTime{}, EventType::Normal, "Pulled", a, "m", "kubelet");
+  EXPECT_EQ(log.series().size(), 4u);
+  log.record(SimTime{}, EventType::Normal, "Pulled", a, "m", "kubelet");
+  EXPECT_EQ(log.series().size(), 4u);
+  EXPECT_EQ(log.series()[3].count, 2);
+}
+
+TEST(HumanDuration, AsKubectlPrintsSpans) {
+  EXPECT_EQ(human_duration(Duration::seconds(45)), "45s");
+  EXPECT_EQ(human_duration(Duration::seconds(201)), "3m21s");
+  EXPECT_EQ(human_duration(Duration::minutes(20)), "20m");
+  EXPECT_EQ(human_duration(Duration::minutes(330)), "5h30m");
+  EXPECT_EQ(human_duration(Duration::hours(52)), "2d4h");
+}
+
+}  // namespace
+}  // namespace eksim::engine

@@ -4,7 +4,9 @@
 // DefaultPodEvictionHeadroom (ClusterAutoscaler::drain's deadline).
 #include <gtest/gtest.h>
 
-#include "models/autoscaling/cas/scale_down.hpp"
+#include "models/autoscaling/cas/simulator/drainability/rules.hpp"
+#include "models/autoscaling/cas/simulator/utilization.hpp"
+#include "models/autoscaling/cas/core/scaledown/actuation/drain.hpp"
 
 namespace eksim::autoscaling::cas {
 namespace {

@@ -1,4 +1,4 @@
-#include "models/autoscaling/cas/nodegroup_set.hpp"
+#include "models/autoscaling/cas/processors/nodegroupset/balancing_processor.hpp"
 
 #include <algorithm>
 #include <map>

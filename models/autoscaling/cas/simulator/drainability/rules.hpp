@@ -1,8 +1,6 @@
 #pragma once
-// Scale-down eligibility as Cluster Autoscaler computes it: node utilisation
-// (simulator/utilization: max of cpu and memory requests over allocatable; GPU nodes by GPU
-// requests only) and the drainability rules that keep a pod, and so its node, in place
-// (simulator/drainability/rules).
+// The drainability rules that keep a pod, and so its node, in place
+// (cluster-autoscaler/simulator/drainability/rules).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,19 +12,6 @@ namespace eksim::autoscaling::cas {
 
 inline constexpr const char* kAnnotationSafeToEvict = "cluster-autoscaler.kubernetes.io/safe-to-evict";
 inline constexpr const char* kAnnotationScaleDownDisabled = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
-inline constexpr const char* kTaintToBeDeleted = "ToBeDeletedByClusterAutoscaler";
-
-struct Utilization {
-  double cpu = 0;
-  double memory = 0;
-  double gpu = 0;
-  bool gpu_node = false;
-  double value = 0;  // what is compared with the threshold
-};
-
-// GPU node: allocatable nvidia.com/gpu > 0, or `gpu_expected` (its group's instance type has GPUs
-// while the device plugin has not advertised them yet).
-Utilization node_utilization(const k8s::NodeInfo& info, bool gpu_expected = false);
 
 // Volumes named here (comma-separated) do not count as blocking local storage.
 inline constexpr const char* kAnnotationSafeToEvictLocalVolumes = "cluster-autoscaler.kubernetes.io/safe-to-evict-local-volumes";
@@ -66,10 +51,6 @@ std::optional<std::string> blocking_reason(const k8s::Pod& pod, const DrainOptio
 // HasBlockingLocalStorage.
 bool has_blocking_local_storage(const k8s::Pod& pod);
 
-// The grace period CA's eviction gives a pod (actuation/drain.go evictPod): the pod's
-// terminationGracePeriodSeconds capped at --max-graceful-termination-sec; 0 is no cap (upstream's
-// `maxTermination > 0 &&`), though CA then waits only the 30 s eviction headroom for the pods.
-std::int64_t eviction_grace_seconds(const k8s::Pod& pod, std::int64_t max_graceful_termination_sec);
 // Pods that count as "to move" when the node goes (not DaemonSet, not terminal).
 bool pod_needs_move(const k8s::Pod& pod);
 

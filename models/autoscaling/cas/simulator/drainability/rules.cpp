@@ -1,4 +1,4 @@
-#include "models/autoscaling/cas/scale_down.hpp"
+#include "models/autoscaling/cas/simulator/drainability/rules.hpp"
 
 #include <algorithm>
 #include <set>
@@ -10,26 +10,10 @@
 namespace eksim::autoscaling::cas {
 
 namespace {
-double ratio(std::int64_t used, std::int64_t total) {
-  return total > 0 ? static_cast<double>(used) / static_cast<double>(total) : 0.0;
-}
 bool terminal(const k8s::Pod& p) {
   return p.status.phase == k8s::PodPhase::Succeeded || p.status.phase == k8s::PodPhase::Failed;
 }
 }  // namespace
-
-Utilization node_utilization(const k8s::NodeInfo& info, bool gpu_expected) {
-  Utilization u;
-  // NodeInfo.requested already leaves out terminal pods. DaemonSet pods count
-  // (--ignore-daemonsets-utilization defaults to false).
-  u.cpu = ratio(info.requested.get(k8s::kCpu), info.node.allocatable.get(k8s::kCpu));
-  u.memory = ratio(info.requested.get(k8s::kMemory), info.node.allocatable.get(k8s::kMemory));
-  std::int64_t gpus = info.node.allocatable.get(k8s::kNvidiaGpu);
-  u.gpu_node = gpus > 0 || gpu_expected;
-  u.gpu = ratio(info.requested.get(k8s::kNvidiaGpu), gpus);
-  u.value = u.gpu_node ? u.gpu : std::max(u.cpu, u.memory);
-  return u;
-}
 
 bool pod_needs_move(const k8s::Pod& pod) { return !terminal(pod) && !k8s::is_daemonset_pod(pod); }
 
@@ -78,12 +62,6 @@ std::optional<BlockingPod> drain_blocker(const k8s::Pod& pod, const DrainOptions
 std::optional<std::string> blocking_reason(const k8s::Pod& pod, const DrainOptions& options) {
   if (auto b = drain_blocker(pod, options, {})) return b->reason;
   return std::nullopt;
-}
-
-std::int64_t eviction_grace_seconds(const k8s::Pod& pod, std::int64_t max_graceful_termination_sec) {
-  std::int64_t t = pod.spec.termination_grace_period_seconds;
-  if (max_graceful_termination_sec > 0 && t > max_graceful_termination_sec) t = max_graceful_termination_sec;
-  return t;
 }
 
 }  // namespace eksim::autoscaling::cas

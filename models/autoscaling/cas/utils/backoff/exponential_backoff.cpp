@@ -1,4 +1,4 @@
-#include "models/autoscaling/cas/backoff.hpp"
+#include "models/autoscaling/cas/utils/backoff/exponential_backoff.hpp"
 
 namespace eksim::autoscaling::cas {
 

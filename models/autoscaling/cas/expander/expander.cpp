@@ -1,4 +1,4 @@
-#include "models/autoscaling/cas/expander.hpp"
+#include "models/autoscaling/cas/expander/expander.hpp"
 
 #include <algorithm>
 #include <regex>

@@ -1,4 +1,4 @@
-#include "models/autoscaling/cas/node_template.hpp"
+#include "models/autoscaling/cas/cloudprovider/aws/node_template.hpp"
 
 #include "models/k8s/quantity.hpp"
 #include "models/k8s/resources.hpp"

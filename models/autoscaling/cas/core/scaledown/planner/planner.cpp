@@ -1,0 +1,239 @@
+// Scale-down planning (cluster-autoscaler/core/scaledown/planner, legacy UpdateUnneededNodes) and
+// the hand-over to actuation:
+//
+// - eligibility (core/scaledown/eligibility): a node of a known group, above its group's min
+//   size, without the scale-down-disabled annotation, below the utilization threshold;
+// - removal simulation (simulator.RemovalSimulator): every pod that must move fits on a ready
+//   node that stays, tried first where the same pod went in the previous pass (pod location
+//   hints), then in node order; the moved pods use up their PodDisruptionBudgets;
+// - bounds (chooseCandidates): nodes unneeded in the previous pass are simulated first; then at
+//   most --scale-down-non-empty-candidates-count non-empty nodes are added, looked for among the
+//   first max(ceil(nodes * --scale-down-candidates-pool-ratio), --scale-down-candidates-pool-
+//   min-count) other eligible non-empty nodes. Empty nodes need no simulation and are not bounded;
+// - unneeded nodes (core/scaledown/unneeded): unneeded since the first pass that found them;
+//   removable after scale-down-unneeded-time (ready) or scale-down-unready-time (unready);
+// - actuation budgets (core/scaledown/budgets), then actuation/actuator.cpp.
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <set>
+
+#include "models/autoscaling/cas/core/scaledown/budgets/budgets.hpp"
+#include "models/autoscaling/cluster_autoscaler.hpp"
+
+namespace eksim::autoscaling {
+
+void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
+  if (!o_.scale_down_enabled) return;
+  const engine::SimTime now = c_.sim.now();
+  k8s::SchedulerOptions sched;
+  sched.version = k8s::KubernetesVersion{c_.spec().kubernetes_minor, -1};
+
+  // Candidates: every node of a known group not already being deleted, ready or not (an unready
+  // node, including a GPU node whose GPUs never appear, goes after scale-down-unready-time).
+  // Destinations for moved pods: the usable nodes. The snapshot shares the informers' NodeInfos
+  // and copies a node only when a simulated pod lands on it.
+  cas::SnapshotFork snap;
+  std::vector<const LiveNode*> owners;
+  std::vector<bool> ready;
+  std::map<k8s::NodeId, std::size_t> index_of;
+  for (const auto& ln : nodes) {
+    const std::string& n = c_.api.node(ln.id).node.meta.name;
+    if (deleting_.count(n) || (!ln.usable && !ln.group)) continue;
+    index_of[ln.id] = snap.add_shared(&node_infos_.get(ln.id));
+    owners.push_back(&ln);
+    ready.push_back(ln.usable);
+  }
+  const std::size_t count = snap.size();
+  // What the scheduler plugins see as the cluster: the ready nodes as the simulation leaves them.
+  auto ready_view = [&] {
+    std::vector<const k8s::NodeInfo*> v;
+    v.reserve(count);
+    for (std::size_t j = 0; j < count; ++j)
+      if (ready[j]) v.push_back(&snap.at(j));
+    return v;
+  };
+
+  std::map<std::string, std::int64_t> removable;  // group -> nodes that may still go (size - min)
+  for (const auto& g : groups_) {
+    aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
+    removable[g.id] = asg ? asg->sizes.desired - deleting_in(g) - g.min : 0;
+  }
+
+  // chooseCandidates: the nodes unneeded in the previous pass first, then the others, each in
+  // node order.
+  std::vector<std::size_t> order;
+  std::vector<bool> previous(count, false);
+  order.reserve(count);
+  for (std::size_t i = 0; i < count; ++i)
+    if (unneeded_since_.count(snap.at(i).name())) {
+      previous[i] = true;
+      order.push_back(i);
+    }
+  for (std::size_t i = 0; i < count; ++i)
+    if (!previous[i]) order.push_back(i);
+  const bool bounded = o_.scale_down_non_empty_candidates_count > 0;
+  std::size_t pool = 0, pool_used = 0;
+  std::int64_t found_previous = 0, found_additional = 0;
+  if (bounded) {
+    auto by_ratio = static_cast<std::int64_t>(std::ceil(static_cast<double>(count) * o_.scale_down_candidates_pool_ratio));
+    pool = static_cast<std::size_t>(std::max(by_ratio, o_.scale_down_candidates_pool_min_count));
+  }
+
+  std::vector<cas::RemainingPdb> pdbs = remaining_pdbs();
+  // Pods as the removal simulation moves them: copies with spec.nodeName cleared
+  // (simulator/cluster.go findPlaceFor), else the NodeName filter pins them to the node going away.
+  std::deque<k8s::Pod> moved;
+  std::set<const k8s::Pod*> moved_copies;  // placed by this pass, not pods of the API
+  std::set<std::string> unneeded_now;
+  std::vector<bool> removed_in_sim(count, false);
+  std::map<std::string, cas::Utilization> utils;
+  std::map<const k8s::Pod*, k8s::NodeId> new_hints;
+  unremovable_.clear();
+  planning_ = {};
+  for (std::size_t i : order) {
+    const LiveNode& ln = *owners[i];
+    const k8s::NodeInfo& info = snap.at(i);
+    const std::string name = info.name();
+    if (!ln.group) continue;
+    // Reasons: core/scaledown/eligibility and simulator (UnremovableReason names).
+    if (removable[ln.group->id] <= 0) {
+      unremovable_[name] = {"NodeGroupMinSizeReached", std::nullopt};
+      continue;
+    }
+    auto ann = info.node.meta.annotations.find(cas::kAnnotationScaleDownDisabled);
+    if (ann != info.node.meta.annotations.end() && ann->second == "true") {
+      unremovable_[name] = {"ScaleDownDisabledAnnotation", std::nullopt};
+      continue;
+    }
+    cas::Utilization u = cas::node_utilization(info, gpu_group(*ln.group));
+    double threshold = u.gpu_node ? o_.scale_down_gpu_utilization_threshold : o_.scale_down_utilization_threshold;
+    if (u.value >= threshold) {
+      unremovable_[name] = {"NotUnderutilized", std::nullopt};
+      continue;
+    }
+    ++planning_.candidates;
+    std::vector<const k8s::Pod*> to_move;
+    for (const k8s::Pod* p : info.pods)
+      if (cas::pod_needs_move(*p)) to_move.push_back(p);
+    const bool empty = to_move.empty();
+    if (!empty && bounded && !previous[i]) {
+      std::int64_t additional = o_.scale_down_non_empty_candidates_count - found_previous;
+      if (pool_used >= pool || found_additional >= additional) {
+        ++planning_.skipped_by_pool;
+        unremovable_[name] = {"NotUnneededOtherReason", std::nullopt};
+        continue;
+      }
+      ++pool_used;
+    }
+    std::optional<cas::BlockingPod> blocker;
+    for (const k8s::Pod* p : info.pods)
+      if (!blocker) blocker = cas::drain_blocker(*p, o_.drain, pdbs);
+    if (blocker) {
+      unremovable_[name] = {"BlockedByPod", blocker};
+      continue;
+    }
+    // Every pod to move must fit on a ready node that stays.
+    bool ok = true;
+    if (!empty) {
+      ++planning_.simulated;
+      snap.fork();
+      std::vector<std::pair<const k8s::Pod*, k8s::NodeId>> placed_at;
+      for (const k8s::Pod* original : to_move) {
+        const k8s::Pod* p = original;
+        if (!original->spec.node_name.empty()) {
+          moved.push_back(*original);
+          moved.back().spec.node_name.clear();
+          p = &moved.back();
+          moved_copies.insert(p);
+        }
+        auto all = ready_view();
+        cas::PodFitter fitter(*p, all, sched);
+        auto destination = [&](std::size_t j) { return j != i && ready[j] && !removed_in_sim[j]; };
+        std::optional<std::size_t> where;
+        if (auto h = pod_location_hints_.find(original); h != pod_location_hints_.end())
+          if (auto at = index_of.find(h->second); at != index_of.end())
+            if (destination(at->second) && fitter.fits(snap.at(at->second))) where = at->second;
+        for (std::size_t j = 0; !where && j < count; ++j)
+          if (destination(j) && fitter.fits(snap.at(j))) where = j;
+        if (!where) {
+          ok = false;
+          break;
+        }
+        snap.add_pod(*where, *p);
+        placed_at.emplace_back(original, owners[*where]->id);
+      }
+      if (!ok) {
+        snap.revert();
+        unremovable_[name] = {"NoPlaceToMovePods", std::nullopt};
+        continue;
+      }
+      snap.commit();
+      for (const auto& [pod, node] : placed_at)
+        if (!moved_copies.count(pod)) new_hints[pod] = node;
+    }
+    // RemainingPdbTracker.RemovePods: the moved pods use up their budgets for later nodes.
+    for (const k8s::Pod* p : to_move)
+      for (auto& pdb : pdbs)
+        if (pdb.matches(*p)) --pdb.disruptions_allowed;
+    removed_in_sim[i] = true;
+    removable[ln.group->id]--;
+    if (!empty) (previous[i] ? found_previous : found_additional)++;
+    unneeded_now.insert(name);
+    unneeded_since_.try_emplace(name, now);
+    utils[name] = u;
+  }
+  pod_location_hints_ = std::move(new_hints);
+  std::erase_if(unneeded_since_, [&](const auto& kv) { return !unneeded_now.count(kv.first); });
+
+  // Actuation waits out the cool-downs (unneeded time keeps accruing meanwhile).
+  engine::Duration after_delete = o_.scale_down_delay_after_delete.value_or(o_.scan_interval);
+  if (last_scale_up_ && now < *last_scale_up_ + o_.scale_down_delay_after_add) return;
+  if (last_scale_down_fail_ && now < *last_scale_down_fail_ + o_.scale_down_delay_after_failure) return;
+  if (last_scale_down_delete_ && now < *last_scale_down_delete_ + after_delete) return;
+
+  // unneeded.Nodes.RemovableAt: unneeded long enough; a ready node for scale-down-unneeded-time,
+  // an unready one for scale-down-unready-time (and only when scale-down-unready-enabled).
+  struct Removable {
+    std::size_t index;
+    bool empty;
+  };
+  std::vector<Removable> removable_now;
+  std::size_t empty_count = 0, drain_count = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string& name = snap.at(i).name();
+    auto it = unneeded_since_.find(name);
+    if (it == unneeded_since_.end()) continue;
+    if (!ready[i] && !o_.scale_down_unready_enabled) continue;
+    engine::Duration needed = ready[i] ? o_.scale_down_unneeded_time : o_.scale_down_unready_time;
+    if (now - it->second < needed) continue;
+    const k8s::NodeRecord& rec = c_.api.node(owners[i]->id);
+    bool empty = std::none_of(rec.pods.begin(), rec.pods.end(), [&](k8s::PodId p) {
+      return !c_.api.pod(p).deleted && cas::pod_needs_move(c_.api.pod(p).pod);
+    });
+    removable_now.push_back({i, empty});
+    (empty ? empty_count : drain_count)++;
+  }
+  // A drain counts as in progress while pods it evicts are still on the node; once they are
+  // gone the node is deleted at the drain's next 5 s check (waitPodsToDisappear), whatever this
+  // loop decides.
+  std::size_t draining = 0;
+  for (const std::string& n : in_progress_.drain)
+    if (auto id = c_.api.find_node(n)) {
+      const k8s::NodeRecord& rec = c_.api.node(*id);
+      draining += std::any_of(rec.pods.begin(), rec.pods.end(), [&](k8s::PodId p) {
+        return !c_.api.pod(p).deleted && cas::pod_needs_move(c_.api.pod(p).pod);
+      });
+    }
+  cas::ScaleDownBudget budget = cas::crop_nodes(o_.max_scale_down_parallelism, o_.max_drain_parallelism,
+                                                in_progress_.empty.size(), draining, empty_count, drain_count);
+  for (const auto& r : removable_now) {
+    std::size_t& left = r.empty ? budget.empty : budget.drain;
+    if (left == 0) continue;
+    --left;
+    const std::string name = snap.at(r.index).name();
+    start_deletion(owners[r.index]->id, *group_by_id(owners[r.index]->group->id), r.empty, utils[name]);
+  }
+}
+
+}  // namespace eksim::autoscaling

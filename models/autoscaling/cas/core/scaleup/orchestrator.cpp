@@ -1,0 +1,224 @@
+// Scale-up (cluster-autoscaler/core/scaleup/orchestrator): the unschedulable pods that do not
+// fit on existing or upcoming nodes (filterOutSchedulable), each node group's template tested
+// once per pod equivalence group, the binpacking estimator up to the group's headroom and
+// --max-nodes-per-scaleup (resource/), the expander's choice, balancing across similar groups
+// (processors/nodegroupset) and the executor (executor.go executeScaleUp).
+#include <algorithm>
+#include <deque>
+#include <set>
+
+#include "models/autoscaling/cas/core/scaleup/equivalence/groups.hpp"
+#include "models/autoscaling/cas/core/scaleup/resource/limits.hpp"
+#include "models/autoscaling/cluster_autoscaler.hpp"
+#include "models/k8s/node_lifecycle.hpp"
+
+namespace eksim::autoscaling {
+
+bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
+  const engine::SimTime now = c_.sim.now();
+  std::vector<k8s::PodId> pending;
+  for (k8s::PodId id : unschedulable_source_ ? unschedulable_source_() : default_unschedulable()) {
+    const k8s::PodRecord& r = c_.api.pod(id);
+    if (r.deleted || r.node.valid() || k8s::is_daemonset_pod(r.pod)) continue;  // DaemonSet pods are filtered out
+    if (r.pod.spec.priority < o_.expendable_pods_priority_cutoff) continue;       // expendable pods never scale up
+    if (!r.pod.status.nominated_node_name.empty()) continue;                     // preemption will place it
+    if (now - r.pod.meta.creation_timestamp < o_.new_pod_scale_up_delay) continue;
+    pending.push_back(id);
+  }
+  if (pending.empty()) return false;
+
+  k8s::SchedulerOptions sched;
+  sched.version = k8s::KubernetesVersion{c_.spec().kubernetes_minor, -1};
+
+  // The snapshot: usable nodes with their pods (shared with the informers' cache), plus the
+  // upcoming nodes of every group as template copies (so pods that will land on nodes already
+  // being created trigger nothing).
+  cas::SnapshotFork snap;
+  for (const auto& ln : nodes)
+    if (ln.usable) snap.add_shared(&node_infos_.get(ln.id));
+  std::map<std::string, std::optional<k8s::Node>> templates;
+  std::deque<k8s::NodeInfo> upcoming_protos;  // one per group; each upcoming node shares it until written
+  std::int64_t total_nodes = 0;
+  for (auto& g : groups_) {
+    templates[g.id] = template_node(g, nodes);
+    aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
+    std::int64_t target = asg ? asg->sizes.desired : 0;
+    std::int64_t upcoming = std::max<std::int64_t>(0, target - registered_usable(g, nodes) - deleting_in(g));
+    total_nodes += target;
+    if (upcoming <= 0 || !templates[g.id]) continue;
+    k8s::Node copy = *templates[g.id];
+    copy.meta.name += "-upcoming";
+    upcoming_protos.push_back(k8s::make_node_info(copy));
+    for (std::int64_t i = 0; i < upcoming; ++i) snap.add_shared(&upcoming_protos.back());
+  }
+  for (const auto& ln : nodes)
+    if (!ln.group) ++total_nodes;
+
+  // filterOutSchedulable: pods that fit on an existing or upcoming node are left to the scheduler.
+  std::vector<k8s::PodId> remaining;
+  for (k8s::PodId id : pending) {
+    const k8s::Pod& pod = c_.api.pod(id).pod;
+    cas::PodFitter fitter(pod, snap.view(), sched);
+    bool placed = false;
+    for (std::size_t j = 0; j < snap.size(); ++j)
+      if (fitter.fits(snap.at(j))) {
+        snap.add_pod(j, pod);
+        placed = true;
+        break;
+      }
+    if (!placed) remaining.push_back(id);
+  }
+  if (remaining.empty()) return false;
+
+  // Per group: skipped (back-off, max size) or an expansion option with the pods its template fits.
+  std::map<std::uint32_t, std::map<std::string, int>> reasons;  // pod -> reason -> groups
+  std::vector<cas::ExpansionOption> options;
+  std::map<std::string, std::int64_t> current;
+  std::map<std::string, std::set<const k8s::Pod*>> fitting_by_group;  // schedulablePodGroups
+  bool limited_by_total = o_.max_nodes_total > 0 && total_nodes >= o_.max_nodes_total;
+  // Equivalence groups: a template is tested once per group of pods that schedule alike.
+  std::vector<std::size_t> group_of;
+  const auto equivalence = cas::build_pod_equivalence_groups(c_.api, remaining, &group_of);
+  const std::vector<const k8s::NodeInfo*>& all = snap.view();
+  for (auto& g : groups_) {
+    aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
+    if (!asg || !templates[g.id]) continue;
+    std::int64_t target = asg->sizes.desired;
+    current[g.id] = target;
+    const char* skipped = nullptr;
+    if (backoff_.is_backed_off(g.id, now)) skipped = "in backoff after failed scale-up";
+    else if (target >= g.max) skipped = "max node group size reached";
+    if (skipped) {
+      for (k8s::PodId id : remaining) reasons[id.v][skipped]++;
+      continue;
+    }
+    const k8s::Node& tmpl = *templates[g.id];
+    k8s::NodeInfo probe = k8s::make_node_info(tmpl);
+    std::vector<k8s::FilterResult> result_of;  // by equivalence group
+    result_of.reserve(equivalence.size());
+    for (const auto& eg : equivalence) {
+      const k8s::Pod& rep = c_.api.pod(eg.pods.front()).pod;
+      result_of.push_back(cas::PodFitter(rep, all, sched).check(probe));
+    }
+    std::vector<const k8s::Pod*> fitting;
+    for (std::size_t k = 0; k < remaining.size(); ++k) {
+      k8s::PodId id = remaining[k];
+      const k8s::Pod& pod = c_.api.pod(id).pod;
+      const k8s::FilterResult& res = result_of[group_of[k]];
+      if (res.ok()) {
+        fitting.push_back(&pod);
+        fitting_by_group[g.id].insert(&pod);
+      }
+      else
+        for (const auto& reason : res.reasons) reasons[id.v][reason]++;
+    }
+    if (fitting.empty()) continue;
+    // Binpacking estimator: first fit onto new template nodes, up to the group's headroom.
+    std::int64_t headroom = cas::scale_up_headroom(g.max, target, total_nodes, o_.max_nodes_total, o_.max_nodes_per_scale_up);
+    std::deque<k8s::NodeInfo> fresh;
+    cas::ExpansionOption opt;
+    opt.group_id = g.id;
+    opt.template_node = tmpl;
+    const aws::InstanceType* type = asg->launch_template.instance_types.front();
+    opt.node_price_per_hour = asg->launch_template.spot ? type->spot_price(c_.spec().region) : type->on_demand_price(c_.spec().region);
+    for (const k8s::Pod* pod : fitting) {
+      bool placed = false;
+      cas::PodFitter fitter(*pod, all, sched);
+      for (auto& n : fresh)
+        if (fitter.fits(n)) {
+          k8s::add_pod(n, *pod);
+          placed = true;
+          break;
+        }
+      if (!placed && static_cast<std::int64_t>(fresh.size()) < headroom) {
+        k8s::Node copy = tmpl;
+        copy.meta.name += "-new-" + std::to_string(fresh.size());
+        fresh.push_back(k8s::make_node_info(copy));
+        k8s::add_pod(fresh.back(), *pod);
+        placed = true;
+      }
+      if (placed) opt.pods.push_back(pod);
+    }
+    opt.node_count = static_cast<std::int64_t>(fresh.size());
+    if (opt.node_count > 0) options.push_back(std::move(opt));
+  }
+
+  if (options.empty() || limited_by_total) {
+    for (k8s::PodId id : remaining) {
+      std::string msg = limited_by_total ? std::string("pod didn't trigger scale-up: max total nodes in cluster reached")
+                                         : not_trigger_scale_up_message(reasons[id.v]);
+      emit_pod(id, engine::EventType::Normal, "NotTriggerScaleUp", msg);
+    }
+    return false;
+  }
+  const bool uses_priority = ("," + o_.expander + ",").find(",priority,") != std::string::npos;
+  const engine::ObjectRef priority_cm{"ConfigMap", "kube-system", cas::kPriorityConfigMapName};
+  std::vector<std::string> unmatched;
+  bool priority_valid = !priority_cm_applied_ || priority_cm_.has_value();
+  if (uses_priority && !priority_valid)
+    // expander/priority/priority.go: a ConfigMap that does not parse is reported and ignored.
+    c_.api.emit(engine::EventType::Warning, "PriorityConfigMapInvalid",
+                priority_cm, "Wrong configuration for priority expander: " + priority_cm_error_ + ". Ignoring update.", name());
+  const cas::PriorityConfig& priorities = effective_priorities();
+  bool have_rules = priority_valid && !priorities.empty();
+  int pick = cas::choose_option(options, o_.expander, priorities, c_.rng.get("cluster-autoscaler/expander"),
+                                have_rules ? &unmatched : nullptr);
+  for (const auto& id : unmatched)
+    c_.api.emit(engine::EventType::Warning, "PriorityConfigMapNotMatchedGroup", priority_cm,
+                "Priority expander: node group " + id + " not found in priority expander configuration. The group won't be used.",
+                name());
+  if (have_rules && !unmatched.empty() &&
+      std::none_of(options.begin(), options.end(), [&](const cas::ExpansionOption& o) {
+        return std::any_of(priorities.begin(), priorities.end(),
+                           [&](const auto& kv) { return cas::priority_group_matches(o.group_id, kv.second); });
+      }))
+    c_.api.emit(engine::EventType::Warning, "PriorityConfigMapNoGroupMatched", priority_cm,
+                "Priority expander: no priorities info found for any of the expansion options. No options filtered.", name());
+  const cas::ExpansionOption& best = options[static_cast<std::size_t>(pick)];
+  auto state_of = [&](const std::string& id) { return group_by_id(id); };
+  GroupState* g = state_of(best.group_id);
+  std::vector<cas::GroupSize> targets{{best.group_id, current[best.group_id], g->max}};
+  if (o_.balance_similar_node_groups) {
+    // ComputeSimilarNodeGroups: similar templates, not backed off, and able to take every pod
+    // the chosen group takes. (Upstream also logs "Splitting scale-up between N similar node
+    // groups: {a, b}"; eksim has no CA log, the ScaledUpGroup events show the split.)
+    const auto ignored = cas::aws_ignored_labels(o_.balancing_ignore_labels);
+    k8s::NodeInfo chosen = k8s::make_node_info(*templates[best.group_id]);
+    for (const auto& other : groups_) {
+      if (other.id == best.group_id || !templates[other.id] || !current.count(other.id)) continue;
+      if (!cas::node_infos_similar(chosen, k8s::make_node_info(*templates[other.id]), ignored)) continue;
+      if (backoff_.is_backed_off(other.id, now)) continue;
+      const auto& takes = fitting_by_group[other.id];
+      if (!std::all_of(best.pods.begin(), best.pods.end(), [&](const k8s::Pod* p) { return takes.count(p) > 0; })) continue;
+      targets.push_back({other.id, current[other.id], other.max});
+    }
+  }
+  std::vector<cas::ScaleUpInfo> plan = cas::balance_scale_up(targets, best.node_count);
+  std::vector<std::string> infos_text;
+  bool any = false;
+  for (const auto& info : plan) {
+    GroupState* gs = state_of(info.group);
+    // core/scaleup/orchestrator/executor.go executeScaleUp.
+    emit_status(engine::EventType::Normal, "ScaledUpGroup",
+                "Scale-up: setting group " + info.group + " size to " + std::to_string(info.new_size) + " instead of " +
+                    std::to_string(info.current) + " (max: " + std::to_string(info.max) + ")");
+    if (auto err = c_.auto_scaling.set_desired_capacity(info.group, info.new_size)) {
+      emit_status(engine::EventType::Warning, "FailedToScaleUpGroup",
+                  "Scale-up failed for group " + info.group + ": " + err->code + ": " + err->message);
+      break;
+    }
+    gs->scale_up_time = now;
+    gs->scale_up_target = info.new_size;
+    gs->activities_seen = c_.log.activities().size();
+    infos_text.push_back(scale_up_info(info.group, info.current, info.new_size, info.max));
+    any = true;
+  }
+  if (!any) return false;
+  last_scale_up_ = now;
+  std::string msg = triggered_scale_up_message(infos_text);
+  for (const k8s::Pod* pod : best.pods)
+    if (auto id = c_.api.find_pod(pod->meta.ns, pod->meta.name)) emit_pod(*id, engine::EventType::Normal, "TriggeredScaleUp", msg);
+  return true;
+}
+
+}  // namespace eksim::autoscaling

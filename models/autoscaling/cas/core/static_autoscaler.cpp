@@ -1,0 +1,88 @@
+// The loop (cluster-autoscaler/core/static_autoscaler.go RunOnce): refresh node groups and
+// cluster state, stop if the cluster is unhealthy, scale up for unschedulable pods, otherwise
+// plan and actuate scale-down.
+#include "models/autoscaling/cluster_autoscaler.hpp"
+
+namespace eksim::autoscaling {
+
+namespace {
+
+const engine::ObjectRef kStatusConfigMap{"ConfigMap", "kube-system", "cluster-autoscaler-status"};
+
+}  // namespace
+
+ClusterAutoscaler::ClusterAutoscaler(Cluster& cluster, CasOptions options)
+    : c_(cluster), o_(std::move(options)), node_infos_(cluster.api), backoff_(o_.backoff) {
+  // The first loop runs one scan interval after start, as the real deployment's first RunOnce
+  // follows its start-up.
+  c_.sim.every(o_.scan_interval, [this] { run_once(); });
+}
+
+void ClusterAutoscaler::emit_status(engine::EventType type, const std::string& reason, const std::string& message) {
+  c_.api.emit(type, reason, kStatusConfigMap, message, name());
+}
+void ClusterAutoscaler::emit_node(k8s::NodeId node, engine::EventType type, const std::string& reason, const std::string& message) {
+  c_.api.emit(type, reason, k8s::ApiServer::ref(c_.api.node(node).node), message, name());
+}
+void ClusterAutoscaler::emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message) {
+  c_.api.emit(type, reason, k8s::ApiServer::ref(c_.api.pod(pod).pod), message, name());
+}
+
+void ClusterAutoscaler::set_priority_config_map(std::optional<cas::PriorityConfig> config, std::string error) {
+  priority_cm_applied_ = true;
+  priority_cm_ = std::move(config);
+  priority_cm_error_ = std::move(error);
+}
+
+const cas::PriorityConfig& ClusterAutoscaler::effective_priorities() {
+  static const cas::PriorityConfig kNone;
+  if (!priority_cm_applied_) return o_.priorities;
+  return priority_cm_ ? *priority_cm_ : kNone;
+}
+
+std::vector<k8s::PodId> ClusterAutoscaler::default_unschedulable() const {
+  std::vector<k8s::PodId> out;
+  for (std::size_t i = 0; i < c_.api.pod_slots(); ++i) {
+    k8s::PodId id{static_cast<std::uint32_t>(i)};
+    const k8s::PodRecord& r = c_.api.pod(id);
+    if (r.deleted || r.terminating || r.node.valid() || !r.pod.spec.node_name.empty()) continue;
+    if (r.pod.status.phase != k8s::PodPhase::Pending || r.pod.spec.scheduler_name != "default-scheduler") continue;
+    // The scheduler tries a new pod within milliseconds; a pod older than a second that is still
+    // unbound has been found unschedulable (PodScheduled=False, reason Unschedulable).
+    if (c_.sim.now() - r.pod.meta.creation_timestamp < engine::Duration::seconds(1)) continue;
+    out.push_back(id);
+  }
+  return out;
+}
+
+// --- the loop -------------------------------------------------------------------------------
+
+void ClusterAutoscaler::run_once() {
+  refresh_groups();
+  backoff_.remove_stale(c_.sim.now());
+  for (auto& g : groups_) check_failed_activities(g);
+  for (auto& g : groups_) check_provision_timeouts(g);
+  if (!healthy()) {
+    // static_autoscaler.go RunOnce: the loop stops here (no scale-up, no scale-down, unneeded
+    // timers cleared) and says so on the status ConfigMap.
+    unneeded_since_.clear();
+    emit_status(engine::EventType::Warning, "ClusterUnhealthy", "Cluster is unhealthy");
+    return;
+  }
+  auto nodes = live_nodes();
+  for (auto& g : groups_) {
+    if (!g.scale_up_time) continue;
+    if (registered_usable(g, nodes) >= g.scale_up_target) {
+      g.scale_up_time.reset();
+      backoff_.remove(g.id);
+    }
+  }
+  bool scaled = scale_up(nodes);
+  if (!scaled) scale_down(live_nodes());
+}
+
+std::unique_ptr<Controller> make_cluster_autoscaler(Cluster& cluster) {
+  return std::make_unique<ClusterAutoscaler>(cluster, cas_options_from_flags(cluster.spec().autoscaler.flags));
+}
+
+}  // namespace eksim::autoscaling

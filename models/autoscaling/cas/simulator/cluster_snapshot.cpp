@@ -1,0 +1,126 @@
+#include "models/autoscaling/cas/simulator/cluster_snapshot.hpp"
+
+namespace eksim::autoscaling::cas {
+
+// --- NodeInfoCache ----------------------------------------------------------------------------
+
+NodeInfoCache::NodeInfoCache(k8s::ApiServer& api) : api_(api) {
+  for (std::size_t i = 0; i < api_.node_slots(); ++i) {
+    k8s::NodeId id{static_cast<std::uint32_t>(i)};
+    if (!api_.node(id).deleted) live_.insert(id);
+  }
+  api_.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange change) {
+    if (change == k8s::NodeChange::Deleted) {
+      live_.erase(id);
+      if (id.v < entries_.size()) entries_[id.v] = Entry{};
+      return;
+    }
+    if (change == k8s::NodeChange::Added) live_.insert(id);
+    mark(id);
+  });
+  auto pod_changed = [this](k8s::PodId p) {
+    const k8s::PodRecord& r = api_.pod(p);
+    if (r.node.valid()) mark(r.node);
+  };
+  api_.on_pod_bound.push_back(pod_changed);
+  api_.on_pod_phase.push_back(pod_changed);
+  api_.on_pod_deleted.push_back(pod_changed);
+}
+
+void NodeInfoCache::mark(k8s::NodeId id) {
+  if (id.v < entries_.size()) entries_[id.v].dirty = true;
+}
+
+const k8s::NodeInfo& NodeInfoCache::get(k8s::NodeId id) {
+  if (id.v >= entries_.size()) entries_.resize(id.v + 1);
+  Entry& e = entries_[id.v];
+  if (e.dirty || !e.info) {
+    const k8s::NodeRecord& rec = api_.node(id);
+    std::vector<const k8s::Pod*> pods;
+    pods.reserve(rec.pods.size());
+    for (k8s::PodId p : rec.pods)
+      if (!api_.pod(p).deleted) pods.push_back(&api_.pod(p).pod);
+    e.info = k8s::make_node_info(rec.node, pods);
+    e.dirty = false;
+    ++rebuilds_;
+  }
+  return *e.info;
+}
+
+// --- SnapshotFork -----------------------------------------------------------------------------
+
+std::size_t SnapshotFork::add_shared(const k8s::NodeInfo* info) {
+  view_.push_back(info);
+  owned_.push_back(nullptr);
+  saved_.push_back(false);
+  return view_.size() - 1;
+}
+
+std::size_t SnapshotFork::add_owned(k8s::NodeInfo info) {
+  storage_.push_back(std::move(info));
+  view_.push_back(&storage_.back());
+  owned_.push_back(&storage_.back());
+  saved_.push_back(false);
+  return view_.size() - 1;
+}
+
+k8s::NodeInfo& SnapshotFork::writable(std::size_t i) {
+  if (forked_ && !saved_[i]) {
+    saved_[i] = true;
+    Saved s{i, view_[i], owned_[i], std::nullopt};
+    if (owned_[i]) s.before = *owned_[i];
+    undo_.push_back(std::move(s));
+  }
+  if (!owned_[i]) {
+    storage_.push_back(*view_[i]);
+    owned_[i] = &storage_.back();
+    view_[i] = owned_[i];
+  }
+  return *owned_[i];
+}
+
+void SnapshotFork::add_pod(std::size_t i, const k8s::Pod& pod) { k8s::add_pod(writable(i), pod); }
+
+void SnapshotFork::fork() {
+  forked_ = true;
+  undo_.clear();
+}
+
+void SnapshotFork::revert() {
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+    if (it->before) *it->owned = std::move(*it->before);
+    owned_[it->index] = it->owned;
+    view_[it->index] = it->view;
+    saved_[it->index] = false;
+  }
+  undo_.clear();
+  forked_ = false;
+}
+
+void SnapshotFork::commit() {
+  for (const auto& s : undo_) saved_[s.index] = false;
+  undo_.clear();
+  forked_ = false;
+}
+
+// --- PodFitter --------------------------------------------------------------------------------
+
+bool has_room(const k8s::PodSchedulingInfo& pod, const k8s::NodeInfo& node) {
+  if (node.pod_count() + 1 > node.node.allocatable.get(k8s::kPods)) return false;
+  for (const auto& [name, amount] : pod.requests.items())
+    if (amount > 0 && amount > node.node.allocatable.get(name) - node.requested.get(name)) return false;
+  return true;
+}
+
+PodFitter::PodFitter(const k8s::Pod& pod, k8s::NodeInfoView all, const k8s::SchedulerOptions& options)
+    : pod_(pod), info_(k8s::pod_scheduling_info(pod)), state_(k8s::pre_filter(pod, info_, all)), options_(options) {}
+
+bool PodFitter::fits(const k8s::NodeInfo& node) const {
+  return has_room(info_, node) && k8s::run_filters(pod_, info_, state_, node, options_).ok();
+}
+
+k8s::FilterResult PodFitter::check(const k8s::NodeInfo& node) const {
+  return k8s::run_filters(pod_, info_, state_, node, options_);
+}
+
+}  // namespace eksim::autoscaling::cas

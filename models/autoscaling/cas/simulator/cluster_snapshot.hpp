@@ -1,0 +1,107 @@
+#pragma once
+// What Cluster Autoscaler's loop simulates on (cluster-autoscaler/simulator/clustersnapshot):
+//
+// - NodeInfoCache is the informer side: a NodeInfo per live node, kept from the API server's
+//   notifications and rebuilt only for a node whose pods or object changed since the last loop,
+//   so a loop costs what changed, not every node and pod again.
+// - SnapshotFork is ClusterSnapshot.Fork/Revert/Commit: a simulation's view over those NodeInfos
+//   (plus template nodes it owns) that copies a node only when a simulated pod lands on it, and
+//   can undo a trial (a node whose pods cannot all move) without copying the cluster.
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "models/k8s/api_server.hpp"
+#include "models/k8s/scheduling/node_info.hpp"
+#include "models/k8s/scheduling/plugins.hpp"
+
+namespace eksim::autoscaling::cas {
+
+class NodeInfoCache {
+ public:
+  // Subscribes to the API server's bus (pods bound, changing phase, deleted; nodes added,
+  // changed, deleted) and adopts the nodes that already exist.
+  explicit NodeInfoCache(k8s::ApiServer& api);
+  NodeInfoCache(const NodeInfoCache&) = delete;
+  NodeInfoCache& operator=(const NodeInfoCache&) = delete;
+
+  // Live (not deleted) nodes, in NodeId order.
+  const std::set<k8s::NodeId>& live() const { return live_; }
+  // The node with its bound, not deleted pods (terminal pods hold nothing, as make_node_info
+  // leaves them out); rebuilt here if something changed since it was last built.
+  const k8s::NodeInfo& get(k8s::NodeId id);
+  // How many NodeInfos were (re)built so far (tests check that a quiet loop rebuilds none).
+  std::uint64_t rebuilds() const { return rebuilds_; }
+
+ private:
+  struct Entry {
+    std::optional<k8s::NodeInfo> info;
+    bool dirty = true;
+  };
+  void mark(k8s::NodeId id);
+  k8s::ApiServer& api_;
+  std::set<k8s::NodeId> live_;
+  std::deque<Entry> entries_;  // by NodeId (a deque: growing keeps the NodeInfos in place)
+  std::uint64_t rebuilds_ = 0;
+};
+
+class SnapshotFork {
+ public:
+  // A node shared with the cache (copied on first write).
+  std::size_t add_shared(const k8s::NodeInfo* info);
+  // A node only this simulation knows (a template or upcoming node).
+  std::size_t add_owned(k8s::NodeInfo info);
+  std::size_t size() const { return view_.size(); }
+  const k8s::NodeInfo& at(std::size_t i) const { return *view_[i]; }
+  // Every node as the scheduler plugins see the cluster (NodeInfoView).
+  const std::vector<const k8s::NodeInfo*>& view() const { return view_; }
+  // Simulates binding pod to node i (k8s::add_pod on the fork's own copy).
+  void add_pod(std::size_t i, const k8s::Pod& pod);
+
+  // A trial whose writes revert() undoes and commit() keeps (ClusterSnapshot.Fork/Revert/Commit).
+  void fork();
+  void revert();
+  void commit();
+
+ private:
+  k8s::NodeInfo& writable(std::size_t i);
+  std::vector<const k8s::NodeInfo*> view_;
+  std::vector<k8s::NodeInfo*> owned_;  // nullptr while shared
+  std::deque<k8s::NodeInfo> storage_;
+  bool forked_ = false;
+  // Undo log of the trial: node index, its pointer and owned copy before the trial's first write.
+  struct Saved {
+    std::size_t index;
+    const k8s::NodeInfo* view;
+    k8s::NodeInfo* owned;
+    std::optional<k8s::NodeInfo> before;  // the owned node's state, when it was owned already
+  };
+  std::vector<Saved> undo_;
+  std::vector<bool> saved_;  // by index, inside the current trial
+};
+
+// The scheduler's filters for one pod against a sequence of nodes: the pod's PreFilter state
+// is computed once per search (no pod is added while searching), and nodes short of the pod's
+// requests are passed over before the plugins run (NodeResourcesFit would refuse them anyway).
+class PodFitter {
+ public:
+  PodFitter(const k8s::Pod& pod, k8s::NodeInfoView all, const k8s::SchedulerOptions& options);
+  bool fits(const k8s::NodeInfo& node) const;
+  // The full result (with the failure reasons) against one node.
+  k8s::FilterResult check(const k8s::NodeInfo& node) const;
+
+ private:
+  const k8s::Pod& pod_;
+  k8s::PodSchedulingInfo info_;
+  k8s::PreFilterState state_;
+  const k8s::SchedulerOptions& options_;
+};
+
+// Whether a node has room for the requests at all (pods count and every requested resource):
+// a necessary condition of NodeResourcesFit.
+bool has_room(const k8s::PodSchedulingInfo& pod, const k8s::NodeInfo& node);
+
+}  // namespace eksim::autoscaling::cas

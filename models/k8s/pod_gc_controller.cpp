@@ -1,0 +1,43 @@
+#include "models/k8s/pod_gc_controller.hpp"
+
+namespace eksim::k8s {
+
+namespace {
+bool terminal(PodPhase p) { return p == PodPhase::Succeeded || p == PodPhase::Failed; }
+}  // namespace
+
+PodGcController::PodGcController(ApiServer& api, PodGcOptions options) : api_(api), options_(options) {
+  api_.on_pod_phase.push_back([this](PodId id) {
+    const PodRecord& r = api_.pod(id);
+    if (r.deleted || !terminal(r.pod.status.phase) || key_by_slot_.count(id.v)) return;
+    Key k = key_of(id);
+    terminated_.insert(k);
+    key_by_slot_.emplace(id.v, k);
+  });
+  api_.on_pod_deleted.push_back([this](PodId id) {
+    auto it = key_by_slot_.find(id.v);
+    if (it == key_by_slot_.end()) return;
+    terminated_.erase(it->second);
+    key_by_slot_.erase(it);
+  });
+  if (options_.terminated_pod_gc_threshold > 0)
+    api_.sim().every(options_.gc_check_period, [this] { gc_terminated(); });
+}
+
+PodGcController::Key PodGcController::key_of(PodId id) const {
+  const Pod& p = api_.pod(id).pod;
+  // Eviction is recorded by the kubelet as reason "Evicted" on a Failed pod.
+  bool evicted = p.status.phase == PodPhase::Failed && p.status.reason == "Evicted";
+  return {!evicted, p.meta.creation_timestamp.us, id.v};
+}
+
+void PodGcController::gc_terminated() {
+  if (options_.terminated_pod_gc_threshold <= 0) return;  // 0 disables it, as upstream
+  auto limit = static_cast<std::size_t>(options_.terminated_pod_gc_threshold);
+  while (terminated_.size() > limit) {
+    PodId id{std::get<2>(*terminated_.begin())};
+    api_.remove_pod(id);  // the deletion notification drops it from the set
+  }
+}
+
+}  // namespace eksim::k8s

@@ -1,0 +1,97 @@
+#include "models/k8s/scheduling/queueing_hints.hpp"
+
+#include <gtest/gtest.h>
+
+#include "models/k8s/scheduler_controller.hpp"
+#include "tests/unit/models/k8s/k8s_test_util.hpp"
+
+namespace eksim::k8s {
+namespace {
+
+using testing::K8sWorld;
+
+Pod requesting(const std::string& name, std::int64_t cpu_milli) {
+  Pod p = testing::make_pod(name, "busybox");
+  p.spec.containers[0].requests.set(kCpu, cpu_milli);
+  return p;
+}
+
+struct World : K8sWorld {
+  SchedulerController scheduler{api};
+  std::size_t failed(const std::string& pod) { return events("FailedScheduling", "Pod/default/" + pod).size(); }
+};
+
+TEST(QueueingHints, NodeEventsMoveOnlyPodsThePluginThatRejectedThemWouldNowPass) {
+  World w;
+  w.add_ready_node("small", ResourceList{{"cpu", 1000}, {"pods", 10}});
+  PodId big = w.api.create_pod(requesting("big", 4000));
+  w.run_until_s(1);
+  ASSERT_EQ(w.failed("big"), 1u);
+  // A second small node: NodeResourcesFit still fails there -> QueueSkip, no new attempt.
+  w.add_ready_node("small-2", ResourceList{{"cpu", 1000}, {"pods", 10}});
+  w.run_until_s(20);
+  EXPECT_EQ(w.failed("big"), 1u);
+  EXPECT_TRUE(w.scheduler.is_unschedulable(big));
+  // A node it fits on -> Queue, scheduled after its back-off.
+  w.add_ready_node("large", ResourceList{{"cpu", 8000}, {"pods", 10}});
+  w.run_until_s(40);
+  EXPECT_EQ(w.failed("big"), 1u);
+  ASSERT_EQ(w.events("Scheduled", "Pod/default/big").size(), 1u);
+  EXPECT_EQ(w.api.pod(big).pod.spec.node_name, "large");
+}
+
+TEST(QueueingHints, TaintRemovalMovesATaintRejectedPodButNotAnUnrelatedUpdate) {
+  World w;
+  NodeId n = w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 10}}, {},
+                              {Taint{"dedicated", "gpu", kNoSchedule}});
+  PodId p = w.api.create_pod(requesting("web", 100));
+  w.run_until_s(1);
+  ASSERT_EQ(w.failed("web"), 1u);
+  // A label change keeps the taint: TaintToleration still fails -> no attempt.
+  w.api.node(n).node.meta.labels["team"] = "a";
+  w.api.node_changed(n, NodeChange::Updated);
+  w.run_until_s(30);
+  EXPECT_EQ(w.failed("web"), 1u);
+  // Removing the taint -> Queue.
+  w.api.node(n).node.taints.clear();
+  w.api.node_changed(n, NodeChange::Updated);
+  w.run_until_s(60);
+  EXPECT_EQ(w.failed("web"), 1u);
+  EXPECT_EQ(w.api.pod(p).pod.spec.node_name, "n1");
+}
+
+TEST(QueueingHints, AnAssignedPodLeavingMovesResourceRejectedPods) {
+  World w;
+  w.add_ready_node("n1", ResourceList{{"cpu", 1000}, {"pods", 10}});
+  PodId first = w.api.create_pod(requesting("first", 800));
+  w.run_until_s(1);
+  ASSERT_EQ(w.api.pod(first).pod.spec.node_name, "n1");
+  PodId second = w.api.create_pod(requesting("second", 800));
+  w.run_until_s(2);
+  ASSERT_EQ(w.failed("second"), 1u);
+  w.run_until_s(100);
+  EXPECT_EQ(w.failed("second"), 1u);  // nothing changed: parked, no retries
+  w.api.set_pod_phase(first, PodPhase::Succeeded);
+  w.run_until_s(120);
+  EXPECT_EQ(w.api.pod(second).pod.spec.node_name, "n1");
+}
+
+TEST(QueueingHints, ParkedPodsAreStillFlushedAfterFiveMinutes) {
+  World w;
+  w.add_ready_node("small", ResourceList{{"cpu", 1000}, {"pods", 10}});
+  w.api.create_pod(requesting("big", 4000));
+  w.run_until_s(1);
+  ASSERT_EQ(w.failed("big"), 1u);
+  w.run_until_s(299);
+  EXPECT_EQ(w.failed("big"), 1u);
+  // podMaxInUnschedulablePodsDuration 5 min, checked every 30 s: the next attempt is at 330 s.
+  w.run_until_s(331);
+  EXPECT_EQ(w.failed("big"), 2u);
+  auto ev = w.events("FailedScheduling", "Pod/default/big");
+  EXPECT_EQ(ev.back().count, 2);  // the identical message is one Event with count 2
+  ASSERT_EQ(w.log.series().size(), 1u);
+  EXPECT_EQ(w.log.series()[0].count, 2);
+}
+
+}  // namespace
+}  // namespace eksim::k8s
