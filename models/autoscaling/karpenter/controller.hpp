@@ -108,6 +108,17 @@ class Controller : public eksim::Controller {
   // Runs one disruption pass now.
   void disrupt();
 
+  // For tests: the nodes the scheduling simulations see, in scheduling order, from the
+  // cluster-state cache, and the same computed from scratch from the API objects.
+  std::vector<ExistingNode> cached_simulation_nodes();
+  std::vector<ExistingNode> rebuilt_simulation_nodes();
+  // Multi-node consolidation considers at most this many candidates in one command
+  // (MultiNodeConsolidation.ComputeCommands: "Only consider a maximum batch of 100 NodeClaims").
+  static constexpr std::size_t kMultiNodeMaxCandidates = 100;
+  // The largest prefix length of `candidates` budget-allowed candidates the binary search tries
+  // (0 when multi-node consolidation does not run: it needs two).
+  static std::size_t multi_node_search_limit(std::size_t candidates);
+
  private:
   void trigger();
   void on_batch_timer();

@@ -351,6 +351,53 @@ state::Snapshot& Controller::snapshot() {
   return *st.snapshot;
 }
 
+std::vector<ExistingNode> Controller::cached_simulation_nodes() {
+  std::vector<ExistingNode> out;
+  for (const state::StateNode* s : snapshot().nodes) out.push_back(s->node);
+  return out;
+}
+
+std::vector<ExistingNode> Controller::rebuilt_simulation_nodes() {
+  // What every pass computed before the cache: each live node with its active pods, then the
+  // NodeClaims launched but not registered, sorted as the scheduler tries them.
+  std::vector<ExistingNode> out;
+  auto& api = c_.api;
+  for (std::size_t i = 0; i < api.node_slots(); ++i) {
+    const k8s::NodeRecord& rec = api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
+    if (rec.deleted || has_taint(rec.node.taints, kTaintDisrupted)) continue;
+    const NodeClaimState* claim = nullptr;
+    for (const auto& c : claims_)
+      if (!rec.instance_id.empty() && c.instance_id == rec.instance_id) {
+        claim = &c;
+        break;
+      }
+    if (claim && (claim->phase == NodeClaimPhase::Deleting || claim->phase == NodeClaimPhase::Deleted)) continue;
+    state::StateNode s;
+    rebuild_state_node(s, rec, claim);
+    out.push_back(std::move(s.node));
+  }
+  for (const auto& c : claims_) {
+    if (c.phase != NodeClaimPhase::Launched || c.registered_at) continue;
+    k8s::Node n;
+    n.meta.name = c.name;
+    n.meta.labels = c.labels;
+    n.taints = c.taints;
+    n.allocatable = c.allocatable;
+    n.capacity = c.capacity;
+    n.ready = true;
+    ExistingNode e;
+    e.nodeclaim = c.name;
+    e.initialized = false;
+    e.info = k8s::make_node_info(n);
+    e.info.requested += c.daemon_overhead;
+    out.push_back(std::move(e));
+  }
+  ExistingNodeVector order(out);
+  std::vector<ExistingNode> sorted;
+  for (std::size_t i = 0; i < order.size(); ++i) sorted.push_back(order.get(i));
+  return sorted;
+}
+
 void Controller::state_changed(k8s::NodeId node) {
   state_.touch();
   if (!node.valid()) return;
