@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -184,6 +185,11 @@ class Controller : public eksim::Controller {
   const std::string& class_hash_cached(const NodeClass& c);
   // The NodePool's requirements as Requirement objects, built once per pass.
   const std::vector<Requirement>& pool_requirements(const NodePool& p);
+  // Drift by hash (the NodePool template or NodeClass changed since launch), per config version.
+  bool hash_drifted(const NodeClaimState& c, const NodePool& pool);
+  std::unordered_map<std::size_t, std::pair<std::uint64_t, bool>> hash_drift_;  // by NodeClaim index
+  std::unordered_map<const NodePool*, bool> budget_ok_;  // still_settled, per pass and version
+  std::uint64_t budget_pass_ = 0, budget_version_ = 0;
   // karpenter.sh/do-not-disrupt on the node or one of its reschedulable pods.
   bool pods_block_disruption(k8s::NodeId node);
   // Reschedulable pods on the node (pod.IsReschedulable).
@@ -250,6 +256,8 @@ class Controller : public eksim::Controller {
     std::vector<std::uint32_t> classes;
   };
   std::unordered_map<std::size_t, Settled> settled_;
+  // Multi-node consolidation simulations that found no command, by what they read.
+  std::unordered_set<std::string> no_command_;
   bool still_settled(std::size_t index, engine::SimTime now);
   const NodePods& node_pods(k8s::NodeId node);
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed

@@ -16,7 +16,15 @@ bool Controller::still_settled(std::size_t index, SimTime now) {
   const Settled& st = it->second;
   if (c_.api.node(k8s::NodeId{st.node}).deleted || state_.node_stamp[st.node] != st.stamp || now >= st.until) return false;
   if (template_set()->generation != st.generation) return false;
-  if (allowed_disruptions(*st.pool, "Underutilized") <= 0) return false;  // would report DisruptionBlocked
+  // With no disruption allowed it would report DisruptionBlocked.
+  if (budget_pass_ != pass_ || budget_version_ != state_.version) {
+    budget_ok_.clear();
+    budget_pass_ = pass_;
+    budget_version_ = state_.version;
+  }
+  auto b = budget_ok_.find(st.pool);
+  if (b == budget_ok_.end()) b = budget_ok_.emplace(st.pool, allowed_disruptions(*st.pool, "Underutilized") > 0).first;
+  if (!b->second) return false;
   state::Snapshot& snap = snapshot();
   if (snap.any_required_anti_affinity) return false;
   auto own = state_.nodes.find(st.node);
@@ -106,8 +114,7 @@ void Controller::disrupt() {
     // Drift: the NodePool template or NodeClass changed, or the node no longer meets the
     // NodePool's requirements.
     std::string reason;
-    auto cls = classes_.find(c->node_class);
-    bool drifted = c->pool_hash != pool_hash_cached(pool) || cls == classes_.end() || c->class_hash != class_hash_cached(cls->second);
+    bool drifted = hash_drifted(*c, pool);
     for (const auto& r : pool_requirements(pool)) {
       auto lbl = rec.node.meta.labels.find(r.key());
       if (lbl != rec.node.meta.labels.end() && !r.has(lbl->second)) drifted = true;

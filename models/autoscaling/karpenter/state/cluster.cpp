@@ -299,6 +299,7 @@ state::Snapshot& Controller::snapshot() {
   for (std::uint32_t id : live_nodes()) {
     const k8s::NodeRecord& rec = api.node(k8s::NodeId{id});
     state::StateNode& s = st.nodes[id];
+    s.identity = id;
     const NodeClaimState* claim = claim_by_instance(rec.instance_id);
     bool usable = !has_taint(rec.node.taints, kTaintDisrupted) &&
                   !(claim && (claim->phase == NodeClaimPhase::Deleting || claim->phase == NodeClaimPhase::Deleted));
@@ -322,6 +323,7 @@ state::Snapshot& Controller::snapshot() {
     if (c.phase != NodeClaimPhase::Launched || c.registered_at) continue;
     auto [it, inserted] = st.launched.try_emplace(idx);
     if (!inserted) continue;
+    it->second.identity = (std::uint64_t{1} << 32) | idx;
     k8s::Node n;
     n.meta.name = c.name;
     n.meta.labels = c.labels;

@@ -52,6 +52,7 @@ struct StateNode {
   std::vector<std::int8_t> fits;  // per pod class: -1 not known yet, 0 no, 1 yes
   std::uint64_t snapshot_version = 0;  // the snapshot that lists it, at position snapshot_pos
   std::uint32_t snapshot_pos = 0;
+  std::uint64_t identity = 0;  // NodeId, or (1 << 32 | NodeClaim index) for a launched NodeClaim
   bool fits_class(std::uint32_t c, const PodClasses& classes, const k8s::SchedulerOptions& options);
 };
 
