@@ -8,6 +8,7 @@
 // `SuccessfulCreate` "Created pod: <pod>", `SuccessfulDelete` "Deleted pod: <pod>".
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,11 +42,17 @@ class DaemonSetController {
   void enqueue();
   void reconcile_all();
   void reconcile(std::size_t index);
+  // A reconcile limited to what changed since the last one: the nodes with node events and the
+  // nodes whose daemon pods were deleted or failed. Every other node is as the last pass left
+  // it, where a full pass would do nothing.
+  void reconcile(std::size_t index, const std::set<std::string>& names, const std::vector<NodeId>& nodes);
 
   ApiServer& api_;
   Kubelet* kubelet_;
   std::map<std::size_t, std::map<std::string, PodId>> pods_;  // ds -> node name -> pod
   bool queued_ = false;
+  std::set<NodeId> dirty_nodes_;
+  std::set<std::string> dirty_names_;
 };
 
 }  // namespace eksim::k8s
