@@ -9,6 +9,11 @@ NodeInfoCache::NodeInfoCache(k8s::ApiServer& api) : api_(api) {
     k8s::NodeId id{static_cast<std::uint32_t>(i)};
     if (!api_.node(id).deleted) live_.insert(id);
   }
+  for (std::size_t i = 0; i < api_.pod_slots(); ++i) {
+    k8s::PodId id{static_cast<std::uint32_t>(i)};
+    if (!api_.pod(id).deleted) live_pods_.insert(id);
+  }
+  api_.on_pod_added.push_back([this](k8s::PodId p) { live_pods_.insert(p); });
   api_.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange change) {
     if (change == k8s::NodeChange::Deleted) {
       live_.erase(id);
@@ -24,7 +29,10 @@ NodeInfoCache::NodeInfoCache(k8s::ApiServer& api) : api_(api) {
   };
   api_.on_pod_bound.push_back(pod_changed);
   api_.on_pod_phase.push_back(pod_changed);
-  api_.on_pod_deleted.push_back(pod_changed);
+  api_.on_pod_deleted.push_back([this, pod_changed](k8s::PodId p) {
+    live_pods_.erase(p);
+    pod_changed(p);
+  });
 }
 
 void NodeInfoCache::mark(k8s::NodeId id) {
@@ -101,6 +109,38 @@ void SnapshotFork::commit() {
   for (const auto& s : undo_) saved_[s.index] = false;
   undo_.clear();
   forked_ = false;
+}
+
+// --- FirstFitMemo -----------------------------------------------------------------------------
+
+FirstFitMemo::FirstFitMemo(k8s::NodeInfoView all) {
+  for (const k8s::NodeInfo* n : all)
+    if (n->pods_with_required_anti_affinity > 0) off_ = true;
+}
+
+bool FirstFitMemo::applies(const k8s::Pod& pod) {
+  const auto& a = pod.spec.affinity;
+  return pod.spec.topology_spread_constraints.empty() && a.pod_affinity_required.empty() &&
+         a.pod_anti_affinity_required.empty();
+}
+
+std::size_t FirstFitMemo::start(const k8s::Pod& pod) const {
+  if (off_ || !applies(pod)) return 0;
+  for (const auto& e : entries_)
+    if (*e.spec == pod.spec) return e.end;
+  return 0;
+}
+
+void FirstFitMemo::record(const k8s::Pod& pod, std::size_t end) {
+  // A placed pod with required anti-affinity makes labels matter for every later pod.
+  if (!pod.spec.affinity.pod_anti_affinity_required.empty()) off_ = true;
+  if (off_ || !applies(pod)) return;
+  for (auto& e : entries_)
+    if (*e.spec == pod.spec) {
+      e.end = end;
+      return;
+    }
+  if (entries_.size() < 64) entries_.push_back({&pod.spec, end});
 }
 
 // --- PodFitter --------------------------------------------------------------------------------

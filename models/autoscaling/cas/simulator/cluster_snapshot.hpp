@@ -30,6 +30,9 @@ class NodeInfoCache {
 
   // Live (not deleted) nodes, in NodeId order.
   const std::set<k8s::NodeId>& live() const { return live_; }
+  // Pods still in the API (not deleted), in PodId order: what the pod lister returns, without
+  // walking every pod the cluster ever had.
+  const std::set<k8s::PodId>& live_pods() const { return live_pods_; }
   // The node with its bound, not deleted pods (terminal pods hold nothing, as make_node_info
   // leaves them out); rebuilt here if something changed since it was last built.
   const k8s::NodeInfo& get(k8s::NodeId id);
@@ -44,6 +47,7 @@ class NodeInfoCache {
   void mark(k8s::NodeId id);
   k8s::ApiServer& api_;
   std::set<k8s::NodeId> live_;
+  std::set<k8s::PodId> live_pods_;
   std::deque<Entry> entries_;  // by NodeId (a deque: growing keeps the NodeInfos in place)
   std::uint64_t rebuilds_ = 0;
 };
@@ -98,6 +102,30 @@ class PodFitter {
   k8s::PodSchedulingInfo info_;
   k8s::PreFilterState state_;
   const k8s::SchedulerOptions& options_;
+};
+
+// First fit over nodes that only gain pods while a simulation runs (filterOutSchedulable, the
+// binpacking estimator): a pod whose spec equals an earlier pod's cannot fit on a node that
+// refused the earlier one, so its search may start where the earlier one ended. That holds for
+// pods without topology spread constraints or required inter-pod (anti-)affinity, while no pod
+// in the snapshot has required anti-affinity (labels then play no part in the filters).
+class FirstFitMemo {
+ public:
+  explicit FirstFitMemo(k8s::NodeInfoView all);
+  // Where the search for pod may start (0 when nothing is known).
+  std::size_t start(const k8s::Pod& pod) const;
+  // The search for pod ended at `end`: the node it was placed on, or the number of nodes when
+  // none took it.
+  void record(const k8s::Pod& pod, std::size_t end);
+
+ private:
+  static bool applies(const k8s::Pod& pod);
+  struct Entry {
+    const k8s::PodSpec* spec;
+    std::size_t end;
+  };
+  std::vector<Entry> entries_;
+  bool off_ = false;
 };
 
 // Whether a node has room for the requests at all (pods count and every requested resource):

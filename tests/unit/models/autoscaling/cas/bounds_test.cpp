@@ -149,6 +149,10 @@ TEST(CasSnapshot, CacheRebuildsOnlyChangedNodesAndForkRevertsTrials) {
   EXPECT_EQ(cache.get(nodes[1]).requested.get(k8s::kCpu), 0);  // terminal pods hold nothing
   api.remove_node(nodes[2]);
   EXPECT_EQ(cache.live().size(), 2u);
+  EXPECT_EQ(cache.live_pods(), (std::set<k8s::PodId>{p}));
+  api.remove_pod(p);
+  EXPECT_TRUE(cache.live_pods().empty());
+  EXPECT_TRUE(cache.get(nodes[1]).pods.empty());
 
   SnapshotFork fork;
   fork.add_shared(&cache.get(nodes[0]));

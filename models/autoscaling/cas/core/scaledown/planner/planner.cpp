@@ -89,27 +89,31 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   std::vector<bool> removed_in_sim(count, false);
   std::map<std::string, cas::Utilization> utils;
   std::map<const k8s::Pod*, k8s::NodeId> new_hints;
-  unremovable_.clear();
+  unremovable_nodes_.clear();
+  unremovable_.reset();
+  auto unremovable = [&](std::size_t i, const char* reason, std::optional<cas::BlockingPod> blocker = std::nullopt) {
+    unremovable_nodes_.push_back({owners[i]->id, reason, std::move(blocker)});
+  };
   planning_ = {};
   for (std::size_t i : order) {
     const LiveNode& ln = *owners[i];
     const k8s::NodeInfo& info = snap.at(i);
-    const std::string name = info.name();
+    const std::string& name = info.name();
     if (!ln.group) continue;
     // Reasons: core/scaledown/eligibility and simulator (UnremovableReason names).
     if (removable[ln.group->id] <= 0) {
-      unremovable_[name] = {"NodeGroupMinSizeReached", std::nullopt};
+      unremovable(i, "NodeGroupMinSizeReached");
       continue;
     }
     auto ann = info.node.meta.annotations.find(cas::kAnnotationScaleDownDisabled);
     if (ann != info.node.meta.annotations.end() && ann->second == "true") {
-      unremovable_[name] = {"ScaleDownDisabledAnnotation", std::nullopt};
+      unremovable(i, "ScaleDownDisabledAnnotation");
       continue;
     }
     cas::Utilization u = cas::node_utilization(info, gpu_group(*ln.group));
     double threshold = u.gpu_node ? o_.scale_down_gpu_utilization_threshold : o_.scale_down_utilization_threshold;
     if (u.value >= threshold) {
-      unremovable_[name] = {"NotUnderutilized", std::nullopt};
+      unremovable(i, "NotUnderutilized");
       continue;
     }
     ++planning_.candidates;
@@ -121,7 +125,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
       std::int64_t additional = o_.scale_down_non_empty_candidates_count - found_previous;
       if (pool_used >= pool || found_additional >= additional) {
         ++planning_.skipped_by_pool;
-        unremovable_[name] = {"NotUnneededOtherReason", std::nullopt};
+        unremovable(i, "NotUnneededOtherReason");
         continue;
       }
       ++pool_used;
@@ -130,7 +134,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     for (const k8s::Pod* p : info.pods)
       if (!blocker) blocker = cas::drain_blocker(*p, o_.drain, pdbs);
     if (blocker) {
-      unremovable_[name] = {"BlockedByPod", blocker};
+      unremovable(i, "BlockedByPod", blocker);
       continue;
     }
     // Every pod to move must fit on a ready node that stays.
@@ -165,7 +169,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
       }
       if (!ok) {
         snap.revert();
-        unremovable_[name] = {"NoPlaceToMovePods", std::nullopt};
+        unremovable(i, "NoPlaceToMovePods");
         continue;
       }
       snap.commit();
@@ -234,6 +238,15 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     const std::string name = snap.at(r.index).name();
     start_deletion(owners[r.index]->id, *group_by_id(owners[r.index]->group->id), r.empty, utils[name]);
   }
+}
+
+const std::map<std::string, ClusterAutoscaler::Unremovable>& ClusterAutoscaler::unremovable() const {
+  if (!unremovable_) {
+    unremovable_.emplace();
+    for (const auto& u : unremovable_nodes_)
+      (*unremovable_)[c_.api.node(u.node).node.meta.name] = Unremovable{u.reason, u.blocking_pod};
+  }
+  return *unremovable_;
 }
 
 }  // namespace eksim::autoscaling
