@@ -57,6 +57,7 @@ std::vector<k8s::PodId> ClusterAutoscaler::default_unschedulable() const {
 // --- the loop -------------------------------------------------------------------------------
 
 void ClusterAutoscaler::run_once() {
+  node_infos_.collect();
   refresh_groups();
   backoff_.remove_stale(c_.sim.now());
   for (auto& g : groups_) check_failed_activities(g);

@@ -16,16 +16,17 @@ NodeInfoCache::NodeInfoCache(k8s::ApiServer& api) : api_(api) {
   api_.on_pod_added.push_back([this](k8s::PodId p) { live_pods_.insert(p); });
   api_.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange change) {
     if (change == k8s::NodeChange::Deleted) {
+      // The NodeInfo may still be shared by a simulation in progress: freed by collect().
       live_.erase(id);
-      if (id.v < entries_.size()) entries_[id.v] = Entry{};
+      deleted_.push_back(id);
       return;
     }
     if (change == k8s::NodeChange::Added) live_.insert(id);
-    mark(id);
+    mark(id, true);
   });
   auto pod_changed = [this](k8s::PodId p) {
     const k8s::PodRecord& r = api_.pod(p);
-    if (r.node.valid()) mark(r.node);
+    if (r.node.valid()) mark(r.node, false);
   };
   api_.on_pod_bound.push_back(pod_changed);
   api_.on_pod_phase.push_back(pod_changed);
@@ -35,24 +36,45 @@ NodeInfoCache::NodeInfoCache(k8s::ApiServer& api) : api_(api) {
   });
 }
 
-void NodeInfoCache::mark(k8s::NodeId id) {
-  if (id.v < entries_.size()) entries_[id.v].dirty = true;
+void NodeInfoCache::mark(k8s::NodeId id, bool node) {
+  if (id.v >= entries_.size()) return;
+  Entry& e = entries_[id.v];
+  e.pods_dirty = true;
+  if (node) e.node_dirty = true;
+}
+
+void NodeInfoCache::collect() {
+  for (k8s::NodeId id : deleted_)
+    if (id.v < entries_.size() && !live_.count(id)) entries_[id.v] = Entry{};
+  deleted_.clear();
 }
 
 const k8s::NodeInfo& NodeInfoCache::get(k8s::NodeId id) {
   if (id.v >= entries_.size()) entries_.resize(id.v + 1);
   Entry& e = entries_[id.v];
-  if (e.dirty || !e.info) {
+  if (!e.info || e.node_dirty || e.pods_dirty) {
     const k8s::NodeRecord& rec = api_.node(id);
-    std::vector<const k8s::Pod*> pods;
-    pods.reserve(rec.pods.size());
+    // make_node_info(rec.node, pods), keeping the Node copy when only pods changed.
+    k8s::NodeInfo info;
+    if (e.info && !e.node_dirty) info.node = std::move(e.info->node);
+    else info.node = rec.node;
+    info.pods.reserve(rec.pods.size());
     for (k8s::PodId p : rec.pods)
-      if (!api_.pod(p).deleted) pods.push_back(&api_.pod(p).pod);
-    e.info = k8s::make_node_info(rec.node, pods);
-    e.dirty = false;
+      if (!api_.pod(p).deleted) k8s::add_pod(info, api_.pod(p).pod);
+    e.info = std::move(info);
+    e.node_dirty = e.pods_dirty = false;
+    e.util[0].reset();
+    e.util[1].reset();
     ++rebuilds_;
   }
   return *e.info;
+}
+
+const Utilization& NodeInfoCache::utilization(k8s::NodeId id, bool gpu_expected) {
+  const k8s::NodeInfo& info = get(id);
+  auto& u = entries_[id.v].util[gpu_expected ? 1 : 0];
+  if (!u) u = node_utilization(info, gpu_expected);
+  return *u;
 }
 
 // --- SnapshotFork -----------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/autoscaling/cas/simulator/utilization.hpp"
 #include "models/k8s/api_server.hpp"
 #include "models/k8s/scheduling/node_info.hpp"
 #include "models/k8s/scheduling/plugins.hpp"
@@ -36,15 +37,23 @@ class NodeInfoCache {
   // The node with its bound, not deleted pods (terminal pods hold nothing, as make_node_info
   // leaves them out); rebuilt here if something changed since it was last built.
   const k8s::NodeInfo& get(k8s::NodeId id);
+  // The node's utilization (simulator/utilization) as of get(id), computed once per build.
+  const Utilization& utilization(k8s::NodeId id, bool gpu_expected);
+  // Frees what deleted nodes left behind; call between loops, never while a SnapshotFork
+  // shares NodeInfos.
+  void collect();
   // How many NodeInfos were (re)built so far (tests check that a quiet loop rebuilds none).
   std::uint64_t rebuilds() const { return rebuilds_; }
 
  private:
   struct Entry {
     std::optional<k8s::NodeInfo> info;
-    bool dirty = true;
+    bool node_dirty = true;  // the Node object changed: copy it again
+    bool pods_dirty = true;  // a pod on it was bound, changed phase or went away
+    std::optional<Utilization> util[2];  // by gpu_expected
   };
-  void mark(k8s::NodeId id);
+  void mark(k8s::NodeId id, bool node);
+  std::vector<k8s::NodeId> deleted_;
   k8s::ApiServer& api_;
   std::set<k8s::NodeId> live_;
   std::set<k8s::PodId> live_pods_;
@@ -60,6 +69,8 @@ class SnapshotFork {
   std::size_t add_owned(k8s::NodeInfo info);
   std::size_t size() const { return view_.size(); }
   const k8s::NodeInfo& at(std::size_t i) const { return *view_[i]; }
+  // Whether node i is still the shared NodeInfo (no simulated pod landed on it).
+  bool shared(std::size_t i) const { return owned_[i] == nullptr; }
   // Every node as the scheduler plugins see the cluster (NodeInfoView).
   const std::vector<const k8s::NodeInfo*>& view() const { return view_; }
   // Simulates binding pod to node i (k8s::add_pod on the fork's own copy).

@@ -54,10 +54,12 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     return v;
   };
 
-  std::map<std::string, std::int64_t> removable;  // group -> nodes that may still go (size - min)
+  std::map<const GroupState*, std::int64_t> removable;  // group -> nodes that may still go (size - min)
+  std::map<const GroupState*, bool> gpu_expected_in;    // group -> its instance type has GPUs
   for (const auto& g : groups_) {
     aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
-    removable[g.id] = asg ? asg->sizes.desired - deleting_in(g) - g.min : 0;
+    removable[&g] = asg ? asg->sizes.desired - deleting_in(g) - g.min : 0;
+    gpu_expected_in[&g] = gpu_group(g);
   }
 
   // chooseCandidates: the nodes unneeded in the previous pass first, then the others, each in
@@ -101,7 +103,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     const std::string& name = info.name();
     if (!ln.group) continue;
     // Reasons: core/scaledown/eligibility and simulator (UnremovableReason names).
-    if (removable[ln.group->id] <= 0) {
+    if (removable[ln.group] <= 0) {
       unremovable(i, "NodeGroupMinSizeReached");
       continue;
     }
@@ -110,7 +112,10 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
       unremovable(i, "ScaleDownDisabledAnnotation");
       continue;
     }
-    cas::Utilization u = cas::node_utilization(info, gpu_group(*ln.group));
+    // Utilization as the informers' NodeInfo has it, unless pods moved here in this pass.
+    const bool gpu_expected = gpu_expected_in[ln.group];
+    cas::Utilization u = snap.shared(i) ? node_infos_.utilization(ln.id, gpu_expected)
+                                        : cas::node_utilization(info, gpu_expected);
     double threshold = u.gpu_node ? o_.scale_down_gpu_utilization_threshold : o_.scale_down_utilization_threshold;
     if (u.value >= threshold) {
       unremovable(i, "NotUnderutilized");
@@ -181,7 +186,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
       for (auto& pdb : pdbs)
         if (pdb.matches(*p)) --pdb.disruptions_allowed;
     removed_in_sim[i] = true;
-    removable[ln.group->id]--;
+    removable[ln.group]--;
     if (!empty) (previous[i] ? found_previous : found_additional)++;
     unneeded_now.insert(name);
     unneeded_since_.try_emplace(name, now);
