@@ -292,6 +292,22 @@ TEST_F(CasBoundsRun, CandidatesPoolLimitsTheNonEmptyNodesConsidered) {
   EXPECT_EQ(other, 6);
 }
 
+TEST_F(CasBoundsRun, AQuietLoopRebuildsNoNodeInfo) {
+  scenario::RunOptions o;
+  o.until = engine::Duration::minutes(5);
+  auto r = scenario::run_scenario(spread_cluster(8, "scanInterval: 10s"), o);
+  ClusterAutoscaler& a = ca(r);
+  a.run_once();
+  const auto before = a.node_infos().rebuilds();
+  a.run_once();  // nothing happened in between: every NodeInfo is reused
+  EXPECT_EQ(a.node_infos().rebuilds(), before);
+  // One node changes: one NodeInfo is rebuilt.
+  k8s::NodeId some = *a.node_infos().live().begin();
+  r.cluster->api.node_changed(some, k8s::NodeChange::Updated);
+  a.run_once();
+  EXPECT_EQ(a.node_infos().rebuilds(), before + 1);
+}
+
 TEST_F(CasBoundsRun, MaxNodesPerScaleUpCapsAScaleUp) {
   // Twelve pods that each need a node of their own (1500m of an m5.large's 1930m): the group
   // could take all twelve, the estimator stops at five.
