@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/autoscaling/karpenter/scheduler.hpp"
+#include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 #include "models/aws/instance_catalog.hpp"
 
 namespace {

@@ -194,7 +194,11 @@ bool Kubelet::admit(PodId id) {
     if (o.pod.status.phase == PodPhase::Succeeded || o.pod.status.phase == PodPhase::Failed) continue;
     auto ot = pods_.find(other.v);
     if (ot == pods_.end() || !ot->second.admitted) continue;
-    used += pod_requests(o.pod.spec);
+    // pod_requests without its temporary when there are no init containers (the common case).
+    if (o.pod.spec.init_containers.empty())
+      for (const auto& ctr : o.pod.spec.containers) used += ctr.requests;
+    else
+      used += pod_requests(o.pod.spec);
     ++pods_used;
   }
   ResourceList want = pod_requests(rec.pod.spec);

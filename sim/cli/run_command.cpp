@@ -1,6 +1,12 @@
 #include "sim/cli/run_command.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include "sim/cli/output_file.hpp"
 #include "sim/report/json_report.hpp"
@@ -35,19 +41,47 @@ int run_command(const RunArgs& args) {
   }
   report::MetricsRecorder metrics;
   if (!args.metrics_file.empty()) options.sample = [&metrics](const Cluster& c) { metrics.sample(c); };
+  // Progress on stderr for long runs: a line redrawn in place on a terminal, a plain line every
+  // 10 s otherwise; nothing for runs shorter than 2 s of wall-clock time, nothing with --quiet.
+  using Clock = std::chrono::steady_clock;
+  const auto started = Clock::now();
+  auto last_print = started;
+  bool tty = isatty(fileno(stderr)) != 0;
+  bool printed = false;
+  if (!args.quiet)
+    options.progress = [&](engine::SimTime reached, engine::SimTime end, std::uint64_t events) {
+      auto now = Clock::now();
+      double wall = std::chrono::duration<double>(now - started).count();
+      double since = std::chrono::duration<double>(now - last_print).count();
+      if (wall < 2 || since < (tty ? 0.5 : 10.0)) return;
+      last_print = now;
+      printed = true;
+      double done = reached.to_seconds() / std::max(end.to_seconds(), 1e-9);
+      double eta = done > 0 ? wall * (1 - done) / done : 0;
+      std::fprintf(stderr, "%sprogress: simulated %s of %s (%.0f%%), %.0f events/s, elapsed %.0fs, ETA %.0fs%s",
+                   tty ? "\r" : "", engine::format_clock(reached).c_str(), engine::format_clock(end).c_str(),
+                   100 * done, static_cast<double>(events) / wall, wall, eta, tty ? "\x1b[K" : "\n");
+      std::fflush(stderr);
+    };
   scenario::Scenario s = scenario::load_scenario(args.scenario);
   scenario::RunResult run = scenario::run_scenario(s, options);
+  if (printed && tty) std::fputs("\n", stderr);
   auto results = report::check_expectations(run);
   if (!args.quiet) {
-    std::fputs(report::format_timeline(run).c_str(), stdout);
+    report::write_timeline(run, [](std::string_view row) { std::fwrite(row.data(), 1, row.size(), stdout); });
     std::fputs(report::format_expectations(results).c_str(), stdout);
   }
-  if (!args.json_file.empty()) write_output_file(args.json_file, report::json_report(run, results));
+  if (!args.json_file.empty())
+    write_output_file(args.json_file, [&](const auto& out) { report::write_json_report(run, results, out); });
   if (!args.metrics_file.empty()) write_output_file(args.metrics_file, metrics.csv());
   if (!args.trace_file.empty()) write_output_file(args.trace_file, report::chrome_trace(run));
+  int rc = 0;
   for (const auto& r : results)
-    if (!r.passed) return 1;
-  return 0;
+    if (!r.passed) rc = 1;
+  // Freeing a week of simulated state object by object costs seconds and gives nothing back to a
+  // process that is about to exit: flush and leave.
+  std::fflush(nullptr);
+  std::_Exit(rc);
 }
 
 }  // namespace eksim::cli

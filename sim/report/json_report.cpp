@@ -21,21 +21,72 @@ Json resources(const k8s::ResourceList& list) {
   return out;
 }
 
+// Writes one JSON object as nlohmann's dump(2) would print it, one member at a time; an array
+// member can be given item by item.
+class StreamedObject {
+ public:
+  using Out = std::function<void(std::string_view)>;
+  explicit StreamedObject(const Out& out) : out_(out) { out_("{"); }
+  void member(std::string_view key, const Json& value) {
+    begin(key);
+    write_indented(value, 2);
+  }
+  void begin_array(std::string_view key) {
+    begin(key);
+    items_ = 0;
+  }
+  void item(const Json& value) {
+    out_(items_++ ? ",\n    " : "[\n    ");
+    write_indented(value, 4);
+  }
+  void end_array() { out_(items_ ? "\n  ]" : "[]"); }
+  void finish() { out_(members_ ? "\n}\n" : "{}\n"); }
+
+ private:
+  void begin(std::string_view key) {
+    out_(members_++ ? ",\n  " : "\n  ");
+    out_(Json(std::string(key)).dump());
+    out_(": ");
+  }
+  void write_indented(const Json& value, int depth) {
+    std::string text = value.dump(2);
+    std::string pad(static_cast<std::size_t>(depth) + 1, ' ');
+    pad[0] = '\n';
+    std::size_t from = 0;
+    for (std::size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+      out_(std::string_view(text).substr(from, nl - from));
+      out_(pad);
+      from = nl + 1;
+    }
+    out_(std::string_view(text).substr(from));
+  }
+  const Out& out_;
+  int members_ = 0;
+  int items_ = 0;
+};
+
 }  // namespace
 
 std::string json_report(const scenario::RunResult& run, const std::vector<ExpectationResult>& results) {
-  const Cluster& c = *run.cluster;
-  Json j;
-  j["schema"] = "eksim.report/v1";
-  j["scenario"] = run.scenario->name;
-  j["seed"] = run.seed;
-  j["endTimeSeconds"] = seconds(run.end);
+  std::string text;
+  write_json_report(run, results, [&text](std::string_view piece) { text += piece; });
+  return text;
+}
 
-  Json pods = Json::array();
+void write_json_report(const scenario::RunResult& run, const std::vector<ExpectationResult>& results,
+                       const std::function<void(std::string_view)>& out) {
+  const Cluster& c = *run.cluster;
+  StreamedObject j(out);
+  j.member("schema", "eksim.report/v1");
+  j.member("scenario", run.scenario->name);
+  j.member("seed", run.seed);
+  j.member("endTimeSeconds", seconds(run.end));
+
+  j.begin_array("pods");
   for (std::size_t i = 0; i < c.api.pod_slots(); ++i) {
     const k8s::PodRecord& rec = c.api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
     const k8s::Pod& p = rec.pod;
-    pods.push_back(Json{{"namespace", p.meta.ns},
+    j.item(Json{{"namespace", p.meta.ns},
                         {"name", p.meta.name},
                         {"phase", k8s::to_string(p.status.phase)},
                         {"node", opt_string(p.spec.node_name)},
@@ -47,7 +98,7 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
                         {"reason", p.status.reason},
                         {"deleted", rec.deleted}});
   }
-  j["pods"] = pods;
+  j.end_array();
 
   const aws::BillingLedger billing = c.billing();
   Json nodes = Json::array();
@@ -86,9 +137,9 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
                          {"capacity", resources(n.capacity)},
                          {"allocatable", resources(n.allocatable)}});
   }
-  j["nodes"] = nodes;
+  j.member("nodes", nodes);
 
-  Json events = Json::array();
+  j.begin_array("events");
   for (const auto& e : c.log.series()) {
     Json ev{{"time", seconds(e.time)},
             {"type", engine::to_string(e.type)},
@@ -101,9 +152,9 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
       ev["firstTime"] = seconds(e.time);
       ev["lastTime"] = seconds(e.last_time);
     }
-    events.push_back(std::move(ev));
+    j.item(ev);
   }
-  j["events"] = events;
+  j.end_array();
 
   Json groups = Json::array();
   for (const auto& ng : c.eks.nodegroups()) {
@@ -130,7 +181,7 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
                           {"max", sizes.max_size},
                           {"activities", activities}});
   }
-  j["nodeGroups"] = groups;
+  j.member("nodeGroups", groups);
 
   // DescribeSubnets as of the end of the run: AvailableIpAddressCount and what holds the rest.
   Json subnets = Json::array();
@@ -141,7 +192,7 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
                            {"usableAddresses", aws::usable_subnet_addresses(sn.cidr)},
                            {"usedAddresses", sn.used_addresses},
                            {"availableIpAddressCount", c.ec2.available_addresses(sn.id)}});
-  j["subnets"] = subnets;
+  j.member("subnets", subnets);
 
   Json jobs = Json::array();
   for (const auto& f : job_facts(run)) {
@@ -162,7 +213,7 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
     }
     jobs.push_back(job);
   }
-  j["jobs"] = jobs;
+  j.member("jobs", jobs);
 
   auto totals = [](const aws::BillingLedger::Totals& t) {
     Json out = Json::object();
@@ -171,18 +222,18 @@ std::string json_report(const scenario::RunResult& run, const std::vector<Expect
   };
   // byNodeGroup is CONTRACT's; the instance, zone and capacity-type splits are additions (instance
   // charges only: cross-AZ transfer is its own line).
-  j["cost"] = Json{{"totalUSD", billing.total_usd() + c.cross_az_transfer_usd},
+  j.member("cost", Json{{"totalUSD", billing.total_usd() + c.cross_az_transfer_usd},
                    {"byNodeGroup", totals(billing.by_owner())},
                    {"byInstance", totals(billing.by_instance())},
                    {"byZone", totals(billing.by_zone())},
                    {"byCapacityType", totals(billing.by_capacity_type())},
-                   {"crossAzTransferUSD", billing.cross_az_transfer_usd() + c.cross_az_transfer_usd}};
+                   {"crossAzTransferUSD", billing.cross_az_transfer_usd() + c.cross_az_transfer_usd}});
 
   Json exps = Json::array();
   for (const auto& r : results)
     exps.push_back(Json{{"description", r.description}, {"passed", r.passed}, {"detail", r.detail}, {"where", r.where.str()}});
-  j["expectations"] = exps;
-  return j.dump(2) + "\n";
+  j.member("expectations", exps);
+  j.finish();
 }
 
 }  // namespace eksim::report

@@ -9,7 +9,7 @@
 
 namespace eksim::report {
 
-std::string format_timeline(const scenario::RunResult& run) {
+void write_timeline(const scenario::RunResult& run, const std::function<void(std::string_view)>& out) {
   const auto& events = run.cluster->log.series();
   const auto& activities = run.cluster->log.activities();
   auto activity_object = [&](const engine::Activity& act) {
@@ -33,7 +33,7 @@ std::string format_timeline(const scenario::RunResult& run) {
     return fmt::format("{:<13} {:<8} {:<{}} {:<{}} {}\n", time, type, reason, reason_width, object, object_width,
                        message);
   };
-  std::string out = row("TIME", "TYPE", "REASON", "OBJECT", "MESSAGE");
+  out(row("TIME", "TYPE", "REASON", "OBJECT", "MESSAGE"));
   std::size_t e = 0, a = 0;
   // Merge by time; at equal times Kubernetes events first (they are usually the cause).
   while (e < events.size() || a < activities.size()) {
@@ -43,16 +43,21 @@ std::string format_timeline(const scenario::RunResult& run) {
       std::string msg = ev.message;
       // One row per Event object, as `kubectl get events` lists them, with describe's count.
       if (ev.count > 1) msg += fmt::format(" (x{} over {})", ev.count, engine::human_duration(ev.last_time - ev.time));
-      out += row(engine::format_clock(ev.time), engine::to_string(ev.type), ev.reason, ev.object.str(), msg);
+      out(row(engine::format_clock(ev.time), engine::to_string(ev.type), ev.reason, ev.object.str(), msg));
     } else {
       const auto& act = activities[a++];
       std::string msg = act.description;
       if (act.status == "Failed" && !act.status_message.empty() && msg.find(act.status_message) == std::string::npos)
         msg += " " + act.status_message;
-      out += row(engine::format_clock(act.start), "AWS", act.status, activity_object(act), msg);
+      out(row(engine::format_clock(act.start), "AWS", act.status, activity_object(act), msg));
     }
   }
-  return out;
+}
+
+std::string format_timeline(const scenario::RunResult& run) {
+  std::string text;
+  write_timeline(run, [&text](std::string_view row) { text += row; });
+  return text;
 }
 
 std::string format_expectations(const std::vector<ExpectationResult>& results) {

@@ -2,6 +2,7 @@
 
 #include "sim/scenario/actions.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -72,7 +73,17 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
   // Samplers run after everything else scheduled for the same instant was set up, and only read.
   if (options.sample && options.sample_interval.us > 0)
     c.sim.every(options.sample_interval, engine::Duration{}, [&c, fn = options.sample] { fn(c); });
-  c.sim.run_until(result.end);
+  if (!options.progress) {
+    c.sim.run_until(result.end);
+  } else {
+    // Running in slices fires exactly the same events in the same order as one run_until.
+    std::int64_t slice = std::max<std::int64_t>(length.us / 256, 1000000);
+    for (engine::SimTime t{}; t < result.end;) {
+      t = engine::SimTime{std::min(result.end.us, t.us + slice)};
+      c.sim.run_until(t);
+      options.progress(t, result.end, c.sim.fired_count());
+    }
+  }
   return result;
 }
 

@@ -23,6 +23,9 @@ struct RunOptions {
   // expectation of the scenario counts are kept, so a long run's memory follows the Event
   // objects, not every repeat.
   bool keep_all_occurrences = true;
+  // Called between slices of the run (every 1/256 of its length, simulated) with the simulated
+  // time reached and the events fired so far; must only read. `eksim run`'s progress line.
+  std::function<void(engine::SimTime reached, engine::SimTime end, std::uint64_t events)> progress;
 };
 
 // When a pod entered a phase (or a reason such as CrashLoopBackOff), for `by`/`at` checks.

@@ -8,12 +8,15 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
 #include "models/autoscaling/karpenter/instance_types.hpp"
 #include "models/autoscaling/karpenter/nodepool.hpp"
-#include "models/autoscaling/karpenter/scheduler.hpp"
+#include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
+#include "models/autoscaling/karpenter/state/cluster.hpp"
 #include "models/cluster/cluster.hpp"
 
 namespace eksim::autoscaling::karpenter {
@@ -61,6 +64,7 @@ struct NodeClaimState {
   double price_per_hour = 0;
   k8s::ResourceList capacity, allocatable;  // Karpenter's estimate for the launched type
   std::string node_name;
+  k8s::NodeId node_id;  // the Node once registered (node_name is looked up when this is stale)
   engine::SimTime created;
   std::optional<engine::SimTime> registered_at, initialized_at, deleted_at;
   // Initialized condition message while not initialized, e.g.
@@ -109,18 +113,42 @@ class Controller : public eksim::Controller {
   void on_batch_timer();
   bool provisionable(const k8s::PodRecord& r) const;
   std::vector<InstanceTypeInfo>& instance_types_for(const NodeClass& nc);
+  // --- cluster state (state/cluster.cpp)
+  // NodeClaims by name and by instance id (indexes, the first NodeClaim of a name wins).
   NodeClaimState* claim_by_instance(const std::string& id);
   NodeClaimState* claim_by_name(const std::string& name);
-  NodeClaimState* claim_by_node(const std::string& node);
-  std::vector<ExistingNode> existing_nodes(const std::string& skip_node = {});
+  // Appends a NodeClaim to claims_ and its indexes; returns its index.
+  std::size_t add_claim(NodeClaimState c);
+  // Indexes of the NodeClaims not Deleted, ascending (claims_ keeps the history).
+  const std::vector<std::size_t>& live_claims();
+  // The nodes the scheduling simulations see now (rebuilt only after a change).
+  state::Snapshot& snapshot();
+  // Positions in the snapshot of the named nodes (those it lists).
+  std::vector<std::uint32_t> positions_of(const state::Snapshot& snap, const std::vector<std::string>& node_names);
+  void rebuild_state_node(state::StateNode& s, const k8s::NodeRecord& rec, const NodeClaimState* claim);
+  // Something a simulation could see changed on this node (invalid id: somewhere).
+  void state_changed(k8s::NodeId node);
   std::vector<k8s::Pod> daemon_pods() const;
   // A node with the karpenter.sh/disrupted taint or whose NodeClaim is being deleted.
   bool marked_for_deletion(const k8s::NodeRecord& rec);
   // The reschedulable pods still on nodes marked for deletion, unbound.
   std::vector<k8s::Pod> deleting_node_pods();
+  bool any_deleting_node_pods();
+  // Whether any pod waits for provisioning (prunes the pending set).
+  bool any_provisionable();
+  // NodeIds of the nodes not deleted, ascending (prunes the cluster state of deleted ones).
+  const std::vector<std::uint32_t>& live_nodes();
+  // The DaemonSet pods and NodeClaimTemplates, built once per pass and state version.
+  struct TemplateSet {
+    std::vector<k8s::Pod> daemons;
+    std::vector<NodeClaimTemplate> templates;
+  };
+  std::shared_ptr<TemplateSet> template_set();
   std::vector<NodeClaimTemplate> templates(std::vector<k8s::Pod>& daemons);
   // Creates and launches a NodeClaim for a planned claim; returns its index or -1.
   int launch(const PlannedNodeClaim& planned, bool replacement);
+  // Liveness: deletes the NodeClaim if it has not registered within the registration timeout.
+  void start_liveness(const std::string& name);
   void on_instance_running(aws::Instance& inst);
   void on_instance_terminated(aws::Instance& inst);
   void on_node(k8s::NodeId id, k8s::NodeChange change);
@@ -134,26 +162,35 @@ class Controller : public eksim::Controller {
              engine::Duration dedupe = engine::Duration{});
   std::string pool_hash(const NodePool& p) const;
   std::string class_hash(const NodeClass& c) const;
-  int allowed_disruptions(const NodePool& p, const std::string& reason) const;
-  bool pods_block_disruption(const k8s::NodeRecord& rec) const;
+  int allowed_disruptions(const NodePool& p, const std::string& reason);
+  // pool_hash / class_hash, computed once per pass.
+  const std::string& pool_hash_cached(const NodePool& p);
+  const std::string& class_hash_cached(const NodeClass& c);
+  // karpenter.sh/do-not-disrupt on the node or one of its reschedulable pods.
+  bool pods_block_disruption(k8s::NodeId node);
+  // Reschedulable pods on the node (pod.IsReschedulable).
+  int reschedulable_pods(k8s::NodeId node);
+  // The claim's Node, if it exists: its cached id when still valid, else by name.
+  std::optional<k8s::NodeId> node_of(const NodeClaimState& c) const;
   bool budget_active(const Budget& b) const;
 
   // Multi-node consolidation (disruption/multinodeconsolidation.go).
   struct ConsolidationCommand {
     std::vector<std::string> candidates;         // NodeClaim names
     std::vector<PlannedNodeClaim> replacement;   // empty = delete; else the one cheaper NodeClaim
-    std::unique_ptr<std::vector<k8s::Pod>> pods;  // the candidates' pods, unbound (simulated)
+    // The candidates' pods, unbound, when the simulation needed copies (see
+    // state::SimulationNodes::takes_bound_pods); else the replacement points at the real pods.
+    std::unique_ptr<std::vector<k8s::Pod>> pods;
     // What the replacement's template points into, kept alive with it.
-    std::unique_ptr<std::vector<k8s::Pod>> daemons;
-    std::unique_ptr<std::vector<NodeClaimTemplate>> templates;
+    std::shared_ptr<TemplateSet> templates;
   };
   struct PendingMulti {
     std::vector<std::string> candidates;
     bool replace = false;
     engine::SimTime validate_at;
   };
-  bool underutilized_candidate(const NodeClaimState& c, engine::SimTime now) const;
-  double disruption_cost(const NodeClaimState& c, engine::SimTime now) const;
+  bool underutilized_candidate(const NodeClaimState& c, engine::SimTime now);
+  double disruption_cost(const NodeClaimState& c, engine::SimTime now);
   std::optional<ConsolidationCommand> compute_consolidation(const std::vector<std::string>& names);
   // True while a multi-node command waits for validation or was just executed.
   bool multi_node_consolidation(engine::SimTime now);
@@ -164,6 +201,25 @@ class Controller : public eksim::Controller {
   std::map<std::string, NodeClass> classes_;
   std::map<std::string, std::vector<InstanceTypeInfo>> types_by_class_;
   std::vector<NodeClaimState> claims_;
+  std::unordered_map<std::string, std::size_t> claim_index_by_name_, claim_index_by_instance_;
+  std::vector<std::size_t> live_claims_;
+  state::Cluster state_;
+  std::uint32_t seen_node_slots_ = 0;
+  std::uint64_t pass_ = 0;  // provisioning and disruption passes, for per-pass caches
+  std::shared_ptr<TemplateSet> templates_;
+  std::uint64_t templates_pass_ = 0, templates_version_ = 0;
+  std::set<std::uint32_t> pending_;
+  // Per node, what disruption reads from its pods, valid while the node's stamp holds.
+  struct NodePods {
+    std::uint64_t stamp = 0;
+    bool blocks = false;
+    int reschedulable = 0;
+  };
+  std::unordered_map<std::uint32_t, NodePods> node_pods_;
+  const NodePods& node_pods(k8s::NodeId node);
+  std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
+  std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;
+  std::map<std::string, std::pair<std::uint64_t, std::string>> pool_hashes_, class_hashes_;  // pods that may be provisionable (PodIds; pruned lazily)
   UnavailableOfferings ice_;
   engine::EventId batch_timer_;
   std::optional<engine::SimTime> batch_start_;

@@ -211,6 +211,15 @@ std::string Requirements::intersects(const Requirements& incoming) const {
   return join(errs, "; ");
 }
 
+bool Requirements::is_compatible(const Requirements& incoming, const std::set<std::string>& allow_undefined) const {
+  for (const auto& [key, r] : incoming.reqs_) {
+    if (allow_undefined.count(key) || has(key)) continue;
+    std::string o = r.op();
+    if (o != "NotIn" && o != "DoesNotExist") return false;
+  }
+  return intersects(incoming).empty();
+}
+
 std::string Requirements::compatible(const Requirements& incoming, const std::set<std::string>& allow_undefined) const {
   std::vector<std::string> errs;
   for (const auto& [key, r] : incoming.reqs_) {

@@ -76,6 +76,8 @@ class Requirements {
   // does not have known values") unless they are in allow_undefined or incoming says NotIn /
   // DoesNotExist; then intersects(). "" when compatible.
   std::string compatible(const Requirements& incoming, const std::set<std::string>& allow_undefined) const;
+  // compatible(...).empty() without building the error texts (and their typo hints).
+  bool is_compatible(const Requirements& incoming, const std::set<std::string>& allow_undefined) const;
   // Node labels these requirements imply (Requirements.Labels: one value of every In set,
   // skipping restricted labels).
   k8s::Labels labels() const;

@@ -1,4 +1,4 @@
-#include "models/autoscaling/karpenter/scheduler.hpp"
+#include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 
 #include <gtest/gtest.h>
 

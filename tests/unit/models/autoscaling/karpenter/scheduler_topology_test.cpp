@@ -2,7 +2,7 @@
 // limits reached by a burst.
 #include <gtest/gtest.h>
 
-#include "models/autoscaling/karpenter/scheduler.hpp"
+#include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 #include "models/aws/instance_catalog.hpp"
 
 namespace eksim::autoscaling::karpenter {

@@ -1,4 +1,4 @@
-#include "models/autoscaling/karpenter/scheduler.hpp"
+#include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 
 #include <algorithm>
 
@@ -135,13 +135,18 @@ k8s::ResourceList max_allocatable(const std::vector<const InstanceTypeInfo*>& ty
 // domain. Required pod affinity is left to the kube-scheduler's filters on existing nodes.
 class Topology {
  public:
-  Topology(const std::vector<const k8s::Pod*>& pods, const std::vector<ExistingNode>& existing,
+  Topology(const std::vector<const k8s::Pod*>& pods, const ExistingNodes& existing,
            const std::vector<NodeClaimTemplate>& templates) {
     for (const auto* p : pods) note_keys(*p, /*incoming=*/true);
-    for (const auto& e : existing)
-      for (const auto* p : e.info.pods) note_keys(*p, /*incoming=*/false);
+    // Existing pods only contribute keys through required anti-affinity.
+    if (existing.any_required_anti_affinity())
+      for (std::size_t i = 0; i < existing.size(); ++i)
+        if (!existing.excluded(i))
+          for (const auto* p : existing.get(i).info.pods) note_keys(*p, /*incoming=*/false);
     if (keys_.empty()) return;
-    for (const auto& e : existing) {
+    for (std::size_t i = 0; i < existing.size(); ++i) {
+      if (existing.excluded(i)) continue;
+      const ExistingNode& e = existing.get(i);
       for (const auto& key : keys_) {
         std::string d = domain_of(e.info.node.meta.labels, key, e.info.name());
         if (!d.empty()) universe_[key].insert(d);
@@ -491,7 +496,7 @@ NodeClaimTemplate make_template(const NodePool& pool, const std::vector<Instance
     for (const auto& taint : pool.taints)
       if (taint.effect != k8s::kPreferNoSchedule) hard.push_back(taint);
     if (!tolerates(hard, dp.spec.tolerations).empty()) continue;
-    if (!t.requirements.compatible(Requirements::from_pod(dp), wk).empty()) continue;
+    if (!t.requirements.is_compatible(Requirements::from_pod(dp), wk)) continue;
     t.daemon_overhead += karpenter_requests(dp);
   }
   std::vector<std::pair<double, const InstanceTypeInfo*>> priced;
@@ -518,18 +523,32 @@ NodeClaimTemplate make_template(const NodePool& pool, const std::vector<Instance
   return t;
 }
 
+ExistingNodeVector::ExistingNodeVector(std::vector<ExistingNode>& nodes) : nodes_(nodes), order_(nodes.size()) {
+  // Initialized nodes first, then by name (calculateExistingNodeClaims).
+  for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) {
+    if (nodes_[a].initialized != nodes_[b].initialized) return nodes_[a].initialized;
+    return nodes_[a].info.name() < nodes_[b].info.name();
+  });
+}
+
+void ExistingNodeVector::add_pod(std::size_t i, const k8s::Pod& pod) { k8s::add_pod(nodes_[order_[i]].info, pod); }
+
+bool ExistingNodeVector::any_required_anti_affinity() const {
+  return std::any_of(nodes_.begin(), nodes_.end(), [](const ExistingNode& e) { return e.info.pods_with_required_anti_affinity > 0; });
+}
+
 SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingNode>& existing,
+                        std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options) {
+  ExistingNodeVector nodes(existing);
+  return solve(std::move(pods), nodes, templates, domain, options);
+}
+
+SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existing,
                         std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options) {
   SchedulingResults res;
   order_pods(pods);
   const auto& wk = well_known_labels(domain);
-  // Initialized nodes first, then by name (calculateExistingNodeClaims).
-  std::vector<std::size_t> order(existing.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    if (existing[a].initialized != existing[b].initialized) return existing[a].initialized;
-    return existing[a].info.name() < existing[b].info.name();
-  });
   const k8s::NodeInfoView no_cluster{};
   Topology topo(pods, existing, templates);
   std::size_t serial = 0;
@@ -537,15 +556,28 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
     const k8s::ResourceList reqs = karpenter_requests(*pod);
     const bool constrained = topo.constrains(*pod);
     bool placed = false;
-    for (std::size_t i : order) {
-      const k8s::NodeInfo& info = existing[i].info;
-      if (constrained && !topo.check_node(*pod, info.node.meta.labels, info.name()).empty()) continue;
-      if (k8s::fits(*pod, info, no_cluster, options).ok()) {
-        k8s::add_pod(existing[i].info, *pod);
-        if (topo.active()) topo.record(*pod, info.node.meta.labels, info.name());
-        res.existing.emplace_back(pod, i);
+    std::optional<std::size_t> hit;
+    if (!constrained && existing.first_fit(*pod, options, hit)) {
+      if (hit) {
+        existing.add_pod(*hit, *pod);
+        const k8s::NodeInfo& now = existing.get(*hit).info;
+        if (topo.active()) topo.record(*pod, now.node.meta.labels, now.name());
+        res.existing.emplace_back(pod, existing.id(*hit));
         placed = true;
-        break;
+      }
+    } else {
+      for (std::size_t i = 0; i < existing.size(); ++i) {
+        if (existing.excluded(i)) continue;
+        const k8s::NodeInfo& info = existing.get(i).info;
+        if (constrained && !topo.check_node(*pod, info.node.meta.labels, info.name()).empty()) continue;
+        if (k8s::fits(*pod, info, no_cluster, options).ok()) {
+          existing.add_pod(i, *pod);
+          const k8s::NodeInfo& now = existing.get(i).info;
+          if (topo.active()) topo.record(*pod, now.node.meta.labels, now.name());
+          res.existing.emplace_back(pod, existing.id(i));
+          placed = true;
+          break;
+        }
       }
     }
     if (placed) continue;

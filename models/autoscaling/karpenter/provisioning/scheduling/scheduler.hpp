@@ -49,6 +49,49 @@ struct ExistingNode {
   k8s::NodeInfo info;
 };
 
+// The existing nodes a scheduling simulation places pods on, in the order it tries them
+// (initialized first, then by name: calculateExistingNodeClaims). solve() reads them through this
+// interface so that the controller can hand it its cluster-state cache without copying a
+// NodeInfo per node: pods placed during the simulation go to a copy-on-write overlay.
+class ExistingNodes {
+ public:
+  virtual ~ExistingNodes() = default;
+  virtual std::size_t size() const = 0;
+  // The i-th node in scheduling order, with the pods this simulation placed on it.
+  virtual const ExistingNode& get(std::size_t i) const = 0;
+  // Records a pod placed on the i-th node.
+  virtual void add_pod(std::size_t i, const k8s::Pod& pod) = 0;
+  // Nodes left out of this simulation (solve() skips them).
+  virtual bool excluded(std::size_t i) const { (void)i; return false; }
+  // The index SchedulingResults::existing reports for the i-th node.
+  virtual std::size_t id(std::size_t i) const { return i; }
+  // Whether any pod on these nodes has required pod anti-affinity (topology tracking needs
+  // the existing pods only then, or when the incoming pods have constraints of their own).
+  virtual bool any_required_anti_affinity() const = 0;
+  // The first node in order the pod fits (k8s::fits with no cluster view), when the
+  // implementation can answer from an index; false when solve() must scan.
+  virtual bool first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) {
+    (void)pod, (void)options, (void)out;
+    return false;
+  }
+};
+
+// ExistingNodes over a vector the caller owns: sorted into scheduling order, pods added in
+// place (the vector's NodeInfos end with the placed pods), ids are vector indices.
+class ExistingNodeVector : public ExistingNodes {
+ public:
+  explicit ExistingNodeVector(std::vector<ExistingNode>& nodes);
+  std::size_t size() const override { return order_.size(); }
+  const ExistingNode& get(std::size_t i) const override { return nodes_[order_[i]]; }
+  void add_pod(std::size_t i, const k8s::Pod& pod) override;
+  std::size_t id(std::size_t i) const override { return order_[i]; }
+  bool any_required_anti_affinity() const override;
+
+ private:
+  std::vector<ExistingNode>& nodes_;
+  std::vector<std::size_t> order_;
+};
+
 struct PlannedNodeClaim {
   const NodeClaimTemplate* tmpl = nullptr;
   std::size_t serial = 0;  // creation order in the pass: the claim's own hostname domain
@@ -74,6 +117,10 @@ k8s::ResourceList karpenter_requests(const k8s::Pod& pod);
 std::string resources_string(const k8s::ResourceList& r);
 
 SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingNode>& existing,
+                        std::vector<NodeClaimTemplate>& templates, LabelDomain domain,
+                        const k8s::SchedulerOptions& options = {});
+// The same over any ExistingNodes; SchedulingResults::existing holds existing.id(i).
+SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existing,
                         std::vector<NodeClaimTemplate>& templates, LabelDomain domain,
                         const k8s::SchedulerOptions& options = {});
 

@@ -1,0 +1,58 @@
+// Disruption budgets (pkg/apis/v1 nodepool.go GetAllowedDisruptionsByReason, helpers.go
+// BuildDisruptionBudgetMapping).
+#include "models/autoscaling/karpenter/controller.hpp"
+
+#include "models/autoscaling/karpenter/internal.hpp"
+#include "models/autoscaling/karpenter/cron.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+using namespace detail;
+
+bool Controller::budget_active(const Budget& b) const {
+  // Budget.IsActive: without a schedule always; else when a cron hit (UTC) falls in
+  // (now - duration, now]. Simulated time 0 is settings_.start_unix_seconds.
+  if (b.schedule.empty()) return true;
+  auto cron = parse_cron(b.schedule);
+  if (!cron || !b.duration) return false;
+  const std::int64_t now = settings_.start_unix_seconds + c_.sim.now().us / 1000000;
+  return cron_window_active(*cron, now, b.duration->us / 1000000);
+}
+
+int Controller::allowed_disruptions(const NodePool& p, const std::string& reason) {
+  // BuildDisruptionBudgetMapping once per pass, again after a command changed the NodeClaims.
+  if (budgets_pass_ != pass_ || budgets_version_ != state_.version || pass_ == 0) {
+    budgets_.clear();
+    budgets_pass_ = pass_;
+    budgets_version_ = state_.version;
+  }
+  auto key = std::make_pair(p.name, reason);
+  auto memo = budgets_.find(key);
+  if (memo != budgets_.end()) return memo->second;
+  std::int64_t nodes = 0, disrupting = 0;
+  for (std::size_t i : live_claims()) {
+    const NodeClaimState& c = claims_[i];
+    if (c.node_pool != p.name) continue;
+    ++nodes;
+    if (c.phase == NodeClaimPhase::Deleting || !c.replacements.empty()) ++disrupting;
+  }
+  std::int64_t allowed = INT32_MAX;
+  for (const auto& b : p.budgets) {
+    if (!b.reasons.empty() && std::find(b.reasons.begin(), b.reasons.end(), reason) == b.reasons.end()) continue;
+    if (!budget_active(b)) continue;
+    std::int64_t v = 0;
+    if (!b.nodes.empty() && b.nodes.back() == '%') {
+      // intstr.GetScaledValueFromIntOrPercent(..., roundUp=true)
+      std::int64_t pct = std::stoll(b.nodes.substr(0, b.nodes.size() - 1));
+      v = (nodes * pct + 99) / 100;
+    } else {
+      v = std::stoll(b.nodes);
+    }
+    allowed = std::min(allowed, v);
+  }
+  int out = static_cast<int>(std::max<std::int64_t>(0, allowed - disrupting));
+  budgets_.emplace(key, out);
+  return out;
+}
+
+}  // namespace eksim::autoscaling::karpenter

@@ -1,0 +1,84 @@
+// Consolidation (pkg/controllers/disruption/consolidation.go): which candidates it considers and
+// computeConsolidation.
+#include "models/autoscaling/karpenter/controller.hpp"
+
+#include "models/autoscaling/karpenter/internal.hpp"
+#include "models/autoscaling/karpenter/state/cluster.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+using namespace detail;
+
+bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) {
+  if (c.phase != NodeClaimPhase::Initialized || !c.replacements.empty()) return false;
+  auto pool_it = pools_.find(c.node_pool);
+  if (pool_it == pools_.end() || pool_it->second.consolidation_policy != "WhenEmptyOrUnderutilized") return false;
+  const NodePool& pool = pool_it->second;
+  if (!pool.consolidate_after || now - std::max(c.last_pod_event, c.initialized_at.value_or(now)) < *pool.consolidate_after)
+    return false;
+  if (pool.expire_after && now - c.created >= *pool.expire_after) return false;  // expiration goes first
+  auto node = node_of(c);
+  if (!node) return false;
+  const k8s::NodeRecord& rec = c_.api.node(*node);
+  if (has_taint(rec.node.taints, kTaintDisrupted) || pods_block_disruption(*node)) return false;
+  // Drifted nodes are replaced by drift, not consolidation.
+  auto cls = classes_.find(c.node_class);
+  if (c.pool_hash != pool_hash_cached(pool) || cls == classes_.end() || c.class_hash != class_hash_cached(cls->second)) return false;
+  return reschedulable_pods(*node) > 0;  // empty nodes are emptiness's
+}
+
+
+std::optional<Controller::ConsolidationCommand> Controller::compute_consolidation(const std::vector<std::string>& names) {
+  // computeConsolidation: simulate the candidates' pods without the candidates; all fit on the
+  // rest -> delete; else at most one new NodeClaim, cheaper than the candidates together -> replace.
+  auto& api = c_.api;
+  ConsolidationCommand cmd;
+  std::vector<std::string> nodes;
+  double total_price = 0;
+  bool any_spot = false;
+  std::map<std::string, double> candidate_price;  // cheapest price of each candidate type
+  std::vector<const k8s::Pod*> pods;
+  for (const auto& n : names) {
+    NodeClaimState* c = claim_by_name(n);
+    if (!c) return std::nullopt;
+    nodes.push_back(c->node_name);
+    total_price += c->price_per_hour;
+    any_spot |= c->capacity_type == "spot";
+    auto [it, inserted] = candidate_price.emplace(c->instance_type, c->price_per_hour);
+    if (!inserted) it->second = std::min(it->second, c->price_per_hour);
+    if (auto node = node_of(*c))
+      for (k8s::PodId p : api.node(*node).pods)
+        if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
+  }
+  state::Snapshot& snap = snapshot();
+  state::SimulationNodes others(snap, state_.classes, positions_of(snap, nodes));
+  if (!others.takes_bound_pods(pods)) {
+    cmd.pods = std::make_unique<std::vector<k8s::Pod>>();
+    for (const k8s::Pod* p : pods) cmd.pods->push_back(unbound(*p));
+    for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &(*cmd.pods)[i];
+  }
+  cmd.candidates = names;
+  cmd.templates = template_set();
+  SchedulingResults res = solve(pods, others, cmd.templates->templates, domain());
+  if (!res.errors.empty() || res.new_claims.size() > 1 || relies_on_uninitialized(res, others)) return std::nullopt;
+  if (res.new_claims.empty()) return cmd;  // delete
+  // Spot candidates are only replaced with the SpotToSpotConsolidation feature gate.
+  if (any_spot && !settings_.spot_to_spot_consolidation) return std::nullopt;
+  PlannedNodeClaim planned = std::move(res.new_claims[0]);
+  // Cheaper than the candidates together, and (filterOutSameType) cheaper than the cheapest
+  // candidate whose type is among the options: otherwise deleting the others is the better move.
+  double max_price = total_price;
+  for (const auto* it : planned.options) {
+    auto cp = candidate_price.find(it->name());
+    if (cp != candidate_price.end()) max_price = std::min(max_price, cp->second);
+  }
+  std::erase_if(planned.options, [&](const InstanceTypeInfo* it) {
+    double p = it->cheapest(planned.requirements);
+    return p < 0 || p >= max_price;
+  });
+  if (planned.options.empty()) return std::nullopt;
+  cmd.replacement.push_back(std::move(planned));
+  return cmd;
+}
+
+}  // namespace eksim::autoscaling::karpenter

@@ -1,0 +1,178 @@
+// The disruption controller (pkg/controllers/disruption/controller.go): every 10 s, in order,
+// replacements that initialized, multi-node consolidation, then per NodeClaim expiration,
+// drift, emptiness and single-node consolidation.
+#include "models/autoscaling/karpenter/controller.hpp"
+
+#include "models/autoscaling/karpenter/internal.hpp"
+#include "models/autoscaling/karpenter/state/cluster.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+using namespace detail;
+
+void Controller::disrupt() {
+  const SimTime now = c_.sim.now();
+  auto& api = c_.api;
+  // Pending pods retry on every poll (ICE cache expiry, limits freed, NodePools changed), and so
+  // do nodes marked for deletion (provisioner.trigger.node requeues every 10 s).
+  ++pass_;
+  if (any_provisionable() || any_deleting_node_pods()) trigger();
+  // Replacements that have initialized let their originals go.
+  const std::vector<std::size_t> live = live_claims();
+  for (std::size_t i : live) {
+    NodeClaimState& c = claims_[i];
+    if (c.replacements.empty() || c.phase == NodeClaimPhase::Deleting || c.phase == NodeClaimPhase::Deleted) continue;
+    bool ready = true, failed = false;
+    for (const auto& r : c.replacements) {
+      NodeClaimState* rc = claim_by_name(r);
+      if (!rc || rc->phase == NodeClaimPhase::Deleted || rc->phase == NodeClaimPhase::Deleting) failed = true;
+      else if (rc->phase != NodeClaimPhase::Initialized) ready = false;
+    }
+    if (failed) {
+      // The command failed: the candidate is schedulable again (RequireNoScheduleTaint false).
+      c.replacements.clear();
+      c.disruption_reason.clear();
+      state_.touch();
+      set_disrupted_taint(c.node_name, false);
+      continue;
+    }
+    if (!ready) continue;
+    c.replacements.clear();
+    state_.touch();
+    std::string reason = c.disruption_reason;
+    event(EventType::Normal, "DisruptionTerminating", {"Node", "", c.node_name}, "Disrupting Node: " + title(reason));
+    event(EventType::Normal, "DisruptionTerminating", claim_ref(c.name), "Disrupting NodeClaim: " + title(reason));
+    delete_claim(c, reason, false);
+  }
+
+  // Multi-node consolidation comes before single-node; while it holds a command, single-node
+  // consolidation waits.
+  const bool multi = multi_node_consolidation(now);
+  bool single_node_done = false;
+  std::vector<std::size_t> names;
+  for (std::size_t i : live_claims())
+    if (claims_[i].phase == NodeClaimPhase::Initialized && claims_[i].replacements.empty()) names.push_back(i);
+  for (std::size_t index : names) {
+    // By name, as the NodeClaim is looked up again after each command (the first of a name).
+    const std::string name = claims_[index].name;
+    NodeClaimState* c = claim_by_name(name);
+    if (!c || c->phase != NodeClaimPhase::Initialized) continue;
+    auto pool_it = pools_.find(c->node_pool);
+    auto node = node_of(*c);
+    if (pool_it == pools_.end() || !node) continue;
+    const NodePool& pool = pool_it->second;
+    const k8s::NodeRecord& rec = api.node(*node);
+    // Expiration is forceful in v1: no budget, no do-not-disrupt.
+    if (pool.expire_after && now - c->created >= *pool.expire_after) {
+      event(EventType::Normal, "DisruptionTerminating", {"Node", "", c->node_name}, "Disrupting Node: Expired");
+      event(EventType::Normal, "DisruptionTerminating", claim_ref(c->name), "Disrupting NodeClaim: Expired");
+      delete_claim(*c, "Expired", true);
+      continue;
+    }
+    if (pods_block_disruption(*node)) {
+      pending_commands_.erase(name);
+      continue;
+    }
+    std::vector<const k8s::Pod*> pods;
+    for (k8s::PodId p : rec.pods)
+      if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
+
+    // Drift: the NodePool template or NodeClass changed, or the node no longer meets the
+    // NodePool's requirements.
+    std::string reason;
+    auto cls = classes_.find(c->node_class);
+    bool drifted = c->pool_hash != pool_hash_cached(pool) || cls == classes_.end() || c->class_hash != class_hash_cached(cls->second);
+    for (const auto& r : pool.requirements) {
+      auto lbl = rec.node.meta.labels.find(r.key);
+      if (lbl != rec.node.meta.labels.end() && !Requirement(r.key, r.op, r.values).has(lbl->second)) drifted = true;
+    }
+    bool consolidatable = pool.consolidate_after &&
+                          now - std::max(c->last_pod_event, c->initialized_at.value_or(now)) >= *pool.consolidate_after;
+    if (drifted) reason = "Drifted";
+    else if (consolidatable && pods.empty()) reason = "Empty";
+    else if (consolidatable && pool.consolidation_policy == "WhenEmptyOrUnderutilized") reason = "Underutilized";
+    if (reason.empty() || (multi && reason == "Underutilized")) {
+      pending_commands_.erase(name);
+      continue;
+    }
+    if (allowed_disruptions(pool, reason) <= 0) {
+      event(EventType::Normal, "DisruptionBlocked", pool_ref(pool.name),
+            "No allowed disruptions for disruption reason " + reason + " due to blocking budget", Duration::minutes(1));
+      continue;
+    }
+    // Simulate the node's pods elsewhere: existing nodes first, new NodeClaims if needed.
+    std::vector<PlannedNodeClaim> replacements;
+    std::shared_ptr<TemplateSet> tmpls;
+    std::vector<k8s::Pod> moved;
+    if (!pods.empty()) {
+      // One simulation with the NodePools, as upstream's SimulateScheduling: no new NodeClaim
+      // means the pods fit elsewhere (their topology domains still count the pools' zones).
+      tmpls = template_set();
+      state::Snapshot& snap = snapshot();
+      state::SimulationNodes others(snap, state_.classes, positions_of(snap, {c->node_name}));
+      if (!others.takes_bound_pods(pods)) {
+        for (const k8s::Pod* p : pods) moved.push_back(unbound(*p));
+        for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &moved[i];
+      }
+      SchedulingResults sim = solve(pods, others, tmpls->templates, domain());
+      if (relies_on_uninitialized(sim, others)) {
+        pending_commands_.erase(name);
+        continue;
+      }
+      if (!sim.errors.empty() || !sim.new_claims.empty()) {
+        if (reason == "Underutilized") {
+          bool cheaper = sim.errors.empty() && sim.new_claims.size() == 1 &&
+                         sim.new_claims[0].options.front()->cheapest(sim.new_claims[0].requirements) < c->price_per_hour;
+          if (cheaper && c->capacity_type == "spot" && !settings_.spot_to_spot_consolidation) cheaper = false;
+          if (!cheaper) {
+            pending_commands_.erase(name);
+            continue;
+          }
+        }
+        replacements = std::move(sim.new_claims);
+      }
+    }
+    if (reason != "Drifted") {
+      // Consolidation waits kValidationTtl and re-validates before acting.
+      auto it = pending_commands_.find(name);
+      if (it == pending_commands_.end()) {
+        pending_commands_[name] = now + kValidationTtl;
+        continue;
+      }
+      if (now < it->second) continue;
+      // SingleNodeConsolidation returns one command per pass; the others wait for the next.
+      if (reason == "Underutilized" && single_node_done) continue;
+      pending_commands_.erase(it);
+      if (reason == "Underutilized") single_node_done = true;
+    }
+    c->disruption_reason = reason;
+    // executeCommand: the candidate is tainted karpenter.sh/disrupted:NoSchedule before any
+    // replacement is launched, so that nothing new schedules onto it meanwhile.
+    set_disrupted_taint(c->node_name, true);
+    if (replacements.empty()) {
+      event(EventType::Normal, "DisruptionTerminating", {"Node", "", c->node_name}, "Disrupting Node: " + reason);
+      event(EventType::Normal, "DisruptionTerminating", claim_ref(c->name), "Disrupting NodeClaim: " + reason);
+      delete_claim(*c, reason, false);
+      continue;
+    }
+    std::vector<std::string> launched;
+    for (const auto& planned : replacements) {
+      int idx = launch(planned, true);
+      if (idx < 0) break;
+      launched.push_back(claims_[idx].name);
+      event(EventType::Normal, "DisruptionLaunching", claim_ref(claims_[idx].name), "Launching NodeClaim: " + reason);
+      event(EventType::Normal, "DisruptionWaitingReadiness", claim_ref(claims_[idx].name),
+            "Waiting on readiness to continue disruption");
+    }
+    c = claim_by_name(name);  // launch() may have grown claims_
+    if (launched.size() != replacements.size()) {
+      c->disruption_reason.clear();
+      set_disrupted_taint(c->node_name, false);
+      continue;
+    }
+    c->replacements = launched;
+    state_.touch();
+  }
+}
+
+}  // namespace eksim::autoscaling::karpenter

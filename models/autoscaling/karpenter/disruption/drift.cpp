@@ -1,0 +1,42 @@
+// Drift (pkg/controllers/disruption/drift.go, nodepool/hash): NodePool and NodeClass hashes.
+#include "models/autoscaling/karpenter/controller.hpp"
+
+#include "models/autoscaling/karpenter/internal.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+using namespace detail;
+
+std::string Controller::pool_hash(const NodePool& p) const {
+  std::string h;
+  for (const auto& [k, v] : p.labels) h += k + "=" + v + ",";
+  h += "|";
+  for (const auto& [k, v] : p.annotations) h += k + "=" + v + ",";
+  h += "|";
+  for (const auto& t : p.taints) h += t.key + "=" + t.value + ":" + t.effect + ",";
+  h += "|";
+  for (const auto& t : p.startup_taints) h += t.key + "=" + t.value + ":" + t.effect + ",";
+  h += "|" + p.node_class_group + "/" + p.node_class_kind + "/" + p.node_class_name;
+  return h;
+}
+
+std::string Controller::class_hash(const NodeClass& c) const {
+  std::string h = c.kind + "|" + c.role + "|" + c.ami_family + "|" + c.ami_alias + "|" + std::to_string(c.root_volume_gib) + "|";
+  for (const auto& [k, v] : c.tags) h += k + "=" + v + ",";
+  return h;
+}
+
+const std::string& Controller::pool_hash_cached(const NodePool& p) {
+  // NodePools change only between passes (kubectl apply), so a hash holds for the pass.
+  auto& slot = pool_hashes_[p.name];
+  if (slot.first != pass_ || pass_ == 0) slot = {pass_, pool_hash(p)};
+  return slot.second;
+}
+
+const std::string& Controller::class_hash_cached(const NodeClass& c) {
+  auto& slot = class_hashes_[c.name];
+  if (slot.first != pass_ || pass_ == 0) slot = {pass_, class_hash(c)};
+  return slot.second;
+}
+
+}  // namespace eksim::autoscaling::karpenter

@@ -1,0 +1,35 @@
+// NodeClaim initialization (pkg/controllers/nodeclaim/lifecycle/initialization.go): Ready,
+// startup taints gone, every requested resource registered; karpenter.sh/initialized.
+#include "models/autoscaling/karpenter/controller.hpp"
+
+#include "models/autoscaling/karpenter/internal.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+using namespace detail;
+
+void Controller::check_initialized(NodeClaimState& c, k8s::NodeRecord& rec) {
+  if (c.phase != NodeClaimPhase::Registered || !rec.node.ready) return;
+  for (const auto& t : c.startup_taints)
+    if (has_taint(rec.node.taints, t.key)) {
+      c.initialized_message = "StartupTaintsExist";
+      return;
+    }
+  for (const auto& [r, v] : c.requests.items()) {
+    if (v > 0 && rec.node.allocatable.get(r) == 0) {
+      c.initialized_message = "Resource \"" + r + "\" was requested but not registered";
+      return;
+    }
+  }
+  c.initialized_message.clear();
+  c.phase = NodeClaimPhase::Initialized;
+  state_.touch();
+  c.initialized_at = c_.sim.now();
+  c.last_pod_event = std::max(c.last_pod_event, c_.sim.now());
+  rec.node.meta.labels[kLabelInitialized] = "true";
+  in_node_update_ = true;
+  c_.api.node_changed(*c_.api.find_node(rec.node.meta.name), k8s::NodeChange::Updated);
+  in_node_update_ = false;
+}
+
+}  // namespace eksim::autoscaling::karpenter

@@ -1,0 +1,68 @@
+// NodeClaim registration (pkg/controllers/nodeclaim/lifecycle/registration.go): the instance
+// joins as a Node with the NodeClaim's labels and taints; karpenter.sh/registered.
+#include "models/autoscaling/karpenter/controller.hpp"
+
+#include "models/autoscaling/karpenter/internal.hpp"
+#include "models/k8s/addons.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+using namespace detail;
+
+void Controller::on_instance_running(aws::Instance& inst) {
+  NodeClaimState* c = claim_by_instance(inst.id);
+  if (!c || c->phase == NodeClaimPhase::Deleting || c->phase == NodeClaimPhase::Deleted) return;
+  k8s::MachineSpec m = c_.machine_for(inst, nullptr);
+  for (const auto& [k, v] : c->labels) m.labels[k] = v;
+  m.register_with_taints = c->taints;
+  for (const auto& t : c->startup_taints) m.register_with_taints.push_back(t);
+  m.node_pool = c->node_pool;
+  m.capacity_type = c->capacity_type;
+  // The al2023@latest alias (and Auto Mode) resolves to the accelerated AMI for GPU types.
+  m.nvidia_ami = inst.type->gpu.count > 0;
+  // Auto Mode creates the access entry for its node role itself, and boots its own
+  // Bottlerocket-based image (docs.aws.amazon.com/eks/latest/best-practices/automode.html).
+  if (settings_.auto_mode) {
+    m.role_mapped = true;
+    m.bootstrap = k8s::BootstrapFlavor::Bottlerocket;
+    m.eks_auto_mode_image = true;
+  }
+  c->node_name = m.node_name;
+  c_.join_instance(inst, std::move(m));
+}
+
+
+void Controller::on_node(k8s::NodeId id, k8s::NodeChange change) {
+  if (in_node_update_) return;
+  k8s::NodeRecord& rec = c_.api.node(id);
+  NodeClaimState* c = claim_by_instance(rec.instance_id);
+  if (change == k8s::NodeChange::Deleted) {
+    if (c && c->phase != NodeClaimPhase::Deleted && c->phase != NodeClaimPhase::Deleting) delete_claim(*c, "", true);
+    trigger();
+    return;
+  }
+  // provisioner.trigger.node: a node with the disrupted taint has pods to provision for.
+  if (has_taint(rec.node.taints, kTaintDisrupted)) trigger();
+  if (!c || c->phase == NodeClaimPhase::Deleted) return;
+  if (change == k8s::NodeChange::Ready && settings_.auto_mode) {
+    // The node image's own device plugin (no DaemonSet); a no-op on a node without GPUs.
+    std::string node = rec.node.meta.name;
+    c_.sim.schedule(settings_.auto_mode_device_plugin_delay, [this, node] {
+      if (auto n = c_.api.find_node(node)) k8s::advertise_gpus(c_.api, *n);
+    });
+  }
+  if (!c->registered_at) {
+    c->registered_at = c_.sim.now();
+    state_.touch();
+    c->node_name = rec.node.meta.name;
+    c->node_id = id;
+    if (c->phase == NodeClaimPhase::Launched) c->phase = NodeClaimPhase::Registered;
+    rec.node.meta.labels[kLabelRegistered] = "true";
+    in_node_update_ = true;
+    c_.api.node_changed(id, k8s::NodeChange::Updated);
+    in_node_update_ = false;
+  }
+  check_initialized(*c, rec);
+}
+
+}  // namespace eksim::autoscaling::karpenter

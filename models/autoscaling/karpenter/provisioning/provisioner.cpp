@@ -1,0 +1,174 @@
+// Provisioner (pkg/controllers/provisioning/provisioner.go): pending pods and the pods of nodes
+// being deleted, NodeClaimTemplates from the NodePools, one scheduling simulation, NodeClaims.
+#include "models/autoscaling/karpenter/controller.hpp"
+
+#include "models/autoscaling/karpenter/internal.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+using namespace detail;
+
+std::vector<InstanceTypeInfo>& Controller::instance_types_for(const NodeClass& nc) {
+  auto it = types_by_class_.find(nc.name);
+  if (it == types_by_class_.end()) {
+    InstanceTypeOptions opts;
+    opts.region = c_.spec().region;
+    opts.domain = domain();
+    opts.vm_memory_overhead_percent = settings_.vm_memory_overhead_percent;
+    opts.reserved_enis = settings_.reserved_enis;
+    std::vector<std::string> zones;
+    for (const auto& s : c_.ec2.subnets())
+      if (nc.subnet_ids.empty() || std::find(nc.subnet_ids.begin(), nc.subnet_ids.end(), s.id) != nc.subnet_ids.end())
+        if (std::find(zones.begin(), zones.end(), s.az) == zones.end()) zones.push_back(s.az);
+    std::sort(zones.begin(), zones.end());
+    opts.zones = zones;
+    std::vector<InstanceTypeInfo> types;
+    for (const auto& t : c_.catalog().all()) types.push_back(build_instance_type(t, opts, nc));
+    it = types_by_class_.emplace(nc.name, std::move(types)).first;
+  }
+  ice_.apply(it->second, c_.sim.now());
+  return it->second;
+}
+
+
+bool Controller::provisionable(const k8s::PodRecord& r) const {
+  if (r.deleted || r.terminating || r.node.valid() || !r.pod.spec.node_name.empty()) return false;
+  if (r.pod.status.phase != k8s::PodPhase::Pending) return false;
+  if (r.pod.spec.scheduler_name != "default-scheduler") return false;
+  return !k8s::is_daemonset_pod(r.pod);
+}
+
+bool Controller::marked_for_deletion(const k8s::NodeRecord& rec) {
+  if (rec.deleted) return false;
+  if (has_taint(rec.node.taints, kTaintDisrupted)) return true;
+  const NodeClaimState* c = claim_by_instance(rec.instance_id);
+  return c && c->phase == NodeClaimPhase::Deleting;
+}
+
+std::vector<k8s::Pod> Controller::deleting_node_pods() {
+  // pod.IsReschedulable: active (not terminal, not terminating) and not a DaemonSet's. (Terminating
+  // StatefulSet pods count too upstream; eksim has no StatefulSets.)
+  std::vector<k8s::Pod> out;
+  auto& api = c_.api;
+  for (std::uint32_t i : live_nodes()) {
+    const k8s::NodeRecord& rec = api.node(k8s::NodeId{i});
+    if (!marked_for_deletion(rec)) continue;
+    for (k8s::PodId p : rec.pods)
+      if (reschedulable(api.pod(p))) out.push_back(unbound(api.pod(p).pod));
+  }
+  return out;
+}
+
+bool Controller::any_deleting_node_pods() {
+  auto& api = c_.api;
+  for (std::uint32_t i : live_nodes()) {
+    const k8s::NodeRecord& rec = api.node(k8s::NodeId{i});
+    if (!marked_for_deletion(rec)) continue;
+    for (k8s::PodId p : rec.pods)
+      if (reschedulable(api.pod(p))) return true;
+  }
+  return false;
+}
+
+bool Controller::any_provisionable() {
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    if (provisionable(c_.api.pod(k8s::PodId{*it}))) return true;
+    it = pending_.erase(it);  // bound, started, deleted: never provisionable again
+  }
+  return false;
+}
+
+std::vector<k8s::Pod> Controller::daemon_pods() const {
+  std::vector<k8s::Pod> out;
+  for (auto& ds : c_.api.daemon_sets()) {
+    if (ds.deleted) continue;
+    k8s::Pod p;
+    p.meta.name = ds.meta.name;
+    p.meta.ns = ds.meta.ns;
+    p.meta.labels = ds.tmpl.meta.labels;
+    p.spec = ds.tmpl.spec;
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<NodeClaimTemplate> Controller::templates(std::vector<k8s::Pod>& daemons) {
+  std::vector<const NodePool*> order;
+  for (const auto& [n, p] : pools_) order.push_back(&p);
+  std::stable_sort(order.begin(), order.end(), [](const NodePool* a, const NodePool* b) { return a->weight > b->weight; });
+  std::vector<NodeClaimTemplate> out;
+  for (const NodePool* p : order) {
+    auto nc = classes_.find(p->node_class_name);
+    if (nc == classes_.end() || nc->second.kind != p->node_class_kind) continue;  // NodeClass not ready
+    std::map<std::string, std::int64_t> usage;
+    for (std::size_t i : live_claims()) {
+      const NodeClaimState& c = claims_[i];
+      if (c.node_pool != p->name) continue;
+      for (const auto& [r, v] : c.capacity.items()) usage[r] += v;
+    }
+    out.push_back(make_template(*p, instance_types_for(nc->second), daemons, domain(), usage));
+  }
+  return out;
+}
+
+std::shared_ptr<Controller::TemplateSet> Controller::template_set() {
+  // Within one pass the NodePools, NodeClasses and DaemonSets stand still; NodeClaims launched or
+  // deleted (usage, limits) and offerings marked unavailable move the state version.
+  if (!templates_ || templates_pass_ != pass_ || templates_version_ != state_.version) {
+    templates_ = std::make_shared<TemplateSet>();
+    templates_->daemons = daemon_pods();
+    templates_->templates = templates(templates_->daemons);
+    templates_pass_ = pass_;
+    templates_version_ = state_.version;
+  }
+  return templates_;
+}
+
+void Controller::provision() {
+  ++pass_;
+  auto& api = c_.api;
+  std::vector<const k8s::Pod*> pods;
+  for (auto it = pending_.begin(); it != pending_.end();) {
+    const k8s::PodRecord& r = api.pod(k8s::PodId{*it});
+    if (!provisionable(r)) {
+      it = pending_.erase(it);  // bound, started, deleted: never provisionable again
+      continue;
+    }
+    pods.push_back(&r.pod);
+    ++it;
+  }
+  // Provisioner.Schedule: the pending pods plus the pods still on nodes marked for deletion
+  // (nodes.Deleting().CurrentlyReschedulablePods), so that their capacity is launched before they
+  // are evicted. Their nodes are not capacity (the cluster state leaves them out).
+  std::vector<k8s::Pod> deleting = deleting_node_pods();
+  for (const auto& p : deleting) pods.push_back(&p);
+  if (pods.empty()) return;
+  std::shared_ptr<TemplateSet> set = template_set();
+  std::vector<NodeClaimTemplate>& tmpls = set->templates;
+  if (tmpls.empty()) return;  // "no nodepools found": nothing to provision with
+  state::SimulationNodes existing(snapshot(), state_.classes);
+  k8s::SchedulerOptions opts;
+  opts.version.minor = c_.spec().kubernetes_minor;
+  SchedulingResults res = solve(pods, existing, tmpls, domain(), opts);
+  // Karpenter's event recorder dedupes per pod (Nominated and FailedScheduling carry the pod UID
+  // as dedupe value; FailedScheduling for 5 minutes, the recorder's default 2 minutes otherwise).
+  for (const auto& [pod, idx] : res.existing) {
+    const ExistingNode& e = existing.get(idx);
+    std::string where;
+    if (!e.nodeclaim.empty()) where = "nodeclaim/" + e.nodeclaim;
+    if (!e.node_name.empty()) where += (where.empty() ? "" : ", ") + std::string("node/") + e.node_name;
+    event(EventType::Normal, "Nominated", k8s::ApiServer::ref(*pod), "Pod should schedule on: " + where, Duration::minutes(2));
+  }
+  for (const auto& planned : res.new_claims) {
+    int idx = launch(planned, false);
+    if (idx < 0) continue;
+    for (const k8s::Pod* pod : planned.pods)
+      event(EventType::Normal, "Nominated", k8s::ApiServer::ref(*pod), "Pod should schedule on: nodeclaim/" + claims_[idx].name,
+            Duration::minutes(2));
+  }
+  for (const auto& [pod, err] : res.errors)
+    if (!err.empty())
+      event(EventType::Warning, "FailedScheduling", k8s::ApiServer::ref(*pod), "Failed to schedule pod, " + err, Duration::minutes(5));
+}
+
+}  // namespace eksim::autoscaling::karpenter

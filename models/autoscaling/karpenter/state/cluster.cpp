@@ -1,0 +1,370 @@
+// Cluster state (pkg/controllers/state/cluster.go): NodeClaims by name, instance and node, and
+// the nodes the scheduler simulations place pods on.
+#include "models/autoscaling/karpenter/controller.hpp"
+
+#include <algorithm>
+
+#include "models/autoscaling/karpenter/internal.hpp"
+#include "models/autoscaling/karpenter/state/cluster.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+using namespace detail;
+
+namespace state {
+
+namespace {
+
+void append(std::string& key, const std::string& s) {
+  key += std::to_string(s.size());
+  key += ':';
+  key += s;
+}
+
+void append_requirements(std::string& key, const std::vector<k8s::NodeSelectorRequirement>& reqs) {
+  key += '[';
+  for (const auto& r : reqs) {
+    append(key, r.key);
+    append(key, r.op);
+    for (const auto& v : r.values) append(key, v);
+    key += ';';
+  }
+  key += ']';
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> PodClasses::of(const k8s::Pod& pod) {
+  if (!pod.meta.uid.empty()) {
+    auto it = by_uid_.find(pod.meta.uid);
+    if (it != by_uid_.end()) {
+      if (it->second == UINT32_MAX) return std::nullopt;
+      return it->second;
+    }
+  }
+  const k8s::PodSpec& spec = pod.spec;
+  const k8s::Affinity& a = spec.affinity;
+  bool simple = spec.topology_spread_constraints.empty() && a.pod_affinity_required.empty() &&
+                a.pod_anti_affinity_required.empty();
+  for (const auto* cs : {&spec.init_containers, &spec.containers})
+    for (const auto& c : *cs)
+      for (const auto& port : c.ports)
+        if (port.host_port > 0) simple = false;
+  if (!simple) {
+    if (!pod.meta.uid.empty()) by_uid_[pod.meta.uid] = UINT32_MAX;
+    return std::nullopt;
+  }
+  // Everything the filters read from an unconstrained pod: NodeUnschedulable and TaintToleration
+  // (tolerations), NodeAffinity (nodeSelector, required node affinity), NodeResourcesFit
+  // (PodRequests). NodeName is cleared in the representative.
+  std::string key;
+  const k8s::ResourceList requests = k8s::pod_requests(spec);
+  for (const auto& [name, amount] : requests.items()) {
+    append(key, name);
+    key += std::to_string(amount);
+    key += ',';
+  }
+  key += '|';
+  for (const auto& t : spec.tolerations) {
+    append(key, t.key);
+    append(key, t.op);
+    append(key, t.value);
+    append(key, t.effect);
+    key += t.toleration_seconds ? std::to_string(*t.toleration_seconds) : "-";
+    key += ';';
+  }
+  key += '|';
+  for (const auto& [k, v] : spec.node_selector) {
+    append(key, k);
+    append(key, v);
+  }
+  key += '|';
+  if (a.node_required) {
+    key += 'R';
+    for (const auto& term : *a.node_required) {
+      append_requirements(key, term.match_expressions);
+      append_requirements(key, term.match_fields);
+    }
+  }
+  auto [it, inserted] = by_key_.emplace(key, static_cast<std::uint32_t>(reps_.size()));
+  if (inserted) {
+    k8s::Pod rep = pod;
+    rep.spec.node_name.clear();
+    reps_.push_back(std::move(rep));
+  }
+  if (!pod.meta.uid.empty()) by_uid_[pod.meta.uid] = it->second;
+  return it->second;
+}
+
+bool StateNode::fits_class(std::uint32_t c, const PodClasses& classes, const k8s::SchedulerOptions& options) {
+  if (fits.size() <= c) fits.resize(classes.size(), -1);
+  if (fits[c] < 0) fits[c] = k8s::fits(classes.representative(c), node.info, k8s::NodeInfoView{}, options).ok() ? 1 : 0;
+  return fits[c] == 1;
+}
+
+const std::vector<std::uint32_t>& Snapshot::fits_of(std::uint32_t c, const PodClasses& classes,
+                                                    const k8s::SchedulerOptions& options) {
+  auto [it, inserted] = fit_positions.try_emplace(c);
+  if (inserted)
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      if (nodes[i]->fits_class(c, classes, options)) it->second.push_back(static_cast<std::uint32_t>(i));
+  return it->second;
+}
+
+SimulationNodes::SimulationNodes(Snapshot& snapshot, PodClasses& classes, std::vector<std::uint32_t> excluded)
+    : snap_(snapshot), classes_(classes), excluded_(std::move(excluded)) {
+  std::sort(excluded_.begin(), excluded_.end());
+}
+
+const ExistingNode& SimulationNodes::get(std::size_t i) const {
+  auto it = overlay_.find(i);
+  return it != overlay_.end() ? it->second : snap_.nodes[i]->node;
+}
+
+void SimulationNodes::add_pod(std::size_t i, const k8s::Pod& pod) {
+  auto it = overlay_.find(i);
+  if (it == overlay_.end()) it = overlay_.emplace(i, snap_.nodes[i]->node).first;
+  k8s::add_pod(it->second.info, pod);
+}
+
+bool SimulationNodes::excluded(std::size_t i) const {
+  return std::binary_search(excluded_.begin(), excluded_.end(), static_cast<std::uint32_t>(i));
+}
+
+bool SimulationNodes::takes_bound_pods(const std::vector<const k8s::Pod*>& pods) const {
+  if (snap_.any_required_anti_affinity) return false;
+  return std::all_of(pods.begin(), pods.end(), [&](const k8s::Pod* p) { return classes_.of(*p).has_value(); });
+}
+
+bool SimulationNodes::first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) {
+  auto c = classes_.of(pod);
+  if (!c) return false;
+  // The class fits these positions before this simulation placed anything. Placing pods only
+  // takes room, so a position the class no longer fits never fits again in this simulation:
+  // the cursor only moves forward.
+  const std::vector<std::uint32_t>& positions = snap_.fits_of(*c, classes_, options);
+  std::size_t& k = cursor_[*c];
+  const k8s::Pod& rep = classes_.representative(*c);
+  for (; k < positions.size(); ++k) {
+    std::size_t pos = positions[k];
+    if (excluded(pos)) continue;
+    auto it = overlay_.find(pos);
+    if (it != overlay_.end() && !k8s::fits(rep, it->second.info, k8s::NodeInfoView{}, options).ok()) continue;
+    out = pos;
+    return true;
+  }
+  out.reset();
+  return true;
+}
+
+void Cluster::dirty(std::uint32_t node_id) {
+  auto it = nodes.find(node_id);
+  if (it != nodes.end()) it->second.dirty = true;
+}
+
+void Cluster::reorder(StateNode& s, bool keep) {
+  const bool init = s.node.initialized;
+  const std::string& name = s.node.info.name();
+  if (s.in_order && (!keep || s.ordered_initialized != init || s.ordered_name != name)) {
+    auto& m = ordered[s.ordered_initialized ? 0 : 1];
+    auto it = m.find(s.ordered_name);
+    if (it != m.end() && it->second == &s) m.erase(it);
+    s.in_order = false;
+  }
+  if (keep && !s.in_order) {
+    ordered[init ? 0 : 1][name] = &s;
+    s.in_order = true;
+    s.ordered_initialized = init;
+    s.ordered_name = name;
+  }
+}
+
+}  // namespace state
+
+NodeClaimState* Controller::claim_by_instance(const std::string& id) {
+  if (id.empty()) return nullptr;
+  auto it = claim_index_by_instance_.find(id);
+  return it == claim_index_by_instance_.end() ? nullptr : &claims_[it->second];
+}
+
+NodeClaimState* Controller::claim_by_name(const std::string& name) {
+  auto it = claim_index_by_name_.find(name);
+  return it == claim_index_by_name_.end() ? nullptr : &claims_[it->second];
+}
+
+std::size_t Controller::add_claim(NodeClaimState c) {
+  const std::size_t idx = claims_.size();
+  // The first NodeClaim of a name (or instance) wins, as a scan from the front found it.
+  claim_index_by_name_.emplace(c.name, idx);
+  if (!c.instance_id.empty()) claim_index_by_instance_.emplace(c.instance_id, idx);
+  claims_.push_back(std::move(c));
+  if (claims_.back().phase != NodeClaimPhase::Deleted) live_claims_.push_back(idx);
+  state_.touch();
+  return idx;
+}
+
+const std::vector<std::size_t>& Controller::live_claims() {
+  std::erase_if(live_claims_, [&](std::size_t i) { return claims_[i].phase == NodeClaimPhase::Deleted; });
+  return live_claims_;
+}
+
+void Controller::rebuild_state_node(state::StateNode& s, const k8s::NodeRecord& rec, const NodeClaimState* claim) {
+  auto& api = c_.api;
+  std::vector<const k8s::Pod*> pods;
+  for (k8s::PodId p : rec.pods)
+    if (k8s::pod_active(api.pod(p))) pods.push_back(&api.pod(p).pod);
+  ExistingNode e;
+  e.node_name = rec.node.meta.name;
+  e.info = k8s::make_node_info(rec.node, pods);
+  if (claim) {
+    e.nodeclaim = claim->name;
+    e.initialized = claim->phase == NodeClaimPhase::Initialized;
+    if (!e.initialized) {
+      // Uninitialized Karpenter nodes count with the NodeClaim's expected resources, and the
+      // taints that go away during startup are ignored (KnownEphemeralTaints, startupTaints).
+      std::erase_if(e.info.node.taints, [&](const k8s::Taint& t) {
+        return t.key == k8s::kTaintNotReady || t.key == k8s::kTaintUnreachable || t.key == kTaintUnregistered ||
+               has_taint(claim->startup_taints, t.key);
+      });
+      for (const auto& [r, v] : claim->allocatable.items())
+        if (e.info.node.allocatable.get(r) < v) e.info.node.allocatable.set(r, v);
+    }
+  }
+  s.node = std::move(e);
+  s.fits.clear();
+  s.dirty = false;
+}
+
+const std::vector<std::uint32_t>& Controller::live_nodes() {
+  auto& st = state_;
+  auto& api = c_.api;
+  for (; seen_node_slots_ < api.node_slots(); ++seen_node_slots_) st.live_nodes.push_back(seen_node_slots_);
+  std::erase_if(st.live_nodes, [&](std::uint32_t id) {
+    if (!api.node(k8s::NodeId{id}).deleted) return false;
+    auto it = st.nodes.find(id);
+    if (it != st.nodes.end()) {
+      st.reorder(it->second, false);
+      st.nodes.erase(it);
+    }
+    return true;
+  });
+  return st.live_nodes;
+}
+
+std::vector<std::uint32_t> Controller::positions_of(const state::Snapshot& snap, const std::vector<std::string>& node_names) {
+  std::vector<std::uint32_t> out;
+  for (const auto& name : node_names) {
+    if (name.empty()) continue;
+    auto id = c_.api.find_node(name);
+    if (!id) continue;
+    auto it = state_.nodes.find(id->v);
+    if (it != state_.nodes.end() && it->second.snapshot_version == snap.version && it->second.in_order)
+      out.push_back(it->second.snapshot_pos);
+  }
+  return out;
+}
+
+state::Snapshot& Controller::snapshot() {
+  auto& st = state_;
+  if (st.snapshot && st.snapshot->version == st.version) return *st.snapshot;
+  auto& api = c_.api;
+  // StateNodes for the nodes: rebuilt where something changed. A node marked for deletion (the
+  // karpenter.sh/disrupted taint, or its NodeClaim deleting) is not capacity.
+  for (std::uint32_t id : live_nodes()) {
+    const k8s::NodeRecord& rec = api.node(k8s::NodeId{id});
+    state::StateNode& s = st.nodes[id];
+    const NodeClaimState* claim = claim_by_instance(rec.instance_id);
+    bool usable = !has_taint(rec.node.taints, kTaintDisrupted) &&
+                  !(claim && (claim->phase == NodeClaimPhase::Deleting || claim->phase == NodeClaimPhase::Deleted));
+    if (usable && (s.dirty || s.node.initialized != (claim && claim->phase == NodeClaimPhase::Initialized) ||
+                   s.node.nodeclaim != (claim ? claim->name : std::string())))
+      rebuild_state_node(s, rec, claim);
+    st.reorder(s, usable);
+  }
+  // Launched but not registered: no Node object yet, so it counts by its NodeClaim.
+  for (auto it = st.launched.begin(); it != st.launched.end();) {
+    const NodeClaimState& c = claims_[it->first];
+    if (c.phase != NodeClaimPhase::Launched || c.registered_at) {
+      st.reorder(it->second, false);
+      it = st.launched.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (std::size_t idx : live_claims()) {
+    const NodeClaimState& c = claims_[idx];
+    if (c.phase != NodeClaimPhase::Launched || c.registered_at) continue;
+    auto [it, inserted] = st.launched.try_emplace(idx);
+    if (!inserted) continue;
+    k8s::Node n;
+    n.meta.name = c.name;
+    n.meta.labels = c.labels;
+    n.taints = c.taints;
+    n.allocatable = c.allocatable;
+    n.capacity = c.capacity;
+    n.ready = true;
+    ExistingNode e;
+    e.nodeclaim = c.name;
+    e.initialized = false;
+    e.info = k8s::make_node_info(n);
+    e.info.requested += c.daemon_overhead;
+    it->second.node = std::move(e);
+    it->second.dirty = false;
+    st.reorder(it->second, true);
+  }
+  auto snap = std::make_unique<state::Snapshot>();
+  snap->version = st.version;
+  for (const auto* m : {&st.ordered[0], &st.ordered[1]})
+    for (const auto& [name, s] : *m) {
+      s->snapshot_version = snap->version;
+      s->snapshot_pos = static_cast<std::uint32_t>(snap->nodes.size());
+      snap->any_required_anti_affinity |= s->node.info.pods_with_required_anti_affinity > 0;
+      snap->nodes.push_back(s);
+    }
+  st.snapshot = std::move(snap);
+  return *st.snapshot;
+}
+
+void Controller::state_changed(k8s::NodeId node) {
+  state_.touch();
+  if (!node.valid()) return;
+  state_.dirty(node.v);
+  ++state_.node_stamp[node.v];
+}
+
+std::optional<k8s::NodeId> Controller::node_of(const NodeClaimState& c) const {
+  if (c.node_name.empty()) return std::nullopt;
+  if (c.node_id.valid()) {
+    const k8s::NodeRecord& rec = c_.api.node(c.node_id);
+    if (!rec.deleted && rec.node.meta.name == c.node_name) return c.node_id;
+  }
+  return c_.api.find_node(c.node_name);
+}
+
+const Controller::NodePods& Controller::node_pods(k8s::NodeId node) {
+  const std::uint64_t stamp = state_.node_stamp[node.v] + 1;  // 0 = never computed
+  NodePods& m = node_pods_[node.v];
+  if (m.stamp == stamp) return m;
+  auto dnd = [](const k8s::Labels& a) {
+    auto it = a.find(kAnnotationDoNotDisrupt);
+    return it != a.end() && it->second == "true";
+  };
+  const k8s::NodeRecord& rec = c_.api.node(node);
+  m = NodePods{};
+  m.stamp = stamp;
+  m.blocks = dnd(rec.node.meta.annotations);
+  for (k8s::PodId p : rec.pods) {
+    const auto& r = c_.api.pod(p);
+    if (!reschedulable(r)) continue;
+    ++m.reschedulable;
+    m.blocks |= dnd(r.pod.meta.annotations);
+  }
+  return m;
+}
+
+void Controller::on_pod_moved(k8s::NodeId node) {
+  if (!node.valid()) return;
+  if (NodeClaimState* c = claim_by_instance(c_.api.node(node).instance_id)) c->last_pod_event = c_.sim.now();
+}
+
+}  // namespace eksim::autoscaling::karpenter

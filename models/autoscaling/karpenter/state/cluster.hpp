@@ -1,0 +1,110 @@
+#pragma once
+// Karpenter's cluster state (kubernetes-sigs/karpenter pkg/controllers/state/cluster.go): the
+// nodes its scheduling simulations place pods on (StateNodes), kept up to date from the node and
+// pod notifications instead of being rebuilt for every pass, and the pod equivalence classes
+// that let a simulation answer "the first node this pod fits" from per-node cached filter results.
+//
+// A StateNode is rebuilt only when something about it changed (a pod bound, finished or deleted
+// on it; the Node edited; its NodeClaim initialized). A Snapshot is the set of StateNodes one
+// pass sees, in scheduling order (initialized first, then by name); it is rebuilt only when the
+// state version moved. SimulationNodes is one simulation's view of a snapshot: some nodes left
+// out (the consolidation candidates), pods placed during the simulation kept in a copy-on-write
+// overlay, so the snapshot stays untouched for the next candidate.
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
+
+namespace eksim::autoscaling::karpenter::state {
+
+// Pods that the kube-scheduler filters judge alike: same requests, tolerations, nodeSelector and
+// required node affinity, and nothing that looks beyond the node (no topology spread, no pod
+// (anti-)affinity, no host ports). Such a pod fits a node exactly when its class's
+// representative (an unbound copy of the first pod seen) does.
+class PodClasses {
+ public:
+  // The pod's class, or nullopt when the pod has constraints a class cannot capture.
+  std::optional<std::uint32_t> of(const k8s::Pod& pod);
+  const k8s::Pod& representative(std::uint32_t c) const { return reps_[c]; }
+  std::size_t size() const { return reps_.size(); }
+  // Drops the uid -> class memo of a deleted pod.
+  void forget(const std::string& uid) { by_uid_.erase(uid); }
+
+ private:
+  std::unordered_map<std::string, std::uint32_t> by_uid_;  // uid -> class (UINT32_MAX: none)
+  std::unordered_map<std::string, std::uint32_t> by_key_;
+  std::deque<k8s::Pod> reps_;
+};
+
+// One node as the simulations see it, with the filter results per pod class.
+struct StateNode {
+  ExistingNode node;
+  bool dirty = true;
+  bool in_order = false;   // listed in Cluster::ordered_
+  bool ordered_initialized = false;
+  std::string ordered_name;
+  std::vector<std::int8_t> fits;  // per pod class: -1 not known yet, 0 no, 1 yes
+  std::uint64_t snapshot_version = 0;  // the snapshot that lists it, at position snapshot_pos
+  std::uint32_t snapshot_pos = 0;
+  bool fits_class(std::uint32_t c, const PodClasses& classes, const k8s::SchedulerOptions& options);
+};
+
+// The nodes one pass sees, in scheduling order.
+struct Snapshot {
+  std::uint64_t version = 0;
+  std::vector<StateNode*> nodes;
+  bool any_required_anti_affinity = false;
+  // Per pod class, the positions (ascending) whose node the class fits.
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> fit_positions;
+  const std::vector<std::uint32_t>& fits_of(std::uint32_t c, const PodClasses& classes, const k8s::SchedulerOptions& options);
+};
+
+// One simulation over a snapshot.
+class SimulationNodes : public ExistingNodes {
+ public:
+  // excluded: positions in the snapshot left out of this simulation.
+  SimulationNodes(Snapshot& snapshot, PodClasses& classes, std::vector<std::uint32_t> excluded = {});
+  std::size_t size() const override { return snap_.nodes.size(); }
+  const ExistingNode& get(std::size_t i) const override;
+  void add_pod(std::size_t i, const k8s::Pod& pod) override;
+  bool excluded(std::size_t i) const override;
+  bool any_required_anti_affinity() const override { return snap_.any_required_anti_affinity; }
+  bool first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) override;
+  // Whether solve() can take these pods as they are (bound ones included): every one has a class
+  // and no existing pod has required anti-affinity, so no filter sees a pod's nodeName.
+  bool takes_bound_pods(const std::vector<const k8s::Pod*>& pods) const;
+
+ private:
+  Snapshot& snap_;
+  PodClasses& classes_;
+  std::vector<std::uint32_t> excluded_;  // sorted positions
+  std::unordered_map<std::size_t, ExistingNode> overlay_;
+  std::unordered_map<std::uint32_t, std::size_t> cursor_;  // class -> index into its fit positions
+};
+
+// The StateNodes themselves and their scheduling order.
+struct Cluster {
+  std::uint64_t version = 1;  // moves on every change a simulation could see
+  std::unordered_map<std::uint32_t, StateNode> nodes;     // by NodeId
+  std::unordered_map<std::size_t, StateNode> launched;   // by NodeClaim index: launched, no Node yet
+  std::vector<std::uint32_t> live_nodes;                 // NodeIds not deleted, ascending
+  // Scheduling order: [0] initialized, [1] not; each by name.
+  std::map<std::string, StateNode*> ordered[2];
+  PodClasses classes;
+  std::unique_ptr<Snapshot> snapshot;
+
+  std::unordered_map<std::uint32_t, std::uint64_t> node_stamp;  // NodeId -> changes seen
+
+  void touch() { ++version; }
+  void dirty(std::uint32_t node_id);
+  // Keeps `ordered` in step with the entry's current name and initialized flag (or drops it).
+  void reorder(StateNode& s, bool keep);
+};
+
+}  // namespace eksim::autoscaling::karpenter::state
