@@ -30,9 +30,10 @@ void add_daemon_pod_tolerations(PodSpec& spec) {
   if (spec.host_network) add_toleration(spec, "node.kubernetes.io/network-unavailable", kNoSchedule);
 }
 
-DaemonPlacement node_should_run_daemon_pod(const DaemonSet& ds, const Node& node) {
-  PodSpec spec = ds.tmpl.spec;
-  add_daemon_pod_tolerations(spec);
+namespace {
+
+// nodeShouldRunDaemonPod for the DaemonSet's pod spec with the daemon tolerations already added.
+DaemonPlacement placement(const PodSpec& spec, const Node& node) {
   if (!spec.node_name.empty() && spec.node_name != node.meta.name) return {};
   if (!pod_matches_node_selector_and_affinity(spec, node)) return {};
   if (!find_untolerated_taint(node.taints, spec.tolerations)) return {true, true};
@@ -44,19 +45,40 @@ DaemonPlacement node_should_run_daemon_pod(const DaemonSet& ds, const Node& node
   return {false, true};
 }
 
+PodSpec daemon_pod_spec(const DaemonSet& ds) {
+  PodSpec spec = ds.tmpl.spec;
+  add_daemon_pod_tolerations(spec);
+  return spec;
+}
+
+}  // namespace
+
+DaemonPlacement node_should_run_daemon_pod(const DaemonSet& ds, const Node& node) {
+  return placement(daemon_pod_spec(ds), node);
+}
+
 DaemonSetController::DaemonSetController(ApiServer& api, Kubelet* kubelet) : api_(api), kubelet_(kubelet) {
-  api_.on_node.push_back([this](NodeId, NodeChange) { enqueue(); });
+  api_.on_node.push_back([this](NodeId id, NodeChange) {
+    dirty_.insert(id);
+    enqueue();
+  });
   auto ours = [this](PodId id) {
     const Pod& p = api_.pod(id).pod;
     for (const auto& o : p.meta.owner_references)
       if (o.kind == "DaemonSet") return true;
     return false;
   };
-  api_.on_pod_deleted.push_back([this, ours](PodId id) {
-    if (ours(id)) enqueue();
+  auto pod_changed = [this](PodId id) {
+    const PodRecord& r = api_.pod(id);
+    if (r.node.valid()) dirty_.insert(r.node);
+    else all_dirty_ = true;
+    enqueue();
+  };
+  api_.on_pod_deleted.push_back([ours, pod_changed](PodId id) {
+    if (ours(id)) pod_changed(id);
   });
-  api_.on_pod_phase.push_back([this, ours](PodId id) {
-    if (ours(id) && api_.pod(id).pod.status.phase == PodPhase::Failed) enqueue();
+  api_.on_pod_phase.push_back([this, ours, pod_changed](PodId id) {
+    if (ours(id) && api_.pod(id).pod.status.phase == PodPhase::Failed) pod_changed(id);
   });
 }
 
@@ -84,9 +106,10 @@ int DaemonSetController::desired_number_scheduled(std::size_t index) const {
   const DaemonSet& ds = api_.daemon_sets()[index];
   if (ds.deleted) return 0;
   int n = 0;
+  const PodSpec spec = daemon_pod_spec(ds);
   for (std::size_t i = 0; i < api_.node_slots(); ++i) {
     const NodeRecord& r = api_.node(NodeId{static_cast<std::uint32_t>(i)});
-    if (!r.deleted && node_should_run_daemon_pod(ds, r.node).should_run) ++n;
+    if (!r.deleted && placement(spec, r.node).should_run) ++n;
   }
   return n;
 }
@@ -109,12 +132,17 @@ void DaemonSetController::enqueue() {
 }
 
 void DaemonSetController::reconcile_all() {
-  for (std::size_t i = 0; i < api_.daemon_sets().size(); ++i) reconcile(i);
+  std::set<NodeId> nodes = std::move(dirty_);
+  dirty_.clear();
+  bool all = all_dirty_;
+  all_dirty_ = false;
+  for (std::size_t i = 0; i < api_.daemon_sets().size(); ++i) reconcile(i, all ? nullptr : &nodes);
 }
 
-void DaemonSetController::reconcile(std::size_t index) {
+void DaemonSetController::reconcile(std::size_t index, const std::set<NodeId>* nodes) {
   DaemonSet& ds = api_.daemon_sets()[index];
   if (ds.deleted) return;
+  const PodSpec spec = daemon_pod_spec(ds);
   auto& mine = pods_[index];
   engine::ObjectRef ref{"DaemonSet", ds.meta.ns, ds.meta.name};
   auto delete_pod = [&](PodId p) {
@@ -132,11 +160,15 @@ void DaemonSetController::reconcile(std::size_t index) {
     if (r.pod.status.phase == PodPhase::Failed && !r.terminating) delete_pod(it->second);
     ++it;
   }
-  for (std::size_t i = 0; i < api_.node_slots(); ++i) {
-    const NodeRecord& nr = api_.node(NodeId{static_cast<std::uint32_t>(i)});
+  std::vector<NodeId> ids;
+  if (nodes) ids.assign(nodes->begin(), nodes->end());
+  else
+    for (std::size_t i = 0; i < api_.node_slots(); ++i) ids.push_back(NodeId{static_cast<std::uint32_t>(i)});
+  for (NodeId node_id : ids) {
+    const NodeRecord& nr = api_.node(node_id);
     if (nr.deleted) continue;
     const std::string& node = nr.node.meta.name;
-    DaemonPlacement place = node_should_run_daemon_pod(ds, nr.node);
+    DaemonPlacement place = placement(spec, nr.node);
     auto have = mine.find(node);
     if (have != mine.end()) {
       const PodRecord& r = api_.pod(have->second);

@@ -8,6 +8,7 @@
 // `SuccessfulCreate` "Created pod: <pod>", `SuccessfulDelete` "Deleted pod: <pod>".
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,12 +41,16 @@ class DaemonSetController {
  private:
   void enqueue();
   void reconcile_all();
-  void reconcile(std::size_t index);
+  // One DaemonSet over every node, or over `nodes` only (the nodes whose object or daemon pod
+  // changed since the last pass: the others are as that pass left them).
+  void reconcile(std::size_t index, const std::set<NodeId>* nodes = nullptr);
 
   ApiServer& api_;
   Kubelet* kubelet_;
   std::map<std::size_t, std::map<std::string, PodId>> pods_;  // ds -> node name -> pod
   bool queued_ = false;
+  std::set<NodeId> dirty_;  // nodes to look at in the next pass
+  bool all_dirty_ = false;  // a daemon pod that was never bound went away: look at every node
 };
 
 }  // namespace eksim::k8s
