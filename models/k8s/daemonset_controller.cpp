@@ -135,15 +135,9 @@ void DaemonSetController::reconcile_all() {
 }
 
 void DaemonSetController::reconcile(std::size_t index) {
-  DaemonSet& ds = api_.daemon_sets()[index];
+  const DaemonSet& ds = api_.daemon_sets()[index];
   if (ds.deleted) return;
   auto& mine = pods_[index];
-  engine::ObjectRef ref{"DaemonSet", ds.meta.ns, ds.meta.name};
-  auto delete_pod = [&](PodId p) {
-    api_.emit(EventType::Normal, "SuccessfulDelete", ref, "Deleted pod: " + api_.pod(p).pod.meta.name, kSource);
-    if (kubelet_) kubelet_->delete_pod(p);
-    else api_.remove_pod(p);
-  };
   // Drop pods that are gone; delete failed ones (they are recreated on the next pass).
   for (auto it = mine.begin(); it != mine.end();) {
     const PodRecord& r = api_.pod(it->second);
@@ -151,43 +145,16 @@ void DaemonSetController::reconcile(std::size_t index) {
       it = mine.erase(it);
       continue;
     }
-    if (r.pod.status.phase == PodPhase::Failed && !r.terminating) delete_pod(it->second);
+    if (r.pod.status.phase == PodPhase::Failed && !r.terminating) delete_daemon_pod(index, it->second);
     ++it;
   }
-  for (std::size_t i = 0; i < api_.node_slots(); ++i) {
-    const NodeRecord& nr = api_.node(NodeId{static_cast<std::uint32_t>(i)});
-    if (nr.deleted) continue;
-    const std::string& node = nr.node.meta.name;
-    DaemonPlacement place = node_should_run_daemon_pod(ds, nr.node);
-    auto have = mine.find(node);
-    if (have != mine.end()) {
-      const PodRecord& r = api_.pod(have->second);
-      if (!place.should_continue_running && !r.terminating) delete_pod(have->second);
-      continue;
-    }
-    if (!place.should_run) continue;
-    Pod p = pod_from_template(api_, ds.tmpl, ds.meta.ns, ds.meta.name + "-", {"DaemonSet", ds.meta.name, true});
-    add_daemon_pod_tolerations(p.spec);
-    NodeSelectorTerm term;
-    term.match_fields.push_back(NodeSelectorRequirement{"metadata.name", "In", {node}});
-    p.spec.affinity.node_required = std::vector<NodeSelectorTerm>{term};
-    std::string name = p.meta.name;
-    PodId id = api_.create_pod(std::move(p));
-    mine[node] = id;
-    api_.emit(EventType::Normal, "SuccessfulCreate", ref, "Created pod: " + name, kSource);
-  }
+  for (std::size_t i = 0; i < api_.node_slots(); ++i) sync_node(index, NodeId{static_cast<std::uint32_t>(i)});
 }
 
 void DaemonSetController::reconcile(std::size_t index, const std::set<std::string>& names, const std::vector<NodeId>& nodes) {
-  DaemonSet& ds = api_.daemon_sets()[index];
+  const DaemonSet& ds = api_.daemon_sets()[index];
   if (ds.deleted) return;
   auto& mine = pods_[index];
-  engine::ObjectRef ref{"DaemonSet", ds.meta.ns, ds.meta.name};
-  auto delete_pod = [&](PodId p) {
-    api_.emit(EventType::Normal, "SuccessfulDelete", ref, "Deleted pod: " + api_.pod(p).pod.meta.name, kSource);
-    if (kubelet_) kubelet_->delete_pod(p);
-    else api_.remove_pod(p);
-  };
   // Drop pods that are gone; delete failed ones (they are recreated on the next pass).
   for (const auto& n : names) {
     auto it = mine.find(n);
@@ -197,30 +164,44 @@ void DaemonSetController::reconcile(std::size_t index, const std::set<std::strin
       mine.erase(it);
       continue;
     }
-    if (r.pod.status.phase == PodPhase::Failed && !r.terminating) delete_pod(it->second);
+    if (r.pod.status.phase == PodPhase::Failed && !r.terminating) delete_daemon_pod(index, it->second);
   }
-  for (NodeId nid : nodes) {
-    const NodeRecord& nr = api_.node(nid);
-    if (nr.deleted) continue;
-    const std::string& node = nr.node.meta.name;
-    DaemonPlacement place = node_should_run_daemon_pod(ds, nr.node);
-    auto have = mine.find(node);
-    if (have != mine.end()) {
-      const PodRecord& r = api_.pod(have->second);
-      if (!place.should_continue_running && !r.terminating) delete_pod(have->second);
-      continue;
-    }
-    if (!place.should_run) continue;
-    Pod p = pod_from_template(api_, ds.tmpl, ds.meta.ns, ds.meta.name + "-", {"DaemonSet", ds.meta.name, true});
-    add_daemon_pod_tolerations(p.spec);
-    NodeSelectorTerm term;
-    term.match_fields.push_back(NodeSelectorRequirement{"metadata.name", "In", {node}});
-    p.spec.affinity.node_required = std::vector<NodeSelectorTerm>{term};
-    std::string name = p.meta.name;
-    PodId id = api_.create_pod(std::move(p));
-    mine[node] = id;
-    api_.emit(EventType::Normal, "SuccessfulCreate", ref, "Created pod: " + name, kSource);
+  for (NodeId nid : nodes) sync_node(index, nid);
+}
+
+void DaemonSetController::delete_daemon_pod(std::size_t index, PodId p) {
+  const DaemonSet& ds = api_.daemon_sets()[index];
+  api_.emit(EventType::Normal, "SuccessfulDelete", {"DaemonSet", ds.meta.ns, ds.meta.name},
+            "Deleted pod: " + api_.pod(p).pod.meta.name, kSource);
+  if (kubelet_) kubelet_->delete_pod(p);
+  else api_.remove_pod(p);
+}
+
+// One node of one DaemonSet: delete the daemon pod that must not keep running there, or create
+// the one that should run and does not.
+void DaemonSetController::sync_node(std::size_t index, NodeId nid) {
+  const NodeRecord& nr = api_.node(nid);
+  if (nr.deleted) return;
+  const DaemonSet& ds = api_.daemon_sets()[index];
+  auto& mine = pods_[index];
+  const std::string& node = nr.node.meta.name;
+  DaemonPlacement place = node_should_run_daemon_pod(ds, nr.node);
+  auto have = mine.find(node);
+  if (have != mine.end()) {
+    const PodRecord& r = api_.pod(have->second);
+    if (!place.should_continue_running && !r.terminating) delete_daemon_pod(index, have->second);
+    return;
   }
+  if (!place.should_run) return;
+  Pod p = pod_from_template(api_, ds.tmpl, ds.meta.ns, ds.meta.name + "-", {"DaemonSet", ds.meta.name, true});
+  add_daemon_pod_tolerations(p.spec);
+  NodeSelectorTerm term;
+  term.match_fields.push_back(NodeSelectorRequirement{"metadata.name", "In", {node}});
+  p.spec.affinity.node_required = std::vector<NodeSelectorTerm>{term};
+  std::string name = p.meta.name;
+  PodId id = api_.create_pod(std::move(p));
+  mine[node] = id;
+  api_.emit(EventType::Normal, "SuccessfulCreate", {"DaemonSet", ds.meta.ns, ds.meta.name}, "Created pod: " + name, kSource);
 }
 
 }  // namespace eksim::k8s

@@ -46,6 +46,8 @@ class DaemonSetController {
   // nodes whose daemon pods were deleted or failed. Every other node is as the last pass left
   // it, where a full pass would do nothing.
   void reconcile(std::size_t index, const std::set<std::string>& names, const std::vector<NodeId>& nodes);
+  void sync_node(std::size_t index, NodeId node);
+  void delete_daemon_pod(std::size_t index, PodId pod);
 
   ApiServer& api_;
   Kubelet* kubelet_;
