@@ -131,7 +131,7 @@ class ClusterAutoscaler : public Controller {
   std::vector<LiveNode> live_nodes();
   std::int64_t registered_usable(const GroupState& g, const std::vector<LiveNode>& nodes) const;
   std::int64_t deleting_in(const GroupState& g) const;
-  bool healthy() const;  // clusterstate.IsClusterHealthy over the registered nodes
+  bool healthy(const std::vector<LiveNode>& nodes) const;  // clusterstate.IsClusterHealthy over the registered nodes
 
   // core/static_autoscaler.cpp
   std::vector<k8s::PodId> default_unschedulable() const;

@@ -121,11 +121,11 @@ void ClusterAutoscaler::check_provision_timeouts(GroupState& g) {
   for (const auto& iid : unregistered) c_.auto_scaling.terminate_instance(iid, true);
 }
 
-bool ClusterAutoscaler::healthy() const {
+bool ClusterAutoscaler::healthy(const std::vector<LiveNode>& live) const {
   const engine::SimTime now = c_.sim.now();
   std::int64_t nodes = 0, unready = 0;
-  for (k8s::NodeId id : node_infos_.live()) {
-    const k8s::NodeRecord& rec = c_.api.node(id);
+  for (const LiveNode& ln : live) {
+    const k8s::NodeRecord& rec = c_.api.node(ln.id);
     ++nodes;
     if (rec.node.ready || deleting_.count(rec.node.meta.name)) continue;  // Ready, or Deleted by CA
     if (rec.registered_at && now - *rec.registered_at < kMaxNodeStartupTime) continue;  // NotStarted
