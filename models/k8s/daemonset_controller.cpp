@@ -30,10 +30,9 @@ void add_daemon_pod_tolerations(PodSpec& spec) {
   if (spec.host_network) add_toleration(spec, "node.kubernetes.io/network-unavailable", kNoSchedule);
 }
 
-namespace {
-
-// nodeShouldRunDaemonPod for the DaemonSet's pod spec with the daemon tolerations already added.
-DaemonPlacement placement(const PodSpec& spec, const Node& node) {
+DaemonPlacement node_should_run_daemon_pod(const DaemonSet& ds, const Node& node) {
+  PodSpec spec = ds.tmpl.spec;
+  add_daemon_pod_tolerations(spec);
   if (!spec.node_name.empty() && spec.node_name != node.meta.name) return {};
   if (!pod_matches_node_selector_and_affinity(spec, node)) return {};
   if (!find_untolerated_taint(node.taints, spec.tolerations)) return {true, true};
@@ -45,21 +44,9 @@ DaemonPlacement placement(const PodSpec& spec, const Node& node) {
   return {false, true};
 }
 
-PodSpec daemon_pod_spec(const DaemonSet& ds) {
-  PodSpec spec = ds.tmpl.spec;
-  add_daemon_pod_tolerations(spec);
-  return spec;
-}
-
-}  // namespace
-
-DaemonPlacement node_should_run_daemon_pod(const DaemonSet& ds, const Node& node) {
-  return placement(daemon_pod_spec(ds), node);
-}
-
 DaemonSetController::DaemonSetController(ApiServer& api, Kubelet* kubelet) : api_(api), kubelet_(kubelet) {
   api_.on_node.push_back([this](NodeId id, NodeChange) {
-    dirty_.insert(id);
+    dirty_nodes_.insert(id);
     enqueue();
   });
   auto ours = [this](PodId id) {
@@ -68,17 +55,23 @@ DaemonSetController::DaemonSetController(ApiServer& api, Kubelet* kubelet) : api
       if (o.kind == "DaemonSet") return true;
     return false;
   };
-  auto pod_changed = [this](PodId id) {
-    const PodRecord& r = api_.pod(id);
-    if (r.node.valid()) dirty_.insert(r.node);
-    else all_dirty_ = true;
-    enqueue();
+  // The node a daemon pod was made for (its metadata.name node affinity).
+  auto target = [this](PodId id) {
+    const auto& req = api_.pod(id).pod.spec.affinity.node_required;
+    if (req)
+      for (const auto& term : *req)
+        for (const auto& f : term.match_fields)
+          if (f.key == "metadata.name" && !f.values.empty()) dirty_names_.insert(f.values[0]);
   };
-  api_.on_pod_deleted.push_back([ours, pod_changed](PodId id) {
-    if (ours(id)) pod_changed(id);
+  api_.on_pod_deleted.push_back([this, ours, target](PodId id) {
+    if (!ours(id)) return;
+    target(id);
+    enqueue();
   });
-  api_.on_pod_phase.push_back([this, ours, pod_changed](PodId id) {
-    if (ours(id) && api_.pod(id).pod.status.phase == PodPhase::Failed) pod_changed(id);
+  api_.on_pod_phase.push_back([this, ours, target](PodId id) {
+    if (!ours(id) || api_.pod(id).pod.status.phase != PodPhase::Failed) return;
+    target(id);
+    enqueue();
   });
 }
 
@@ -106,10 +99,9 @@ int DaemonSetController::desired_number_scheduled(std::size_t index) const {
   const DaemonSet& ds = api_.daemon_sets()[index];
   if (ds.deleted) return 0;
   int n = 0;
-  const PodSpec spec = daemon_pod_spec(ds);
   for (std::size_t i = 0; i < api_.node_slots(); ++i) {
     const NodeRecord& r = api_.node(NodeId{static_cast<std::uint32_t>(i)});
-    if (!r.deleted && placement(spec, r.node).should_run) ++n;
+    if (!r.deleted && node_should_run_daemon_pod(ds, r.node).should_run) ++n;
   }
   return n;
 }
@@ -132,17 +124,19 @@ void DaemonSetController::enqueue() {
 }
 
 void DaemonSetController::reconcile_all() {
-  std::set<NodeId> nodes = std::move(dirty_);
-  dirty_.clear();
-  bool all = all_dirty_;
-  all_dirty_ = false;
-  for (std::size_t i = 0; i < api_.daemon_sets().size(); ++i) reconcile(i, all ? nullptr : &nodes);
+  std::set<std::string> names = std::move(dirty_names_);
+  dirty_names_.clear();
+  std::set<NodeId> ids = std::move(dirty_nodes_);
+  dirty_nodes_.clear();
+  for (const auto& n : names)
+    if (auto id = api_.find_node(n)) ids.insert(*id);
+  std::vector<NodeId> nodes(ids.begin(), ids.end());  // slot order, as a full pass walks them
+  for (std::size_t i = 0; i < api_.daemon_sets().size(); ++i) reconcile(i, names, nodes);
 }
 
-void DaemonSetController::reconcile(std::size_t index, const std::set<NodeId>* nodes) {
+void DaemonSetController::reconcile(std::size_t index) {
   DaemonSet& ds = api_.daemon_sets()[index];
   if (ds.deleted) return;
-  const PodSpec spec = daemon_pod_spec(ds);
   auto& mine = pods_[index];
   engine::ObjectRef ref{"DaemonSet", ds.meta.ns, ds.meta.name};
   auto delete_pod = [&](PodId p) {
@@ -160,15 +154,56 @@ void DaemonSetController::reconcile(std::size_t index, const std::set<NodeId>* n
     if (r.pod.status.phase == PodPhase::Failed && !r.terminating) delete_pod(it->second);
     ++it;
   }
-  std::vector<NodeId> ids;
-  if (nodes) ids.assign(nodes->begin(), nodes->end());
-  else
-    for (std::size_t i = 0; i < api_.node_slots(); ++i) ids.push_back(NodeId{static_cast<std::uint32_t>(i)});
-  for (NodeId node_id : ids) {
-    const NodeRecord& nr = api_.node(node_id);
+  for (std::size_t i = 0; i < api_.node_slots(); ++i) {
+    const NodeRecord& nr = api_.node(NodeId{static_cast<std::uint32_t>(i)});
     if (nr.deleted) continue;
     const std::string& node = nr.node.meta.name;
-    DaemonPlacement place = placement(spec, nr.node);
+    DaemonPlacement place = node_should_run_daemon_pod(ds, nr.node);
+    auto have = mine.find(node);
+    if (have != mine.end()) {
+      const PodRecord& r = api_.pod(have->second);
+      if (!place.should_continue_running && !r.terminating) delete_pod(have->second);
+      continue;
+    }
+    if (!place.should_run) continue;
+    Pod p = pod_from_template(api_, ds.tmpl, ds.meta.ns, ds.meta.name + "-", {"DaemonSet", ds.meta.name, true});
+    add_daemon_pod_tolerations(p.spec);
+    NodeSelectorTerm term;
+    term.match_fields.push_back(NodeSelectorRequirement{"metadata.name", "In", {node}});
+    p.spec.affinity.node_required = std::vector<NodeSelectorTerm>{term};
+    std::string name = p.meta.name;
+    PodId id = api_.create_pod(std::move(p));
+    mine[node] = id;
+    api_.emit(EventType::Normal, "SuccessfulCreate", ref, "Created pod: " + name, kSource);
+  }
+}
+
+void DaemonSetController::reconcile(std::size_t index, const std::set<std::string>& names, const std::vector<NodeId>& nodes) {
+  DaemonSet& ds = api_.daemon_sets()[index];
+  if (ds.deleted) return;
+  auto& mine = pods_[index];
+  engine::ObjectRef ref{"DaemonSet", ds.meta.ns, ds.meta.name};
+  auto delete_pod = [&](PodId p) {
+    api_.emit(EventType::Normal, "SuccessfulDelete", ref, "Deleted pod: " + api_.pod(p).pod.meta.name, kSource);
+    if (kubelet_) kubelet_->delete_pod(p);
+    else api_.remove_pod(p);
+  };
+  // Drop pods that are gone; delete failed ones (they are recreated on the next pass).
+  for (const auto& n : names) {
+    auto it = mine.find(n);
+    if (it == mine.end()) continue;
+    const PodRecord& r = api_.pod(it->second);
+    if (r.deleted) {
+      mine.erase(it);
+      continue;
+    }
+    if (r.pod.status.phase == PodPhase::Failed && !r.terminating) delete_pod(it->second);
+  }
+  for (NodeId nid : nodes) {
+    const NodeRecord& nr = api_.node(nid);
+    if (nr.deleted) continue;
+    const std::string& node = nr.node.meta.name;
+    DaemonPlacement place = node_should_run_daemon_pod(ds, nr.node);
     auto have = mine.find(node);
     if (have != mine.end()) {
       const PodRecord& r = api_.pod(have->second);

@@ -41,16 +41,18 @@ class DaemonSetController {
  private:
   void enqueue();
   void reconcile_all();
-  // One DaemonSet over every node, or over `nodes` only (the nodes whose object or daemon pod
-  // changed since the last pass: the others are as that pass left them).
-  void reconcile(std::size_t index, const std::set<NodeId>* nodes = nullptr);
+  void reconcile(std::size_t index);
+  // A reconcile limited to what changed since the last one: the nodes with node events and the
+  // nodes whose daemon pods were deleted or failed. Every other node is as the last pass left
+  // it, where a full pass would do nothing.
+  void reconcile(std::size_t index, const std::set<std::string>& names, const std::vector<NodeId>& nodes);
 
   ApiServer& api_;
   Kubelet* kubelet_;
   std::map<std::size_t, std::map<std::string, PodId>> pods_;  // ds -> node name -> pod
   bool queued_ = false;
-  std::set<NodeId> dirty_;  // nodes to look at in the next pass
-  bool all_dirty_ = false;  // a daemon pod that was never bound went away: look at every node
+  std::set<NodeId> dirty_nodes_;
+  std::set<std::string> dirty_names_;
 };
 
 }  // namespace eksim::k8s

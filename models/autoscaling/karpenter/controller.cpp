@@ -110,17 +110,20 @@ Controller::Controller(Cluster& cluster, Settings settings) : c_(cluster), setti
 void Controller::apply_node_pool(NodePool pool) {
   std::string name = pool.name;
   pools_[name] = std::move(pool);
+  ++config_version_;
   trigger();
 }
 
 void Controller::apply_node_class(NodeClass node_class) {
   types_by_class_.erase(node_class.name);
   classes_[node_class.name] = std::move(node_class);
+  ++config_version_;
   trigger();
 }
 
 bool Controller::delete_node_pool(const std::string& name) {
   if (!pools_.erase(name)) return false;
+  ++config_version_;
   // NodeClaims are owned by their NodePool: garbage collection deletes them.
   for (auto& c : claims_)
     if (c.node_pool == name && c.phase != NodeClaimPhase::Deleting && c.phase != NodeClaimPhase::Deleted)

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,17 @@ class Controller : public eksim::Controller {
   // Runs one disruption pass now.
   void disrupt();
 
+  // For tests: the nodes the scheduling simulations see, in scheduling order, from the
+  // cluster-state cache, and the same computed from scratch from the API objects.
+  std::vector<ExistingNode> cached_simulation_nodes();
+  std::vector<ExistingNode> rebuilt_simulation_nodes();
+  // Multi-node consolidation considers at most this many candidates in one command
+  // (MultiNodeConsolidation.ComputeCommands: "Only consider a maximum batch of 100 NodeClaims").
+  static constexpr std::size_t kMultiNodeMaxCandidates = 100;
+  // The largest prefix length of `candidates` budget-allowed candidates the binary search tries
+  // (0 when multi-node consolidation does not run: it needs two).
+  static std::size_t multi_node_search_limit(std::size_t candidates);
+
  private:
   void trigger();
   void on_batch_timer();
@@ -142,7 +154,12 @@ class Controller : public eksim::Controller {
   struct TemplateSet {
     std::vector<k8s::Pod> daemons;
     std::vector<NodeClaimTemplate> templates;
+    std::uint64_t generation = 0;  // moves when the content may differ
   };
+  // What the templates are built from: NodePools and NodeClasses (config_version_), offering
+  // availability (ICE marks and live entries), the DaemonSet pods' scheduling fields, and the
+  // NodeClaims' capacity when a NodePool has limits.
+  std::string template_signature();
   std::shared_ptr<TemplateSet> template_set();
   std::vector<NodeClaimTemplate> templates(std::vector<k8s::Pod>& daemons);
   // Creates and launches a NodeClaim for a planned claim; returns its index or -1.
@@ -166,6 +183,13 @@ class Controller : public eksim::Controller {
   // pool_hash / class_hash, computed once per pass.
   const std::string& pool_hash_cached(const NodePool& p);
   const std::string& class_hash_cached(const NodeClass& c);
+  // The NodePool's requirements as Requirement objects, built once per pass.
+  const std::vector<Requirement>& pool_requirements(const NodePool& p);
+  // Drift by hash (the NodePool template or NodeClass changed since launch), per config version.
+  bool hash_drifted(const NodeClaimState& c, const NodePool& pool);
+  std::unordered_map<std::size_t, std::pair<std::uint64_t, bool>> hash_drift_;  // by NodeClaim index
+  std::unordered_map<const NodePool*, bool> budget_ok_;  // still_settled, per pass and version
+  std::uint64_t budget_pass_ = 0, budget_version_ = 0;
   // karpenter.sh/do-not-disrupt on the node or one of its reschedulable pods.
   bool pods_block_disruption(k8s::NodeId node);
   // Reschedulable pods on the node (pod.IsReschedulable).
@@ -207,7 +231,11 @@ class Controller : public eksim::Controller {
   std::uint32_t seen_node_slots_ = 0;
   std::uint64_t pass_ = 0;  // provisioning and disruption passes, for per-pass caches
   std::shared_ptr<TemplateSet> templates_;
+  std::string templates_signature_;
   std::uint64_t templates_pass_ = 0, templates_version_ = 0;
+  std::uint64_t templates_generation_ = 0;
+  std::uint64_t config_version_ = 0;
+  std::uint64_t claims_version_ = 0;  // NodeClaims added or gone (capacity usage)
   std::set<std::uint32_t> pending_;
   // Per node, what disruption reads from its pods, valid while the node's stamp holds.
   struct NodePods {
@@ -216,10 +244,26 @@ class Controller : public eksim::Controller {
     int reschedulable = 0;
   };
   std::unordered_map<std::uint32_t, NodePods> node_pods_;
+  // Single-node consolidation's settled candidates: the last simulation found no cheaper
+  // replacement and no pod fit an existing node, so it stays a no-op while the candidate's node
+  // (its stamp), the templates (generation) and the time (expiry) stand, the NodePool's budget
+  // allows a disruption, and no initialized node besides its own fits one of its pod classes.
+  struct Settled {
+    std::uint32_t node = 0;
+    std::uint64_t stamp = 0, generation = 0;
+    engine::SimTime until;
+    const NodePool* pool = nullptr;
+    std::vector<std::uint32_t> classes;
+  };
+  std::unordered_map<std::size_t, Settled> settled_;
+  // Multi-node consolidation simulations that found no command, by what they read.
+  std::unordered_set<std::string> no_command_;
+  bool still_settled(std::size_t index, engine::SimTime now);
   const NodePods& node_pods(k8s::NodeId node);
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
   std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;
-  std::map<std::string, std::pair<std::uint64_t, std::string>> pool_hashes_, class_hashes_;  // pods that may be provisionable (PodIds; pruned lazily)
+  std::map<std::string, std::pair<std::uint64_t, std::string>> pool_hashes_, class_hashes_;
+  std::map<std::string, std::pair<std::uint64_t, std::vector<Requirement>>> pool_requirements_;  // pods that may be provisionable (PodIds; pruned lazily)
   UnavailableOfferings ice_;
   engine::EventId batch_timer_;
   std::optional<engine::SimTime> batch_start_;

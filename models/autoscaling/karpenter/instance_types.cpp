@@ -75,6 +75,7 @@ InstanceTypeInfo build_instance_type(const aws::InstanceType& t, const InstanceT
 
 void UnavailableOfferings::mark(const std::string& type, const std::string& zone, const std::string& ct, engine::SimTime now) {
   until_[{type, zone, ct}] = now + kTtl;
+  ++marks_;
 }
 
 bool UnavailableOfferings::unavailable(const std::string& type, const std::string& zone, const std::string& ct,

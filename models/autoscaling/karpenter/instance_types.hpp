@@ -60,8 +60,11 @@ class UnavailableOfferings {
   // Sets Offering::available on every offering of the types.
   void apply(std::vector<InstanceTypeInfo>& types, engine::SimTime now) const;
   std::size_t size(engine::SimTime now) const;
+  // Number of mark() calls so far: with size(now), tells whether availability changed.
+  std::uint64_t marks() const { return marks_; }
 
  private:
+  std::uint64_t marks_ = 0;
   std::map<std::tuple<std::string, std::string, std::string>, engine::SimTime> until_;
 };
 

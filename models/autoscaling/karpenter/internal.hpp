@@ -44,7 +44,7 @@ inline k8s::Pod unbound(const k8s::Pod& p) {
 // initialized is a pod error ("would schedule against uninitialized nodeclaim/..."): disruption
 // does not rely on capacity still starting (e.g. a NodeClaim in flight for a pending pod).
 inline bool relies_on_uninitialized(const SchedulingResults& r, const ExistingNodes& nodes) {
-  return std::any_of(r.existing.begin(), r.existing.end(), [&](const auto& e) { return !nodes.get(e.second).initialized; });
+  return std::any_of(r.existing.begin(), r.existing.end(), [&](const auto& e) { return !nodes.base(e.second).initialized; });
 }
 
 // "underutilized" -> "Underutilized" for event texts.

@@ -5,6 +5,8 @@
 #include "models/autoscaling/karpenter/internal.hpp"
 #include "models/autoscaling/karpenter/state/cluster.hpp"
 
+#include <unordered_set>
+
 namespace eksim::autoscaling::karpenter {
 
 using namespace detail;
@@ -22,8 +24,7 @@ bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) {
   const k8s::NodeRecord& rec = c_.api.node(*node);
   if (has_taint(rec.node.taints, kTaintDisrupted) || pods_block_disruption(*node)) return false;
   // Drifted nodes are replaced by drift, not consolidation.
-  auto cls = classes_.find(c.node_class);
-  if (c.pool_hash != pool_hash_cached(pool) || cls == classes_.end() || c.class_hash != class_hash_cached(cls->second)) return false;
+  if (hash_drifted(c, pool)) return false;
   return reschedulable_pods(*node) > 0;  // empty nodes are emptiness's
 }
 
@@ -59,11 +60,48 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   }
   cmd.candidates = names;
   cmd.templates = template_set();
+  // A simulation that found no command is remembered by everything it read: the templates, the
+  // candidates' nodes (stamps), and per pod class the nodes outside the candidates it fits, with
+  // their stamps. The same inputs again give the same no-command answer.
+  std::string key;
+  if (!cmd.pods) {
+    auto put = [&key](std::uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    put(cmd.templates->generation);
+    for (const auto& n : names) {
+      const NodeClaimState* c = claim_by_name(n);
+      put(static_cast<std::uint64_t>(c - claims_.data()));
+      auto node = node_of(*c);
+      put(node ? node->v : UINT64_MAX);
+      put(node ? state_.node_stamp[node->v] : 0);
+    }
+    std::vector<std::uint32_t> seen;
+    const k8s::SchedulerOptions options;
+    for (const k8s::Pod* p : pods) {
+      std::uint32_t k = *state_.classes.of(*p);
+      if (std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
+      seen.push_back(k);
+      put(UINT64_MAX - k);
+      for (std::uint32_t pos : snap.fits_of(k, state_.classes, options)) {
+        if (others.excluded(pos)) continue;
+        const state::StateNode* s = snap.nodes[pos];
+        put(s->identity);
+        put(s->identity >> 32 ? 0 : state_.node_stamp[static_cast<std::uint32_t>(s->identity)]);
+      }
+    }
+    if (no_command_.count(key)) return std::nullopt;
+  }
+  auto none = [&]() -> std::optional<ConsolidationCommand> {
+    if (!key.empty()) {
+      if (no_command_.size() > 100000) no_command_.clear();
+      no_command_.insert(key);
+    }
+    return std::nullopt;
+  };
   SchedulingResults res = solve(pods, others, cmd.templates->templates, domain());
-  if (!res.errors.empty() || res.new_claims.size() > 1 || relies_on_uninitialized(res, others)) return std::nullopt;
+  if (!res.errors.empty() || res.new_claims.size() > 1 || relies_on_uninitialized(res, others)) return none();
   if (res.new_claims.empty()) return cmd;  // delete
   // Spot candidates are only replaced with the SpotToSpotConsolidation feature gate.
-  if (any_spot && !settings_.spot_to_spot_consolidation) return std::nullopt;
+  if (any_spot && !settings_.spot_to_spot_consolidation) return none();
   PlannedNodeClaim planned = std::move(res.new_claims[0]);
   // Cheaper than the candidates together, and (filterOutSameType) cheaper than the cheapest
   // candidate whose type is among the options: otherwise deleting the others is the better move.
@@ -76,7 +114,7 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
     double p = it->cheapest(planned.requirements);
     return p < 0 || p >= max_price;
   });
-  if (planned.options.empty()) return std::nullopt;
+  if (planned.options.empty()) return none();
   cmd.replacement.push_back(std::move(planned));
   return cmd;
 }

@@ -10,6 +10,38 @@ namespace eksim::autoscaling::karpenter {
 
 using namespace detail;
 
+bool Controller::still_settled(std::size_t index, SimTime now) {
+  auto it = settled_.find(index);
+  if (it == settled_.end()) return false;
+  const Settled& st = it->second;
+  if (c_.api.node(k8s::NodeId{st.node}).deleted || state_.node_stamp[st.node] != st.stamp || now >= st.until) return false;
+  if (template_set()->generation != st.generation) return false;
+  // With no disruption allowed it would report DisruptionBlocked.
+  if (budget_pass_ != pass_ || budget_version_ != state_.version) {
+    budget_ok_.clear();
+    budget_pass_ = pass_;
+    budget_version_ = state_.version;
+  }
+  auto b = budget_ok_.find(st.pool);
+  if (b == budget_ok_.end()) b = budget_ok_.emplace(st.pool, allowed_disruptions(*st.pool, "Underutilized") > 0).first;
+  if (!b->second) return false;
+  state::Snapshot& snap = snapshot();
+  if (snap.any_required_anti_affinity) return false;
+  auto own = state_.nodes.find(st.node);
+  const bool listed = own != state_.nodes.end() && own->second.in_order && own->second.snapshot_version == snap.version;
+  const k8s::SchedulerOptions options;
+  for (std::uint32_t k : st.classes) {
+    // The simulation tries initialized nodes first: one that fits (other than the candidate's
+    // own) could take the pod. Uninitialized ones only ever make it a no-op.
+    for (std::uint32_t pos : snap.fits_of(k, state_.classes, options)) {
+      if (!snap.nodes[pos]->node.initialized) break;
+      if (listed && pos == own->second.snapshot_pos) continue;
+      return false;
+    }
+  }
+  return true;
+}
+
 void Controller::disrupt() {
   const SimTime now = c_.sim.now();
   auto& api = c_.api;
@@ -53,6 +85,8 @@ void Controller::disrupt() {
   for (std::size_t i : live_claims())
     if (claims_[i].phase == NodeClaimPhase::Initialized && claims_[i].replacements.empty()) names.push_back(i);
   for (std::size_t index : names) {
+    if (still_settled(index, now)) continue;
+    settled_.erase(index);
     // By name, as the NodeClaim is looked up again after each command (the first of a name).
     const std::string name = claims_[index].name;
     NodeClaimState* c = claim_by_name(name);
@@ -80,11 +114,10 @@ void Controller::disrupt() {
     // Drift: the NodePool template or NodeClass changed, or the node no longer meets the
     // NodePool's requirements.
     std::string reason;
-    auto cls = classes_.find(c->node_class);
-    bool drifted = c->pool_hash != pool_hash_cached(pool) || cls == classes_.end() || c->class_hash != class_hash_cached(cls->second);
-    for (const auto& r : pool.requirements) {
-      auto lbl = rec.node.meta.labels.find(r.key);
-      if (lbl != rec.node.meta.labels.end() && !Requirement(r.key, r.op, r.values).has(lbl->second)) drifted = true;
+    bool drifted = hash_drifted(*c, pool);
+    for (const auto& r : pool_requirements(pool)) {
+      auto lbl = rec.node.meta.labels.find(r.key());
+      if (lbl != rec.node.meta.labels.end() && !r.has(lbl->second)) drifted = true;
     }
     bool consolidatable = pool.consolidate_after &&
                           now - std::max(c->last_pod_event, c->initialized_at.value_or(now)) >= *pool.consolidate_after;
@@ -126,6 +159,19 @@ void Controller::disrupt() {
           if (cheaper && c->capacity_type == "spot" && !settings_.spot_to_spot_consolidation) cheaper = false;
           if (!cheaper) {
             pending_commands_.erase(name);
+            if (sim.existing.empty() && moved.empty() && c == &claims_[index]) {
+              Settled st;
+              st.node = node->v;
+              st.stamp = state_.node_stamp[node->v];
+              st.generation = tmpls->generation;
+              st.until = pool.expire_after ? c->created + *pool.expire_after : SimTime{INT64_MAX};
+              st.pool = &pool;
+              for (const k8s::Pod* p : pods) {
+                std::uint32_t k = *state_.classes.of(*p);
+                if (std::find(st.classes.begin(), st.classes.end(), k) == st.classes.end()) st.classes.push_back(k);
+              }
+              settled_[index] = std::move(st);
+            }
             continue;
           }
         }

@@ -33,6 +33,28 @@ const std::string& Controller::pool_hash_cached(const NodePool& p) {
   return slot.second;
 }
 
+const std::vector<Requirement>& Controller::pool_requirements(const NodePool& p) {
+  auto& slot = pool_requirements_[p.name];
+  if (slot.first != pass_ || pass_ == 0) {
+    slot.first = pass_;
+    slot.second.clear();
+    for (const auto& r : p.requirements) slot.second.emplace_back(r.key, r.op, r.values);
+  }
+  return slot.second;
+}
+
+bool Controller::hash_drifted(const NodeClaimState& c, const NodePool& pool) {
+  // The NodeClaim's hashes are fixed at launch; the NodePool's and NodeClass's move only with
+  // config_version_.
+  auto& memo = hash_drift_[static_cast<std::size_t>(&c - claims_.data())];
+  if (memo.first != config_version_ + 1) {
+    auto cls = classes_.find(c.node_class);
+    memo = {config_version_ + 1, c.pool_hash != pool_hash_cached(pool) || cls == classes_.end() ||
+                                      c.class_hash != class_hash_cached(cls->second)};
+  }
+  return memo.second;
+}
+
 const std::string& Controller::class_hash_cached(const NodeClass& c) {
   auto& slot = class_hashes_[c.name];
   if (slot.first != pass_ || pass_ == 0) slot = {pass_, class_hash(c)};

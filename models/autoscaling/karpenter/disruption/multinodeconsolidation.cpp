@@ -7,6 +7,12 @@ namespace eksim::autoscaling::karpenter {
 
 using namespace detail;
 
+std::size_t Controller::multi_node_search_limit(std::size_t candidates) {
+  // firstNConsolidationOption: at least two NodeClaims; prefixes [0, mid] with mid < limit.
+  if (candidates < 2) return 0;
+  return std::min(candidates, kMultiNodeMaxCandidates);
+}
+
 bool Controller::multi_node_consolidation(SimTime now) {
   // MultiNodeConsolidation.ComputeCommand: candidates by disruption cost, pre-filtered by the
   // NodePools' budgets, then a binary search for the longest prefix [0, n] that one command
@@ -35,8 +41,8 @@ bool Controller::multi_node_consolidation(SimTime now) {
   }
   (void)constrained;
   std::optional<ConsolidationCommand> best;
-  if (candidates.size() >= 2) {
-    std::size_t lo = 1, hi = std::min<std::size_t>(candidates.size(), 100) - 1;
+  if (const std::size_t limit = multi_node_search_limit(candidates.size()); limit > 0) {
+    std::size_t lo = 1, hi = limit - 1;
     while (lo <= hi) {
       std::size_t mid = (lo + hi) / 2;
       std::vector<std::string> prefix(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(mid + 1));

@@ -111,16 +111,51 @@ std::vector<NodeClaimTemplate> Controller::templates(std::vector<k8s::Pod>& daem
   return out;
 }
 
-std::shared_ptr<Controller::TemplateSet> Controller::template_set() {
-  // Within one pass the NodePools, NodeClasses and DaemonSets stand still; NodeClaims launched or
-  // deleted (usage, limits) and offerings marked unavailable move the state version.
-  if (!templates_ || templates_pass_ != pass_ || templates_version_ != state_.version) {
-    templates_ = std::make_shared<TemplateSet>();
-    templates_->daemons = daemon_pods();
-    templates_->templates = templates(templates_->daemons);
-    templates_pass_ = pass_;
-    templates_version_ = state_.version;
+std::string Controller::template_signature() {
+  std::string sig = std::to_string(config_version_) + "|" + std::to_string(ice_.marks()) + "|" +
+                    std::to_string(ice_.size(c_.sim.now())) + "|";
+  bool limits = false;
+  for (const auto& [n, p] : pools_) limits |= !p.limits.empty();
+  if (limits) sig += std::to_string(claims_version_);
+  sig += "|";
+  // make_template reads a DaemonSet pod's tolerations, nodeSelector, required node affinity and
+  // requests: the class key of its pod covers exactly these.
+  state::PodClasses scratch;
+  for (const auto& dp : daemon_pods()) {
+    k8s::Pod p = dp;
+    p.spec.topology_spread_constraints.clear();
+    p.spec.affinity.pod_affinity_required.clear();
+    p.spec.affinity.pod_anti_affinity_required.clear();
+    for (auto* cs : {&p.spec.init_containers, &p.spec.containers})
+      for (auto& c : *cs) c.ports.clear();
+    sig += std::to_string(*state_.classes.of(p)) + ",";
   }
+  return sig;
+}
+
+std::shared_ptr<Controller::TemplateSet> Controller::template_set() {
+  // Rebuilt when what they are built from changed (template_signature).
+  if (templates_pass_ != pass_ || pass_ == 0) {
+    templates_pass_ = pass_;
+    std::string sig = template_signature();
+    if (!templates_ || sig != templates_signature_) {
+      templates_ = std::make_shared<TemplateSet>();
+      templates_->daemons = daemon_pods();
+      templates_->templates = templates(templates_->daemons);
+      templates_->generation = ++templates_generation_;
+      templates_signature_ = std::move(sig);
+    }
+  } else if (templates_version_ != state_.version) {
+    std::string sig = template_signature();
+    if (sig != templates_signature_) {
+      templates_ = std::make_shared<TemplateSet>();
+      templates_->daemons = daemon_pods();
+      templates_->templates = templates(templates_->daemons);
+      templates_->generation = ++templates_generation_;
+      templates_signature_ = std::move(sig);
+    }
+  }
+  templates_version_ = state_.version;
   return templates_;
 }
 
@@ -153,7 +188,7 @@ void Controller::provision() {
   // Karpenter's event recorder dedupes per pod (Nominated and FailedScheduling carry the pod UID
   // as dedupe value; FailedScheduling for 5 minutes, the recorder's default 2 minutes otherwise).
   for (const auto& [pod, idx] : res.existing) {
-    const ExistingNode& e = existing.get(idx);
+    const ExistingNode& e = existing.base(idx);
     std::string where;
     if (!e.nodeclaim.empty()) where = "nodeclaim/" + e.nodeclaim;
     if (!e.node_name.empty()) where += (where.empty() ? "" : ", ") + std::string("node/") + e.node_name;

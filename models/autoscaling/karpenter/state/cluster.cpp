@@ -117,14 +117,39 @@ SimulationNodes::SimulationNodes(Snapshot& snapshot, PodClasses& classes, std::v
 }
 
 const ExistingNode& SimulationNodes::get(std::size_t i) const {
+  auto d = delta_.find(i);
+  if (d == delta_.end()) return snap_.nodes[i]->node;
   auto it = overlay_.find(i);
-  return it != overlay_.end() ? it->second : snap_.nodes[i]->node;
+  if (it == overlay_.end()) {
+    it = overlay_.emplace(i, snap_.nodes[i]->node).first;
+    for (const k8s::Pod* p : d->second.pods) k8s::add_pod(it->second.info, *p);
+  }
+  return it->second;
 }
 
 void SimulationNodes::add_pod(std::size_t i, const k8s::Pod& pod) {
-  auto it = overlay_.find(i);
-  if (it == overlay_.end()) it = overlay_.emplace(i, snap_.nodes[i]->node).first;
-  k8s::add_pod(it->second.info, pod);
+  Delta& d = delta_[i];
+  d.pods.push_back(&pod);
+  // As k8s::add_pod counts it: terminal pods hold nothing.
+  if (pod.status.phase != k8s::PodPhase::Succeeded && pod.status.phase != k8s::PodPhase::Failed)
+    d.requested += k8s::pod_requests(pod.spec);
+  overlay_.erase(i);
+}
+
+bool SimulationNodes::fits_with_delta(const k8s::Pod& rep, const k8s::NodeInfo& base, const Delta& d) const {
+  // The class fit this node before the simulation (taints, affinity, unschedulable, no host
+  // ports): only NodeResourcesFit can change, as fitsRequest computes it.
+  std::int64_t pods = base.pod_count();
+  for (const k8s::Pod* p : d.pods)
+    if (p->status.phase != k8s::PodPhase::Succeeded && p->status.phase != k8s::PodPhase::Failed) ++pods;
+  const k8s::Node& node = base.node;
+  if (pods + 1 > node.allocatable.get(k8s::kPods)) return false;
+  const k8s::ResourceList requests = k8s::pod_requests(rep.spec);
+  for (const auto& [name, amount] : requests.items()) {
+    if (amount <= 0) continue;
+    if (amount > node.allocatable.get(name) - base.requested.get(name) - d.requested.get(name)) return false;
+  }
+  return true;
 }
 
 bool SimulationNodes::excluded(std::size_t i) const {
@@ -148,8 +173,8 @@ bool SimulationNodes::first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions
   for (; k < positions.size(); ++k) {
     std::size_t pos = positions[k];
     if (excluded(pos)) continue;
-    auto it = overlay_.find(pos);
-    if (it != overlay_.end() && !k8s::fits(rep, it->second.info, k8s::NodeInfoView{}, options).ok()) continue;
+    auto d = delta_.find(pos);
+    if (d != delta_.end() && !fits_with_delta(rep, snap_.nodes[pos]->node.info, d->second)) continue;
     out = pos;
     return true;
   }
@@ -200,6 +225,7 @@ std::size_t Controller::add_claim(NodeClaimState c) {
   claims_.push_back(std::move(c));
   if (claims_.back().phase != NodeClaimPhase::Deleted) live_claims_.push_back(idx);
   state_.touch();
+  ++claims_version_;
   return idx;
 }
 
@@ -273,6 +299,7 @@ state::Snapshot& Controller::snapshot() {
   for (std::uint32_t id : live_nodes()) {
     const k8s::NodeRecord& rec = api.node(k8s::NodeId{id});
     state::StateNode& s = st.nodes[id];
+    s.identity = id;
     const NodeClaimState* claim = claim_by_instance(rec.instance_id);
     bool usable = !has_taint(rec.node.taints, kTaintDisrupted) &&
                   !(claim && (claim->phase == NodeClaimPhase::Deleting || claim->phase == NodeClaimPhase::Deleted));
@@ -296,6 +323,7 @@ state::Snapshot& Controller::snapshot() {
     if (c.phase != NodeClaimPhase::Launched || c.registered_at) continue;
     auto [it, inserted] = st.launched.try_emplace(idx);
     if (!inserted) continue;
+    it->second.identity = (std::uint64_t{1} << 32) | idx;
     k8s::Node n;
     n.meta.name = c.name;
     n.meta.labels = c.labels;
@@ -323,6 +351,53 @@ state::Snapshot& Controller::snapshot() {
     }
   st.snapshot = std::move(snap);
   return *st.snapshot;
+}
+
+std::vector<ExistingNode> Controller::cached_simulation_nodes() {
+  std::vector<ExistingNode> out;
+  for (const state::StateNode* s : snapshot().nodes) out.push_back(s->node);
+  return out;
+}
+
+std::vector<ExistingNode> Controller::rebuilt_simulation_nodes() {
+  // What every pass computed before the cache: each live node with its active pods, then the
+  // NodeClaims launched but not registered, sorted as the scheduler tries them.
+  std::vector<ExistingNode> out;
+  auto& api = c_.api;
+  for (std::size_t i = 0; i < api.node_slots(); ++i) {
+    const k8s::NodeRecord& rec = api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
+    if (rec.deleted || has_taint(rec.node.taints, kTaintDisrupted)) continue;
+    const NodeClaimState* claim = nullptr;
+    for (const auto& c : claims_)
+      if (!rec.instance_id.empty() && c.instance_id == rec.instance_id) {
+        claim = &c;
+        break;
+      }
+    if (claim && (claim->phase == NodeClaimPhase::Deleting || claim->phase == NodeClaimPhase::Deleted)) continue;
+    state::StateNode s;
+    rebuild_state_node(s, rec, claim);
+    out.push_back(std::move(s.node));
+  }
+  for (const auto& c : claims_) {
+    if (c.phase != NodeClaimPhase::Launched || c.registered_at) continue;
+    k8s::Node n;
+    n.meta.name = c.name;
+    n.meta.labels = c.labels;
+    n.taints = c.taints;
+    n.allocatable = c.allocatable;
+    n.capacity = c.capacity;
+    n.ready = true;
+    ExistingNode e;
+    e.nodeclaim = c.name;
+    e.initialized = false;
+    e.info = k8s::make_node_info(n);
+    e.info.requested += c.daemon_overhead;
+    out.push_back(std::move(e));
+  }
+  ExistingNodeVector order(out);
+  std::vector<ExistingNode> sorted;
+  for (std::size_t i = 0; i < order.size(); ++i) sorted.push_back(order.get(i));
+  return sorted;
 }
 
 void Controller::state_changed(k8s::NodeId node) {

@@ -52,6 +52,7 @@ struct StateNode {
   std::vector<std::int8_t> fits;  // per pod class: -1 not known yet, 0 no, 1 yes
   std::uint64_t snapshot_version = 0;  // the snapshot that lists it, at position snapshot_pos
   std::uint32_t snapshot_pos = 0;
+  std::uint64_t identity = 0;  // NodeId, or (1 << 32 | NodeClaim index) for a launched NodeClaim
   bool fits_class(std::uint32_t c, const PodClasses& classes, const k8s::SchedulerOptions& options);
 };
 
@@ -72,6 +73,7 @@ class SimulationNodes : public ExistingNodes {
   SimulationNodes(Snapshot& snapshot, PodClasses& classes, std::vector<std::uint32_t> excluded = {});
   std::size_t size() const override { return snap_.nodes.size(); }
   const ExistingNode& get(std::size_t i) const override;
+  const ExistingNode& base(std::size_t i) const override { return snap_.nodes[i]->node; }
   void add_pod(std::size_t i, const k8s::Pod& pod) override;
   bool excluded(std::size_t i) const override;
   bool any_required_anti_affinity() const override { return snap_.any_required_anti_affinity; }
@@ -84,7 +86,15 @@ class SimulationNodes : public ExistingNodes {
   Snapshot& snap_;
   PodClasses& classes_;
   std::vector<std::uint32_t> excluded_;  // sorted positions
-  std::unordered_map<std::size_t, ExistingNode> overlay_;
+  // Pods placed in this simulation per node; a node's full NodeInfo with them is built only when
+  // asked for (get), the fast path counts resources from the delta.
+  struct Delta {
+    std::vector<const k8s::Pod*> pods;
+    k8s::ResourceList requested;
+  };
+  std::unordered_map<std::size_t, Delta> delta_;
+  mutable std::unordered_map<std::size_t, ExistingNode> overlay_;
+  bool fits_with_delta(const k8s::Pod& rep, const k8s::NodeInfo& base, const Delta& d) const;
   std::unordered_map<std::uint32_t, std::size_t> cursor_;  // class -> index into its fit positions
 };
 

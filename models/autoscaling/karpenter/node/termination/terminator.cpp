@@ -16,7 +16,10 @@ void Controller::delete_claim(NodeClaimState& c, const std::string& reason, bool
   auto node = c.node_name.empty() ? std::nullopt : c_.api.find_node(c.node_name);
   if (!node) {
     if (!c.instance_id.empty()) c_.ec2.terminate(c.instance_id);
-    else c.phase = NodeClaimPhase::Deleted;
+    else {
+      c.phase = NodeClaimPhase::Deleted;
+      ++claims_version_;
+    }
     return;
   }
   // Termination: taint karpenter.sh/disrupted:NoSchedule, evict what a drain moves, then

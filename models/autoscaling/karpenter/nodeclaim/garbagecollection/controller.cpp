@@ -12,6 +12,7 @@ void Controller::on_instance_terminated(aws::Instance& inst) {
   NodeClaimState* c = claim_by_instance(inst.id);
   if (!c || c->phase == NodeClaimPhase::Deleted) return;
   c->phase = NodeClaimPhase::Deleted;
+  ++claims_version_;
   state_.touch();
   c->deleted_at = c_.sim.now();
   trigger();

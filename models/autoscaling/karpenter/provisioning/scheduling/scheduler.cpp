@@ -449,6 +449,7 @@ std::string resources_string(const k8s::ResourceList& r) {
 }
 
 void order_pods(std::vector<const k8s::Pod*>& pods) {
+  if (pods.size() < 2) return;
   struct Key {
     std::int64_t cpu, mem;
     const k8s::Pod* p;
@@ -560,8 +561,10 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
     if (!constrained && existing.first_fit(*pod, options, hit)) {
       if (hit) {
         existing.add_pod(*hit, *pod);
-        const k8s::NodeInfo& now = existing.get(*hit).info;
-        if (topo.active()) topo.record(*pod, now.node.meta.labels, now.name());
+        if (topo.active()) {
+          const k8s::NodeInfo& now = existing.get(*hit).info;
+          topo.record(*pod, now.node.meta.labels, now.name());
+        }
         res.existing.emplace_back(pod, existing.id(*hit));
         placed = true;
       }

@@ -59,6 +59,8 @@ class ExistingNodes {
   virtual std::size_t size() const = 0;
   // The i-th node in scheduling order, with the pods this simulation placed on it.
   virtual const ExistingNode& get(std::size_t i) const = 0;
+  // The i-th node as it was before this simulation (names, initialized: what callers report).
+  virtual const ExistingNode& base(std::size_t i) const { return get(i); }
   // Records a pod placed on the i-th node.
   virtual void add_pod(std::size_t i, const k8s::Pod& pod) = 0;
   // Nodes left out of this simulation (solve() skips them).
