@@ -13,8 +13,8 @@
 //   config/autoscaling_options        flags and defaults
 //   core/static_autoscaler            the RunOnce loop
 //   core/scaleup/orchestrator         scale-up; equivalence/ (pod groups), resource/ (limits)
-//   core/scaledown/planner            unneeded nodes; eligibility/, unneeded/, budgets/, pdb/,
-//                                     actuation/ (taint, drain, delete)
+//   core/scaledown/planner            eligibility, removal simulation, unneeded nodes;
+//                                     budgets/, pdb/, actuation/ (taint, drain, delete)
 //   clusterstate/                     health, upcoming nodes, failed scale-ups, timeouts
 //   cloudprovider/aws/                node groups, templates (node_template), DescribeNodegroup
 //   simulator/                        cluster snapshot, utilization, drainability rules
