@@ -13,8 +13,8 @@
 //   config/autoscaling_options        flags and defaults
 //   core/static_autoscaler            the RunOnce loop
 //   core/scaleup/orchestrator         scale-up; equivalence/ (pod groups), resource/ (limits)
-//   core/scaledown/planner            unneeded nodes; eligibility/, unneeded/, budgets/, pdb/,
-//                                     actuation/ (taint, drain, delete)
+//   core/scaledown/planner            eligibility, removal simulation, unneeded nodes;
+//                                     budgets/, pdb/, actuation/ (taint, drain, delete)
 //   clusterstate/                     health, upcoming nodes, failed scale-ups, timeouts
 //   cloudprovider/aws/                node groups, templates (node_template), DescribeNodegroup
 //   simulator/                        cluster snapshot, utilization, drainability rules
@@ -117,6 +117,7 @@ class ClusterAutoscaler : public Controller {
   GroupState* group_by_id(const std::string& id);
   // NodeGroupForNode: the ASG that owns the node's instance (cached per node: an instance never
   // changes owner), and its GroupState if CA manages that group.
+  std::int32_t owner_index(k8s::NodeId id);
   const std::string* owner_name(k8s::NodeId id);
   aws::AutoScalingGroup* owner_asg(k8s::NodeId id);
   GroupState* group_of_node(k8s::NodeId id);
@@ -130,7 +131,7 @@ class ClusterAutoscaler : public Controller {
   std::vector<LiveNode> live_nodes();
   std::int64_t registered_usable(const GroupState& g, const std::vector<LiveNode>& nodes) const;
   std::int64_t deleting_in(const GroupState& g) const;
-  bool healthy() const;  // clusterstate.IsClusterHealthy over the registered nodes
+  bool healthy(const std::vector<LiveNode>& nodes) const;  // clusterstate.IsClusterHealthy over the registered nodes
 
   // core/static_autoscaler.cpp
   std::vector<k8s::PodId> default_unschedulable() const;
@@ -156,7 +157,9 @@ class ClusterAutoscaler : public Controller {
   cas::NodeInfoCache node_infos_;
   std::vector<GroupState> groups_;
   std::map<std::string, std::size_t> group_index_;  // id -> index into groups_
-  std::map<k8s::NodeId, std::string> node_owner_;   // node -> owning ASG name ("" for none)
+  // node (by NodeId) -> index into owner_names_ of its ASG, -1 for none, -2 not looked up yet
+  std::vector<std::int32_t> node_owner_;
+  std::vector<std::string> owner_names_;
   cas::ExponentialBackoff backoff_;
   std::function<std::vector<k8s::PodId>()> unschedulable_source_;
   std::map<std::string, engine::SimTime> unneeded_since_;  // node name -> first seen unneeded

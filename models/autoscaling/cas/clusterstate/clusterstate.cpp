@@ -30,21 +30,24 @@ std::vector<ClusterAutoscaler::LiveNode> ClusterAutoscaler::live_nodes() {
     GroupState* group = nullptr;
     bool gpu = false;  // the ASG's instance type has GPUs
   };
-  std::map<std::string, Owner> owners;
+  std::vector<std::optional<Owner>> owners;  // by owner index
   for (k8s::NodeId id : node_infos_.live()) {
     const k8s::NodeRecord& rec = c_.api.node(id);
     LiveNode n;
     n.id = id;
     Owner owner;
-    if (const std::string* asg_name = owner_name(id)) {
-      auto [it, fresh] = owners.try_emplace(*asg_name);
-      if (fresh)
-        if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(*asg_name)) {
-          it->second.group = group_by_id(asg->name);
-          it->second.gpu = !asg->launch_template.instance_types.empty() &&
-                           asg->launch_template.instance_types.front()->gpu.count > 0;
+    if (std::int32_t k = owner_index(id); k >= 0) {
+      auto at = static_cast<std::size_t>(k);
+      if (at >= owners.size()) owners.resize(owner_names_.size());
+      if (!owners[at]) {
+        owners[at].emplace();
+        if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(owner_names_[at])) {
+          owners[at]->group = group_by_id(asg->name);
+          owners[at]->gpu = !asg->launch_template.instance_types.empty() &&
+                            asg->launch_template.instance_types.front()->gpu.count > 0;
         }
-      owner = it->second;
+      }
+      owner = *owners[at];
     }
     n.group = owner.group;
     auto del = deleting_.find(rec.node.meta.name);
@@ -57,8 +60,6 @@ std::vector<ClusterAutoscaler::LiveNode> ClusterAutoscaler::live_nodes() {
     out.push_back(n);
   }
   deleting_ = std::move(still_deleting);
-  if (node_owner_.size() > 2 * out.size() + 64)
-    std::erase_if(node_owner_, [&](const auto& kv) { return !node_infos_.live().count(kv.first); });
   // A node that went away in the middle of its deletion is no longer in progress.
   for (auto* set : {&in_progress_.empty, &in_progress_.drain})
     std::erase_if(*set, [&](const std::string& n) { return !deleting_.count(n); });
@@ -120,11 +121,11 @@ void ClusterAutoscaler::check_provision_timeouts(GroupState& g) {
   for (const auto& iid : unregistered) c_.auto_scaling.terminate_instance(iid, true);
 }
 
-bool ClusterAutoscaler::healthy() const {
+bool ClusterAutoscaler::healthy(const std::vector<LiveNode>& live) const {
   const engine::SimTime now = c_.sim.now();
   std::int64_t nodes = 0, unready = 0;
-  for (k8s::NodeId id : node_infos_.live()) {
-    const k8s::NodeRecord& rec = c_.api.node(id);
+  for (const LiveNode& ln : live) {
+    const k8s::NodeRecord& rec = c_.api.node(ln.id);
     ++nodes;
     if (rec.node.ready || deleting_.count(rec.node.meta.name)) continue;  // Ready, or Deleted by CA
     if (rec.registered_at && now - *rec.registered_at < kMaxNodeStartupTime) continue;  // NotStarted

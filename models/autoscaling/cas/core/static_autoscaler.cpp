@@ -62,14 +62,14 @@ void ClusterAutoscaler::run_once() {
   backoff_.remove_stale(c_.sim.now());
   for (auto& g : groups_) check_failed_activities(g);
   for (auto& g : groups_) check_provision_timeouts(g);
-  if (!healthy()) {
+  auto nodes = live_nodes();
+  if (!healthy(nodes)) {
     // static_autoscaler.go RunOnce: the loop stops here (no scale-up, no scale-down, unneeded
     // timers cleared) and says so on the status ConfigMap.
     unneeded_since_.clear();
     emit_status(engine::EventType::Warning, "ClusterUnhealthy", "Cluster is unhealthy");
     return;
   }
-  auto nodes = live_nodes();
   for (auto& g : groups_) {
     if (!g.scale_up_time) continue;
     if (registered_usable(g, nodes) >= g.scale_up_target) {

@@ -68,6 +68,11 @@ class SnapshotFork {
   // A node only this simulation knows (a template or upcoming node).
   std::size_t add_owned(k8s::NodeInfo info);
   std::size_t size() const { return view_.size(); }
+  void reserve(std::size_t n) {
+    view_.reserve(n);
+    owned_.reserve(n);
+    saved_.reserve(n);
+  }
   const k8s::NodeInfo& at(std::size_t i) const { return *view_[i]; }
   // Whether node i is still the shared NodeInfo (no simulated pod landed on it).
   bool shared(std::size_t i) const { return owned_[i] == nullptr; }

@@ -72,11 +72,23 @@ ClusterAutoscaler::GroupState* ClusterAutoscaler::group_by_id(const std::string&
   return it == group_index_.end() ? nullptr : &groups_[it->second];
 }
 
+std::int32_t ClusterAutoscaler::owner_index(k8s::NodeId id) {
+  if (id.v >= node_owner_.size()) node_owner_.resize(id.v + 1, -2);
+  std::int32_t& owner = node_owner_[id.v];
+  if (owner == -2) {
+    owner = -1;
+    if (aws::AutoScalingGroup* g = c_.auto_scaling.group_of(c_.api.node(id).instance_id)) {
+      auto it = std::find(owner_names_.begin(), owner_names_.end(), g->name);
+      owner = static_cast<std::int32_t>(it - owner_names_.begin());
+      if (it == owner_names_.end()) owner_names_.push_back(g->name);
+    }
+  }
+  return owner;
+}
+
 const std::string* ClusterAutoscaler::owner_name(k8s::NodeId id) {
-  auto [it, fresh] = node_owner_.try_emplace(id);
-  if (fresh)
-    if (aws::AutoScalingGroup* g = c_.auto_scaling.group_of(c_.api.node(id).instance_id)) it->second = g->name;
-  return it->second.empty() ? nullptr : &it->second;
+  std::int32_t owner = owner_index(id);
+  return owner < 0 ? nullptr : &owner_names_[static_cast<std::size_t>(owner)];
 }
 
 aws::AutoScalingGroup* ClusterAutoscaler::owner_asg(k8s::NodeId id) {

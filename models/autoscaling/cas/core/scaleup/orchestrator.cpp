@@ -34,6 +34,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   // upcoming nodes of every group as template copies (so pods that will land on nodes already
   // being created trigger nothing).
   cas::SnapshotFork snap;
+  snap.reserve(nodes.size());
   for (const auto& ln : nodes)
     if (ln.usable) snap.add_shared(&node_infos_.get(ln.id));
   std::map<std::string, std::optional<k8s::Node>> templates;

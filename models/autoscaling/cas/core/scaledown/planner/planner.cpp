@@ -17,6 +17,7 @@
 #include <cmath>
 #include <deque>
 #include <set>
+#include <unordered_map>
 
 #include "models/autoscaling/cas/core/scaledown/budgets/budgets.hpp"
 #include "models/autoscaling/cluster_autoscaler.hpp"
@@ -36,11 +37,15 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   cas::SnapshotFork snap;
   std::vector<const LiveNode*> owners;
   std::vector<bool> ready;
-  std::map<k8s::NodeId, std::size_t> index_of;
+  std::unordered_map<std::uint32_t, std::size_t> index_of;  // NodeId -> snapshot index
+  index_of.reserve(nodes.size());
+  snap.reserve(nodes.size());
+  owners.reserve(nodes.size());
+  ready.reserve(nodes.size());
   for (const auto& ln : nodes) {
     const std::string& n = c_.api.node(ln.id).node.meta.name;
     if (deleting_.count(n) || (!ln.usable && !ln.group)) continue;
-    index_of[ln.id] = snap.add_shared(&node_infos_.get(ln.id));
+    index_of[ln.id.v] = snap.add_shared(&node_infos_.get(ln.id));
     owners.push_back(&ln);
     ready.push_back(ln.usable);
   }
@@ -161,7 +166,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
         auto destination = [&](std::size_t j) { return j != i && ready[j] && !removed_in_sim[j]; };
         std::optional<std::size_t> where;
         if (auto h = pod_location_hints_.find(original); h != pod_location_hints_.end())
-          if (auto at = index_of.find(h->second); at != index_of.end())
+          if (auto at = index_of.find(h->second.v); at != index_of.end())
             if (destination(at->second) && fitter.fits(snap.at(at->second))) where = at->second;
         for (std::size_t j = 0; !where && j < count; ++j)
           if (destination(j) && fitter.fits(snap.at(j))) where = j;
