@@ -92,7 +92,7 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   }
   auto none = [&]() -> std::optional<ConsolidationCommand> {
     if (!key.empty()) {
-      if (no_command_.size() > 100000) no_command_.clear();
+      if (no_command_.size() >= 4096) no_command_.clear();  // bounded: hits are mostly the last passes
       no_command_.insert(key);
     }
     return std::nullopt;
