@@ -82,7 +82,7 @@ class ClusterAutoscaler : public Controller {
     std::string reason;
     std::optional<cas::BlockingPod> blocking_pod;
   };
-  const std::map<std::string, Unremovable>& unremovable() const { return unremovable_; }
+  const std::map<std::string, Unremovable>& unremovable() const;
   // Template of a group as CA would build it now (live node or instance type + tags).
   std::optional<k8s::Node> template_node(const GroupState& g);
 
@@ -117,6 +117,7 @@ class ClusterAutoscaler : public Controller {
   GroupState* group_by_id(const std::string& id);
   // NodeGroupForNode: the ASG that owns the node's instance (cached per node: an instance never
   // changes owner), and its GroupState if CA manages that group.
+  const std::string* owner_name(k8s::NodeId id);
   aws::AutoScalingGroup* owner_asg(k8s::NodeId id);
   GroupState* group_of_node(k8s::NodeId id);
   std::optional<cas::ManagedNodegroupInfo> describe_nodegroup(const std::string& nodegroup);
@@ -172,7 +173,15 @@ class ClusterAutoscaler : public Controller {
   bool priority_cm_applied_ = false;
   std::optional<cas::PriorityConfig> priority_cm_;
   std::string priority_cm_error_;
-  std::map<std::string, Unremovable> unremovable_;
+  // The last pass's unremovable nodes as it found them (node, reason name, blocking pod); the
+  // by-name map is built from it only when asked for.
+  struct UnremovableNode {
+    k8s::NodeId node;
+    const char* reason;
+    std::optional<cas::BlockingPod> blocking_pod;
+  };
+  std::vector<UnremovableNode> unremovable_nodes_;
+  mutable std::optional<std::map<std::string, Unremovable>> unremovable_;
 };
 
 // Builds the controller from cluster.spec().autoscaler.flags (real flag names, kebab-case) and

@@ -39,15 +39,19 @@ AutoScalingGroup& AutoScaling::create_group(AutoScalingGroup group, bool instanc
   if (instances_already_running) {
     // The cluster as terraform left it: desired instances exist and run at t=0, spread over the
     // subnets as the ASG would have placed them.
+    std::vector<std::int64_t> in_subnet(g.subnet_ids.size(), 0);  // the group's instances per subnet
+    for (const auto& iid : g.instances)
+      if (const Instance* inst = ec2_.find(iid))
+        for (std::size_t k = 0; k < g.subnet_ids.size(); ++k)
+          if (inst->subnet_id == g.subnet_ids[k]) ++in_subnet[k];
     for (std::int64_t i = 0; i < g.sizes.desired; ++i) {
       std::vector<LaunchSubnet> subnets;
-      for (const auto& id : g.subnet_ids) {
-        std::int64_t n = 0;
-        for (const auto& iid : g.instances)
-          if (Instance* inst = ec2_.find(iid); inst && inst->subnet_id == id) ++n;
-        subnets.push_back(LaunchSubnet{id, ec2_.subnet(id) ? ec2_.subnet(id)->az : "", n, {}});
+      for (std::size_t k = 0; k < g.subnet_ids.size(); ++k) {
+        const auto& id = g.subnet_ids[k];
+        subnets.push_back(LaunchSubnet{id, ec2_.subnet(id) ? ec2_.subnet(id)->az : "", in_subnet[k], {}});
       }
       auto pick = choose_launch_subnet(subnets, sim_.now());
+      if (!g.subnet_ids.empty()) ++in_subnet[pick.value_or(0)];
       LaunchRequest req{g.launch_template.instance_types.front(), g.subnet_ids[pick.value_or(0)], g.launch_template.spot,
                         g.launch_template.security_groups, g.launch_template.iam_role, g.launch_template.instance_tags,
                         g.name, g.launch_template.version};

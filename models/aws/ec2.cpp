@@ -48,12 +48,10 @@ std::uint32_t Ec2::next_host_offset(Subnet& s) const {
   const std::int64_t size = cidr_block_size(s.cidr).value_or(std::int64_t{1} << 16);
   if (size < 8) return s.next_host++;
   const std::uint32_t first = 4, count = static_cast<std::uint32_t>(size - kSubnetReservedAddresses);
-  std::set<std::string> ever, live;
-  for (const auto& i : instances_) {
-    if (i.subnet_id != s.id) continue;
-    ever.insert(i.private_ip);
-    if (i.state != InstanceState::Terminated) live.insert(i.private_ip);
-  }
+  auto h = holders_.find(s.id);
+  static const std::unordered_set<std::string> kNone;
+  const auto& ever = h == holders_.end() ? kNone : h->second.ever;
+  const auto& live = h == holders_.end() ? kNone : h->second.live;
   unsigned a = 10, b = 0, c = 0, d = 0;
   std::sscanf(s.cidr.c_str(), "%u.%u.%u.%u", &a, &b, &c, &d);
   const std::uint32_t base = a << 24 | b << 16 | c << 8 | d;
@@ -64,7 +62,7 @@ std::uint32_t Ec2::next_host_offset(Subnet& s) const {
     return std::string(buf);
   };
   const std::uint32_t start = s.next_host < first ? 0 : (s.next_host - first) % count;
-  for (const std::set<std::string>* taken : {&ever, &live}) {
+  for (const std::unordered_set<std::string>* taken : {&ever, &live}) {
     for (std::uint32_t k = 0; k < count; ++k) {
       std::uint32_t off = first + (start + k) % count;
       if (taken->count(text(off))) continue;
@@ -80,8 +78,8 @@ std::int64_t Ec2::available_addresses(const std::string& subnet_id) const {
   if (!s) return 0;
   std::int64_t left = usable_subnet_addresses(s->cidr) - s->used_addresses;
   std::vector<const Instance*> holders;
-  for (const auto& i : instances_)
-    if (i.subnet_id == subnet_id && i.state != InstanceState::Terminated) holders.push_back(&i);
+  if (auto h = holders_.find(subnet_id); h != holders_.end())
+    for (std::size_t idx : h->second.live_instances) holders.push_back(&instances_[idx]);
   left -= static_cast<std::int64_t>(holders.size());  // primary addresses
   for (const Instance* i : holders) {
     if (left <= 0) break;
@@ -119,6 +117,12 @@ Instance& Ec2::create(const LaunchRequest& req, InstanceState state) {
     inst.private_dns_name = std::string(buf) + (region_ == "us-east-1" ? ".ec2.internal" : "." + region_ + ".compute.internal");
   }
   index_[inst.id] = instances_.size();
+  if (!inst.subnet_id.empty()) {
+    SubnetHolders& h = holders_[inst.subnet_id];
+    h.ever.insert(inst.private_ip);
+    h.live.insert(inst.private_ip);
+    h.live_instances.insert(instances_.size());
+  }
   instances_.push_back(std::move(inst));
   return instances_.back();
 }
@@ -171,8 +175,17 @@ void Ec2::terminate(std::string id) {
   inst->terminated_at = sim_.now();
   for (auto& fn : on_terminated) fn(*inst);
   sim_.schedule(engine::Duration::seconds(30), [this, id] {
-    if (Instance* i = find(id)) i->state = InstanceState::Terminated;
+    if (Instance* i = find(id)) mark_terminated(*i);
   });
+}
+
+void Ec2::mark_terminated(Instance& inst) {
+  inst.state = InstanceState::Terminated;
+  auto h = holders_.find(inst.subnet_id);
+  if (h == holders_.end()) return;
+  // Another live instance cannot hold the same address (next_host_offset never hands it out).
+  h->second.live.erase(inst.private_ip);
+  h->second.live_instances.erase(index_.at(inst.id));
 }
 
 Instance* Ec2::find(const std::string& id) {

@@ -5,6 +5,9 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <unordered_set>
+#include <unordered_map>
+#include <set>
 #include <optional>
 #include <string>
 #include <variant>
@@ -120,6 +123,15 @@ class Ec2 {
   Ec2Timings timings_;
   std::deque<Instance> instances_;
   std::map<std::string, std::size_t> index_;
+  // Per subnet, kept as instances launch and terminate (a launch must not scan every instance):
+  // every private address ever handed out, the ones live instances hold, and the live instances
+  // in launch order.
+  struct SubnetHolders {
+    std::unordered_set<std::string> ever, live;
+    std::set<std::size_t> live_instances;  // indices into instances_
+  };
+  std::unordered_map<std::string, SubnetHolders> holders_;
+  void mark_terminated(Instance& inst);
 };
 
 }  // namespace eksim::aws

@@ -37,6 +37,7 @@ auto* find_item(Items& items, std::string_view name) {
 }  // namespace
 
 std::int64_t ResourceList::get(std::string_view name) const {
+  if (int slot = known_slot(name); slot >= 0) return known_[static_cast<std::size_t>(slot)];
   const auto* item = find_item(items_, name);
   return item ? item->second : 0;
 }
@@ -44,6 +45,7 @@ std::int64_t ResourceList::get(std::string_view name) const {
 bool ResourceList::has(std::string_view name) const { return find_item(items_, name) != nullptr; }
 
 void ResourceList::set(std::string_view name, std::int64_t amount) {
+  if (int slot = known_slot(name); slot >= 0) known_[static_cast<std::size_t>(slot)] = amount;
   auto it = std::lower_bound(items_.begin(), items_.end(), name,
                              [](const auto& item, std::string_view n) { return item.first < n; });
   if (it != items_.end() && it->first == name)
@@ -54,8 +56,12 @@ void ResourceList::set(std::string_view name, std::int64_t amount) {
 
 ResourceList& ResourceList::operator+=(const ResourceList& o) {
   for (const auto& [name, amount] : o.items_) {
-    if (auto* item = find_item(items_, name)) item->second += amount;
-    else set(name, amount);
+    if (auto* item = find_item(items_, name)) {
+      item->second += amount;
+      if (int slot = known_slot(name); slot >= 0) known_[static_cast<std::size_t>(slot)] = item->second;
+    } else {
+      set(name, amount);
+    }
   }
   return *this;
 }

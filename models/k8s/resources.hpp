@@ -5,6 +5,7 @@
 // millicores (Quantity.MilliValue), every other resource in whole base units (bytes for memory and
 // ephemeral-storage, counts for pods and extended resources such as nvidia.com/gpu; Quantity.Value
 // rounds up).
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -42,12 +43,30 @@ class ResourceList {
   void max_with(const ResourceList& o);
 
   const std::vector<std::pair<std::string, std::int64_t>>& items() const { return items_; }
+  // The amount of a well-known resource by slot (see known_slot), without a name comparison.
+  std::int64_t known(int slot) const { return known_[static_cast<std::size_t>(slot)]; }
   bool empty() const { return items_.empty(); }
   // Absent and zero are the same amount: {} == {cpu: 0}.
   bool operator==(const ResourceList& o) const;
 
  private:
   std::vector<std::pair<std::string, std::int64_t>> items_;  // sorted by name
+  // The well-known names' amounts mirrored in fixed slots: get() on the scheduler's hot path
+  // reads them without searching (0 when absent, as get() says).
+  std::array<std::int64_t, 5> known_{};
 };
+
+// The slot of a well-known resource name (cpu, memory, pods, ephemeral-storage, nvidia.com/gpu)
+// in ResourceList's fixed part, or -1.
+inline int known_slot(std::string_view name) {
+  switch (name.size()) {
+    case 3: return name == kCpu ? 0 : -1;
+    case 6: return name == kMemory ? 1 : -1;
+    case 4: return name == kPods ? 2 : -1;
+    case 17: return name == kEphemeralStorage ? 3 : -1;
+    case 14: return name == kNvidiaGpu ? 4 : -1;
+    default: return -1;
+  }
+}
 
 }  // namespace eksim::k8s

@@ -25,21 +25,34 @@ std::vector<ClusterAutoscaler::LiveNode> ClusterAutoscaler::live_nodes() {
   std::vector<LiveNode> out;
   std::map<std::string, std::string> still_deleting;
   out.reserve(node_infos_.live().size());
+  // The node groups the nodes belong to, resolved once per loop (a handful of ASGs).
+  struct Owner {
+    GroupState* group = nullptr;
+    bool gpu = false;  // the ASG's instance type has GPUs
+  };
+  std::map<std::string, Owner> owners;
   for (k8s::NodeId id : node_infos_.live()) {
     const k8s::NodeRecord& rec = c_.api.node(id);
     LiveNode n;
     n.id = id;
-    n.group = group_of_node(id);
+    Owner owner;
+    if (const std::string* asg_name = owner_name(id)) {
+      auto [it, fresh] = owners.try_emplace(*asg_name);
+      if (fresh)
+        if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(*asg_name)) {
+          it->second.group = group_by_id(asg->name);
+          it->second.gpu = !asg->launch_template.instance_types.empty() &&
+                           asg->launch_template.instance_types.front()->gpu.count > 0;
+        }
+      owner = it->second;
+    }
+    n.group = owner.group;
     auto del = deleting_.find(rec.node.meta.name);
     bool deleting = del != deleting_.end();
     if (deleting) still_deleting.emplace(del->first, del->second);
-    bool gpu_pending = false;
-    if (aws::AutoScalingGroup* owner = owner_asg(id))
-      if (!owner->launch_template.instance_types.empty())
-        // FACTS.md / GPU custom-resources processor: a GPU node without allocatable GPUs yet is
-        // treated as not ready, i.e. still upcoming.
-        gpu_pending = owner->launch_template.instance_types.front()->gpu.count > 0 &&
-                      rec.node.allocatable.get(k8s::kNvidiaGpu) == 0;
+    // FACTS.md / GPU custom-resources processor: a GPU node without allocatable GPUs yet is
+    // treated as not ready, i.e. still upcoming.
+    bool gpu_pending = owner.gpu && rec.node.allocatable.get(k8s::kNvidiaGpu) == 0;
     n.usable = rec.node.ready && !gpu_pending && !deleting;
     out.push_back(n);
   }

@@ -42,8 +42,7 @@ const cas::PriorityConfig& ClusterAutoscaler::effective_priorities() {
 
 std::vector<k8s::PodId> ClusterAutoscaler::default_unschedulable() const {
   std::vector<k8s::PodId> out;
-  for (std::size_t i = 0; i < c_.api.pod_slots(); ++i) {
-    k8s::PodId id{static_cast<std::uint32_t>(i)};
+  for (k8s::PodId id : node_infos_.live_pods()) {
     const k8s::PodRecord& r = c_.api.pod(id);
     if (r.deleted || r.terminating || r.node.valid() || !r.pod.spec.node_name.empty()) continue;
     if (r.pod.status.phase != k8s::PodPhase::Pending || r.pod.spec.scheduler_name != "default-scheduler") continue;
@@ -58,6 +57,7 @@ std::vector<k8s::PodId> ClusterAutoscaler::default_unschedulable() const {
 // --- the loop -------------------------------------------------------------------------------
 
 void ClusterAutoscaler::run_once() {
+  node_infos_.collect();
   refresh_groups();
   backoff_.remove_stale(c_.sim.now());
   for (auto& g : groups_) check_failed_activities(g);

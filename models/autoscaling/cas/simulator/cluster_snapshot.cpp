@@ -9,42 +9,72 @@ NodeInfoCache::NodeInfoCache(k8s::ApiServer& api) : api_(api) {
     k8s::NodeId id{static_cast<std::uint32_t>(i)};
     if (!api_.node(id).deleted) live_.insert(id);
   }
+  for (std::size_t i = 0; i < api_.pod_slots(); ++i) {
+    k8s::PodId id{static_cast<std::uint32_t>(i)};
+    if (!api_.pod(id).deleted) live_pods_.insert(id);
+  }
+  api_.on_pod_added.push_back([this](k8s::PodId p) { live_pods_.insert(p); });
   api_.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange change) {
     if (change == k8s::NodeChange::Deleted) {
+      // The NodeInfo may still be shared by a simulation in progress: freed by collect().
       live_.erase(id);
-      if (id.v < entries_.size()) entries_[id.v] = Entry{};
+      deleted_.push_back(id);
       return;
     }
     if (change == k8s::NodeChange::Added) live_.insert(id);
-    mark(id);
+    mark(id, true);
   });
   auto pod_changed = [this](k8s::PodId p) {
     const k8s::PodRecord& r = api_.pod(p);
-    if (r.node.valid()) mark(r.node);
+    if (r.node.valid()) mark(r.node, false);
   };
   api_.on_pod_bound.push_back(pod_changed);
   api_.on_pod_phase.push_back(pod_changed);
-  api_.on_pod_deleted.push_back(pod_changed);
+  api_.on_pod_deleted.push_back([this, pod_changed](k8s::PodId p) {
+    live_pods_.erase(p);
+    pod_changed(p);
+  });
 }
 
-void NodeInfoCache::mark(k8s::NodeId id) {
-  if (id.v < entries_.size()) entries_[id.v].dirty = true;
+void NodeInfoCache::mark(k8s::NodeId id, bool node) {
+  if (id.v >= entries_.size()) return;
+  Entry& e = entries_[id.v];
+  e.pods_dirty = true;
+  if (node) e.node_dirty = true;
+}
+
+void NodeInfoCache::collect() {
+  for (k8s::NodeId id : deleted_)
+    if (id.v < entries_.size() && !live_.count(id)) entries_[id.v] = Entry{};
+  deleted_.clear();
 }
 
 const k8s::NodeInfo& NodeInfoCache::get(k8s::NodeId id) {
   if (id.v >= entries_.size()) entries_.resize(id.v + 1);
   Entry& e = entries_[id.v];
-  if (e.dirty || !e.info) {
+  if (!e.info || e.node_dirty || e.pods_dirty) {
     const k8s::NodeRecord& rec = api_.node(id);
-    std::vector<const k8s::Pod*> pods;
-    pods.reserve(rec.pods.size());
+    // make_node_info(rec.node, pods), keeping the Node copy when only pods changed.
+    k8s::NodeInfo info;
+    if (e.info && !e.node_dirty) info.node = std::move(e.info->node);
+    else info.node = rec.node;
+    info.pods.reserve(rec.pods.size());
     for (k8s::PodId p : rec.pods)
-      if (!api_.pod(p).deleted) pods.push_back(&api_.pod(p).pod);
-    e.info = k8s::make_node_info(rec.node, pods);
-    e.dirty = false;
+      if (!api_.pod(p).deleted) k8s::add_pod(info, api_.pod(p).pod);
+    e.info = std::move(info);
+    e.node_dirty = e.pods_dirty = false;
+    e.util[0].reset();
+    e.util[1].reset();
     ++rebuilds_;
   }
   return *e.info;
+}
+
+const Utilization& NodeInfoCache::utilization(k8s::NodeId id, bool gpu_expected) {
+  const k8s::NodeInfo& info = get(id);
+  auto& u = entries_[id.v].util[gpu_expected ? 1 : 0];
+  if (!u) u = node_utilization(info, gpu_expected);
+  return *u;
 }
 
 // --- SnapshotFork -----------------------------------------------------------------------------
@@ -101,6 +131,38 @@ void SnapshotFork::commit() {
   for (const auto& s : undo_) saved_[s.index] = false;
   undo_.clear();
   forked_ = false;
+}
+
+// --- FirstFitMemo -----------------------------------------------------------------------------
+
+FirstFitMemo::FirstFitMemo(k8s::NodeInfoView all) {
+  for (const k8s::NodeInfo* n : all)
+    if (n->pods_with_required_anti_affinity > 0) off_ = true;
+}
+
+bool FirstFitMemo::applies(const k8s::Pod& pod) {
+  const auto& a = pod.spec.affinity;
+  return pod.spec.topology_spread_constraints.empty() && a.pod_affinity_required.empty() &&
+         a.pod_anti_affinity_required.empty();
+}
+
+std::size_t FirstFitMemo::start(const k8s::Pod& pod) const {
+  if (off_ || !applies(pod)) return 0;
+  for (const auto& e : entries_)
+    if (*e.spec == pod.spec) return e.end;
+  return 0;
+}
+
+void FirstFitMemo::record(const k8s::Pod& pod, std::size_t end) {
+  // A placed pod with required anti-affinity makes labels matter for every later pod.
+  if (!pod.spec.affinity.pod_anti_affinity_required.empty()) off_ = true;
+  if (off_ || !applies(pod)) return;
+  for (auto& e : entries_)
+    if (*e.spec == pod.spec) {
+      e.end = end;
+      return;
+    }
+  if (entries_.size() < 64) entries_.push_back({&pod.spec, end});
 }
 
 // --- PodFitter --------------------------------------------------------------------------------

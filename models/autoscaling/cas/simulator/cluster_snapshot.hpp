@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/autoscaling/cas/simulator/utilization.hpp"
 #include "models/k8s/api_server.hpp"
 #include "models/k8s/scheduling/node_info.hpp"
 #include "models/k8s/scheduling/plugins.hpp"
@@ -30,20 +31,32 @@ class NodeInfoCache {
 
   // Live (not deleted) nodes, in NodeId order.
   const std::set<k8s::NodeId>& live() const { return live_; }
+  // Pods still in the API (not deleted), in PodId order: what the pod lister returns, without
+  // walking every pod the cluster ever had.
+  const std::set<k8s::PodId>& live_pods() const { return live_pods_; }
   // The node with its bound, not deleted pods (terminal pods hold nothing, as make_node_info
   // leaves them out); rebuilt here if something changed since it was last built.
   const k8s::NodeInfo& get(k8s::NodeId id);
+  // The node's utilization (simulator/utilization) as of get(id), computed once per build.
+  const Utilization& utilization(k8s::NodeId id, bool gpu_expected);
+  // Frees what deleted nodes left behind; call between loops, never while a SnapshotFork
+  // shares NodeInfos.
+  void collect();
   // How many NodeInfos were (re)built so far (tests check that a quiet loop rebuilds none).
   std::uint64_t rebuilds() const { return rebuilds_; }
 
  private:
   struct Entry {
     std::optional<k8s::NodeInfo> info;
-    bool dirty = true;
+    bool node_dirty = true;  // the Node object changed: copy it again
+    bool pods_dirty = true;  // a pod on it was bound, changed phase or went away
+    std::optional<Utilization> util[2];  // by gpu_expected
   };
-  void mark(k8s::NodeId id);
+  void mark(k8s::NodeId id, bool node);
+  std::vector<k8s::NodeId> deleted_;
   k8s::ApiServer& api_;
   std::set<k8s::NodeId> live_;
+  std::set<k8s::PodId> live_pods_;
   std::deque<Entry> entries_;  // by NodeId (a deque: growing keeps the NodeInfos in place)
   std::uint64_t rebuilds_ = 0;
 };
@@ -56,6 +69,8 @@ class SnapshotFork {
   std::size_t add_owned(k8s::NodeInfo info);
   std::size_t size() const { return view_.size(); }
   const k8s::NodeInfo& at(std::size_t i) const { return *view_[i]; }
+  // Whether node i is still the shared NodeInfo (no simulated pod landed on it).
+  bool shared(std::size_t i) const { return owned_[i] == nullptr; }
   // Every node as the scheduler plugins see the cluster (NodeInfoView).
   const std::vector<const k8s::NodeInfo*>& view() const { return view_; }
   // Simulates binding pod to node i (k8s::add_pod on the fork's own copy).
@@ -98,6 +113,30 @@ class PodFitter {
   k8s::PodSchedulingInfo info_;
   k8s::PreFilterState state_;
   const k8s::SchedulerOptions& options_;
+};
+
+// First fit over nodes that only gain pods while a simulation runs (filterOutSchedulable, the
+// binpacking estimator): a pod whose spec equals an earlier pod's cannot fit on a node that
+// refused the earlier one, so its search may start where the earlier one ended. That holds for
+// pods without topology spread constraints or required inter-pod (anti-)affinity, while no pod
+// in the snapshot has required anti-affinity (labels then play no part in the filters).
+class FirstFitMemo {
+ public:
+  explicit FirstFitMemo(k8s::NodeInfoView all);
+  // Where the search for pod may start (0 when nothing is known).
+  std::size_t start(const k8s::Pod& pod) const;
+  // The search for pod ended at `end`: the node it was placed on, or the number of nodes when
+  // none took it.
+  void record(const k8s::Pod& pod, std::size_t end);
+
+ private:
+  static bool applies(const k8s::Pod& pod);
+  struct Entry {
+    const k8s::PodSpec* spec;
+    std::size_t end;
+  };
+  std::vector<Entry> entries_;
+  bool off_ = false;
 };
 
 // Whether a node has room for the requests at all (pods count and every requested resource):

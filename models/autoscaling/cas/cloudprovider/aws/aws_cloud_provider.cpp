@@ -72,11 +72,16 @@ ClusterAutoscaler::GroupState* ClusterAutoscaler::group_by_id(const std::string&
   return it == group_index_.end() ? nullptr : &groups_[it->second];
 }
 
-aws::AutoScalingGroup* ClusterAutoscaler::owner_asg(k8s::NodeId id) {
+const std::string* ClusterAutoscaler::owner_name(k8s::NodeId id) {
   auto [it, fresh] = node_owner_.try_emplace(id);
   if (fresh)
     if (aws::AutoScalingGroup* g = c_.auto_scaling.group_of(c_.api.node(id).instance_id)) it->second = g->name;
-  return it->second.empty() ? nullptr : c_.auto_scaling.find(it->second);
+  return it->second.empty() ? nullptr : &it->second;
+}
+
+aws::AutoScalingGroup* ClusterAutoscaler::owner_asg(k8s::NodeId id) {
+  const std::string* name = owner_name(id);
+  return name ? c_.auto_scaling.find(*name) : nullptr;
 }
 
 ClusterAutoscaler::GroupState* ClusterAutoscaler::group_of_node(k8s::NodeId id) {

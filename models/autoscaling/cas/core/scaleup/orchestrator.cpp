@@ -56,17 +56,15 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
 
   // filterOutSchedulable: pods that fit on an existing or upcoming node are left to the scheduler.
   std::vector<k8s::PodId> remaining;
+  cas::FirstFitMemo first_fit(snap.view());
   for (k8s::PodId id : pending) {
     const k8s::Pod& pod = c_.api.pod(id).pod;
     cas::PodFitter fitter(pod, snap.view(), sched);
-    bool placed = false;
-    for (std::size_t j = 0; j < snap.size(); ++j)
-      if (fitter.fits(snap.at(j))) {
-        snap.add_pod(j, pod);
-        placed = true;
-        break;
-      }
-    if (!placed) remaining.push_back(id);
+    std::size_t j = first_fit.start(pod);
+    while (j < snap.size() && !fitter.fits(snap.at(j))) ++j;
+    first_fit.record(pod, j);
+    if (j < snap.size()) snap.add_pod(j, pod);
+    else remaining.push_back(id);
   }
   if (remaining.empty()) return false;
 
@@ -121,15 +119,17 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     opt.template_node = tmpl;
     const aws::InstanceType* type = asg->launch_template.instance_types.front();
     opt.node_price_per_hour = asg->launch_template.spot ? type->spot_price(c_.spec().region) : type->on_demand_price(c_.spec().region);
+    cas::FirstFitMemo first_fit(all);
     for (const k8s::Pod* pod : fitting) {
       bool placed = false;
       cas::PodFitter fitter(*pod, all, sched);
-      for (auto& n : fresh)
-        if (fitter.fits(n)) {
-          k8s::add_pod(n, *pod);
-          placed = true;
-          break;
-        }
+      std::size_t j = first_fit.start(*pod);
+      while (j < fresh.size() && !fitter.fits(fresh[j])) ++j;
+      if (j < fresh.size()) {
+        k8s::add_pod(fresh[j], *pod);
+        placed = true;
+      }
+      first_fit.record(*pod, j);
       if (!placed && static_cast<std::int64_t>(fresh.size()) < headroom) {
         k8s::Node copy = tmpl;
         copy.meta.name += "-new-" + std::to_string(fresh.size());

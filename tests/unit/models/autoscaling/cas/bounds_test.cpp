@@ -149,6 +149,10 @@ TEST(CasSnapshot, CacheRebuildsOnlyChangedNodesAndForkRevertsTrials) {
   EXPECT_EQ(cache.get(nodes[1]).requested.get(k8s::kCpu), 0);  // terminal pods hold nothing
   api.remove_node(nodes[2]);
   EXPECT_EQ(cache.live().size(), 2u);
+  EXPECT_EQ(cache.live_pods(), (std::set<k8s::PodId>{p}));
+  api.remove_pod(p);
+  EXPECT_TRUE(cache.live_pods().empty());
+  EXPECT_TRUE(cache.get(nodes[1]).pods.empty());
 
   SnapshotFork fork;
   fork.add_shared(&cache.get(nodes[0]));
@@ -286,6 +290,22 @@ TEST_F(CasBoundsRun, CandidatesPoolLimitsTheNonEmptyNodesConsidered) {
   int other = 0;
   for (const auto& [node, u] : reasons) other += u.reason == "NotUnneededOtherReason";
   EXPECT_EQ(other, 6);
+}
+
+TEST_F(CasBoundsRun, AQuietLoopRebuildsNoNodeInfo) {
+  scenario::RunOptions o;
+  o.until = engine::Duration::minutes(5);
+  auto r = scenario::run_scenario(spread_cluster(8, "scanInterval: 10s"), o);
+  ClusterAutoscaler& a = ca(r);
+  a.run_once();
+  const auto before = a.node_infos().rebuilds();
+  a.run_once();  // nothing happened in between: every NodeInfo is reused
+  EXPECT_EQ(a.node_infos().rebuilds(), before);
+  // One node changes: one NodeInfo is rebuilt.
+  k8s::NodeId some = *a.node_infos().live().begin();
+  r.cluster->api.node_changed(some, k8s::NodeChange::Updated);
+  a.run_once();
+  EXPECT_EQ(a.node_infos().rebuilds(), before + 1);
 }
 
 TEST_F(CasBoundsRun, MaxNodesPerScaleUpCapsAScaleUp) {

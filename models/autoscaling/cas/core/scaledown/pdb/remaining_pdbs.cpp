@@ -16,8 +16,8 @@ std::vector<cas::RemainingPdb> ClusterAutoscaler::remaining_pdbs() const {
     r.selector = pdb.selector;
     // status.disruptionsAllowed as the disruption controller computes it.
     std::int64_t healthy = 0, expected = 0;
-    for (std::size_t i = 0; i < c_.api.pod_slots(); ++i) {
-      const k8s::PodRecord& rec = c_.api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
+    for (k8s::PodId id : node_infos_.live_pods()) {
+      const k8s::PodRecord& rec = c_.api.pod(id);
       if (rec.deleted || !r.matches(rec.pod)) continue;
       if (rec.pod.status.phase == k8s::PodPhase::Succeeded || rec.pod.status.phase == k8s::PodPhase::Failed) continue;
       ++expected;

@@ -54,10 +54,12 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     return v;
   };
 
-  std::map<std::string, std::int64_t> removable;  // group -> nodes that may still go (size - min)
+  std::map<const GroupState*, std::int64_t> removable;  // group -> nodes that may still go (size - min)
+  std::map<const GroupState*, bool> gpu_expected_in;    // group -> its instance type has GPUs
   for (const auto& g : groups_) {
     aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
-    removable[g.id] = asg ? asg->sizes.desired - deleting_in(g) - g.min : 0;
+    removable[&g] = asg ? asg->sizes.desired - deleting_in(g) - g.min : 0;
+    gpu_expected_in[&g] = gpu_group(g);
   }
 
   // chooseCandidates: the nodes unneeded in the previous pass first, then the others, each in
@@ -89,27 +91,34 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   std::vector<bool> removed_in_sim(count, false);
   std::map<std::string, cas::Utilization> utils;
   std::map<const k8s::Pod*, k8s::NodeId> new_hints;
-  unremovable_.clear();
+  unremovable_nodes_.clear();
+  unremovable_.reset();
+  auto unremovable = [&](std::size_t i, const char* reason, std::optional<cas::BlockingPod> blocker = std::nullopt) {
+    unremovable_nodes_.push_back({owners[i]->id, reason, std::move(blocker)});
+  };
   planning_ = {};
   for (std::size_t i : order) {
     const LiveNode& ln = *owners[i];
     const k8s::NodeInfo& info = snap.at(i);
-    const std::string name = info.name();
+    const std::string& name = info.name();
     if (!ln.group) continue;
     // Reasons: core/scaledown/eligibility and simulator (UnremovableReason names).
-    if (removable[ln.group->id] <= 0) {
-      unremovable_[name] = {"NodeGroupMinSizeReached", std::nullopt};
+    if (removable[ln.group] <= 0) {
+      unremovable(i, "NodeGroupMinSizeReached");
       continue;
     }
     auto ann = info.node.meta.annotations.find(cas::kAnnotationScaleDownDisabled);
     if (ann != info.node.meta.annotations.end() && ann->second == "true") {
-      unremovable_[name] = {"ScaleDownDisabledAnnotation", std::nullopt};
+      unremovable(i, "ScaleDownDisabledAnnotation");
       continue;
     }
-    cas::Utilization u = cas::node_utilization(info, gpu_group(*ln.group));
+    // Utilization as the informers' NodeInfo has it, unless pods moved here in this pass.
+    const bool gpu_expected = gpu_expected_in[ln.group];
+    cas::Utilization u = snap.shared(i) ? node_infos_.utilization(ln.id, gpu_expected)
+                                        : cas::node_utilization(info, gpu_expected);
     double threshold = u.gpu_node ? o_.scale_down_gpu_utilization_threshold : o_.scale_down_utilization_threshold;
     if (u.value >= threshold) {
-      unremovable_[name] = {"NotUnderutilized", std::nullopt};
+      unremovable(i, "NotUnderutilized");
       continue;
     }
     ++planning_.candidates;
@@ -121,7 +130,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
       std::int64_t additional = o_.scale_down_non_empty_candidates_count - found_previous;
       if (pool_used >= pool || found_additional >= additional) {
         ++planning_.skipped_by_pool;
-        unremovable_[name] = {"NotUnneededOtherReason", std::nullopt};
+        unremovable(i, "NotUnneededOtherReason");
         continue;
       }
       ++pool_used;
@@ -130,7 +139,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     for (const k8s::Pod* p : info.pods)
       if (!blocker) blocker = cas::drain_blocker(*p, o_.drain, pdbs);
     if (blocker) {
-      unremovable_[name] = {"BlockedByPod", blocker};
+      unremovable(i, "BlockedByPod", blocker);
       continue;
     }
     // Every pod to move must fit on a ready node that stays.
@@ -165,7 +174,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
       }
       if (!ok) {
         snap.revert();
-        unremovable_[name] = {"NoPlaceToMovePods", std::nullopt};
+        unremovable(i, "NoPlaceToMovePods");
         continue;
       }
       snap.commit();
@@ -177,7 +186,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
       for (auto& pdb : pdbs)
         if (pdb.matches(*p)) --pdb.disruptions_allowed;
     removed_in_sim[i] = true;
-    removable[ln.group->id]--;
+    removable[ln.group]--;
     if (!empty) (previous[i] ? found_previous : found_additional)++;
     unneeded_now.insert(name);
     unneeded_since_.try_emplace(name, now);
@@ -234,6 +243,15 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     const std::string name = snap.at(r.index).name();
     start_deletion(owners[r.index]->id, *group_by_id(owners[r.index]->group->id), r.empty, utils[name]);
   }
+}
+
+const std::map<std::string, ClusterAutoscaler::Unremovable>& ClusterAutoscaler::unremovable() const {
+  if (!unremovable_) {
+    unremovable_.emplace();
+    for (const auto& u : unremovable_nodes_)
+      (*unremovable_)[c_.api.node(u.node).node.meta.name] = Unremovable{u.reason, u.blocking_pod};
+  }
+  return *unremovable_;
 }
 
 }  // namespace eksim::autoscaling
