@@ -188,6 +188,9 @@ class Controller : public eksim::Controller {
   // Drift by hash (the NodePool template or NodeClass changed since launch), per config version.
   bool hash_drifted(const NodeClaimState& c, const NodePool& pool);
   std::unordered_map<std::size_t, std::pair<std::uint64_t, bool>> hash_drift_;  // by NodeClaim index
+  // The NodeClaim's NodePool (nullptr: gone), per config version.
+  const NodePool* pool_of(const NodeClaimState& c);
+  std::vector<std::pair<std::uint64_t, const NodePool*>> pool_cache_;  // by NodeClaim index
   std::unordered_map<const NodePool*, bool> budget_ok_;  // still_settled, per pass and version
   std::uint64_t budget_pass_ = 0, budget_version_ = 0;
   // karpenter.sh/do-not-disrupt on the node or one of its reschedulable pods.

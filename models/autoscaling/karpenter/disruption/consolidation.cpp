@@ -13,9 +13,9 @@ using namespace detail;
 
 bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) {
   if (c.phase != NodeClaimPhase::Initialized || !c.replacements.empty()) return false;
-  auto pool_it = pools_.find(c.node_pool);
-  if (pool_it == pools_.end() || pool_it->second.consolidation_policy != "WhenEmptyOrUnderutilized") return false;
-  const NodePool& pool = pool_it->second;
+  const NodePool* pool_ptr = pool_of(c);
+  if (!pool_ptr || pool_ptr->consolidation_policy != "WhenEmptyOrUnderutilized") return false;
+  const NodePool& pool = *pool_ptr;
   if (!pool.consolidate_after || now - std::max(c.last_pod_event, c.initialized_at.value_or(now)) < *pool.consolidate_after)
     return false;
   if (pool.expire_after && now - c.created >= *pool.expire_after) return false;  // expiration goes first
@@ -92,7 +92,7 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   }
   auto none = [&]() -> std::optional<ConsolidationCommand> {
     if (!key.empty()) {
-      if (no_command_.size() > 100000) no_command_.clear();
+      if (no_command_.size() >= 4096) no_command_.clear();  // bounded: hits are mostly the last passes
       no_command_.insert(key);
     }
     return std::nullopt;

@@ -91,10 +91,10 @@ void Controller::disrupt() {
     const std::string name = claims_[index].name;
     NodeClaimState* c = claim_by_name(name);
     if (!c || c->phase != NodeClaimPhase::Initialized) continue;
-    auto pool_it = pools_.find(c->node_pool);
+    const NodePool* pool_ptr = pool_of(*c);
     auto node = node_of(*c);
-    if (pool_it == pools_.end() || !node) continue;
-    const NodePool& pool = pool_it->second;
+    if (!pool_ptr || !node) continue;
+    const NodePool& pool = *pool_ptr;
     const k8s::NodeRecord& rec = api.node(*node);
     // Expiration is forceful in v1: no budget, no do-not-disrupt.
     if (pool.expire_after && now - c->created >= *pool.expire_after) {

@@ -43,6 +43,18 @@ const std::vector<Requirement>& Controller::pool_requirements(const NodePool& p)
   return slot.second;
 }
 
+const NodePool* Controller::pool_of(const NodeClaimState& c) {
+  // NodePools change only with config_version_ (std::map keeps their addresses until erased).
+  const std::size_t idx = static_cast<std::size_t>(&c - claims_.data());
+  if (pool_cache_.size() <= idx) pool_cache_.resize(claims_.size());
+  auto& slot = pool_cache_[idx];
+  if (slot.first != config_version_ + 1) {
+    auto it = pools_.find(c.node_pool);
+    slot = {config_version_ + 1, it == pools_.end() ? nullptr : &it->second};
+  }
+  return slot.second;
+}
+
 bool Controller::hash_drifted(const NodeClaimState& c, const NodePool& pool) {
   // The NodeClaim's hashes are fixed at launch; the NodePool's and NodeClass's move only with
   // config_version_.

@@ -299,8 +299,18 @@ state::Snapshot& Controller::snapshot() {
   for (std::uint32_t id : live_nodes()) {
     const k8s::NodeRecord& rec = api.node(k8s::NodeId{id});
     state::StateNode& s = st.nodes[id];
-    s.identity = id;
-    const NodeClaimState* claim = claim_by_instance(rec.instance_id);
+    if (!s.claim_resolved) {
+      s.identity = id;
+      const NodeClaimState* found = claim_by_instance(rec.instance_id);
+      s.claim_index = found ? static_cast<std::size_t>(found - claims_.data()) : SIZE_MAX;
+      s.claim_resolved = true;
+    }
+    const NodeClaimState* claim = s.claim_index == SIZE_MAX ? nullptr : &claims_[s.claim_index];
+    const std::uint64_t stamp = st.node_stamp[id] + 1;
+    const int phase = claim ? static_cast<int>(claim->phase) : -1;
+    if (!s.dirty && s.seen_stamp == stamp && s.seen_phase == phase) continue;  // as the last snapshot left it
+    s.seen_stamp = stamp;
+    s.seen_phase = phase;
     bool usable = !has_taint(rec.node.taints, kTaintDisrupted) &&
                   !(claim && (claim->phase == NodeClaimPhase::Deleting || claim->phase == NodeClaimPhase::Deleted));
     if (usable && (s.dirty || s.node.initialized != (claim && claim->phase == NodeClaimPhase::Initialized) ||
@@ -409,10 +419,8 @@ void Controller::state_changed(k8s::NodeId node) {
 
 std::optional<k8s::NodeId> Controller::node_of(const NodeClaimState& c) const {
   if (c.node_name.empty()) return std::nullopt;
-  if (c.node_id.valid()) {
-    const k8s::NodeRecord& rec = c_.api.node(c.node_id);
-    if (!rec.deleted && rec.node.meta.name == c.node_name) return c.node_id;
-  }
+  // node_name is the registered Node's name from registration on, so a live cached id is it.
+  if (c.node_id.valid() && !c_.api.node(c.node_id).deleted) return c.node_id;
   return c_.api.find_node(c.node_name);
 }
 

@@ -53,6 +53,12 @@ struct StateNode {
   std::uint64_t snapshot_version = 0;  // the snapshot that lists it, at position snapshot_pos
   std::uint32_t snapshot_pos = 0;
   std::uint64_t identity = 0;  // NodeId, or (1 << 32 | NodeClaim index) for a launched NodeClaim
+  // For a Node: its NodeClaim (looked up once: an instance has one), and the node stamp and
+  // NodeClaim phase the last snapshot saw (unchanged: nothing to redo for this node).
+  bool claim_resolved = false;
+  std::size_t claim_index = SIZE_MAX;
+  std::uint64_t seen_stamp = 0;
+  int seen_phase = -2;
   bool fits_class(std::uint32_t c, const PodClasses& classes, const k8s::SchedulerOptions& options);
 };
 
