@@ -129,20 +129,22 @@ class Controller : public eksim::Controller {
   // NodeClaims by name and by instance id (indexes, the first NodeClaim of a name wins).
   NodeClaimState* claim_by_instance(const std::string& id);
   NodeClaimState* claim_by_name(const std::string& name);
+  // The NodeClaim of a live node (nullptr: not Karpenter's), resolved once per node.
+  NodeClaimState* claim_of_node(std::uint32_t node_id);
   // Appends a NodeClaim to claims_ and its indexes; returns its index.
   std::size_t add_claim(NodeClaimState c);
   // Indexes of the NodeClaims not Deleted, ascending (claims_ keeps the history).
   const std::vector<std::size_t>& live_claims();
   // The nodes the scheduling simulations see now (rebuilt only after a change).
   state::Snapshot& snapshot();
-  // Positions in the snapshot of the named nodes (those it lists).
-  std::vector<std::uint32_t> positions_of(const state::Snapshot& snap, const std::vector<std::string>& node_names);
+  // Positions in the snapshot of the given nodes (those it lists).
+  std::vector<std::uint32_t> positions_of(const state::Snapshot& snap, const std::vector<k8s::NodeId>& nodes);
   void rebuild_state_node(state::StateNode& s, const k8s::NodeRecord& rec, const NodeClaimState* claim);
   // Something a simulation could see changed on this node (invalid id: somewhere).
   void state_changed(k8s::NodeId node);
   std::vector<k8s::Pod> daemon_pods() const;
   // A node with the karpenter.sh/disrupted taint or whose NodeClaim is being deleted.
-  bool marked_for_deletion(const k8s::NodeRecord& rec);
+  bool marked_for_deletion(std::uint32_t node_id);
   // The reschedulable pods still on nodes marked for deletion, unbound.
   std::vector<k8s::Pod> deleting_node_pods();
   bool any_deleting_node_pods();
@@ -188,6 +190,9 @@ class Controller : public eksim::Controller {
   // Drift by hash (the NodePool template or NodeClass changed since launch), per config version.
   bool hash_drifted(const NodeClaimState& c, const NodePool& pool);
   std::unordered_map<std::size_t, std::pair<std::uint64_t, bool>> hash_drift_;  // by NodeClaim index
+  // Drift by requirements: the node's labels no longer meet the NodePool's, per node stamp and
+  // config version.
+  bool requirements_drifted(const NodePool& pool, k8s::NodeId node);
   // The NodeClaim's NodePool (nullptr: gone), per config version.
   const NodePool* pool_of(const NodeClaimState& c);
   std::vector<std::pair<std::uint64_t, const NodePool*>> pool_cache_;  // by NodeClaim index
@@ -245,6 +250,10 @@ class Controller : public eksim::Controller {
     std::uint64_t stamp = 0;
     bool blocks = false;
     int reschedulable = 0;
+    // requirements_drifted's verdict, for config_version_ + 1 and that NodePool.
+    std::uint64_t drift_config = 0;
+    const NodePool* drift_pool = nullptr;
+    bool requirements_drifted = false;
   };
   std::unordered_map<std::uint32_t, NodePods> node_pods_;
   // Single-node consolidation's settled candidates: the last simulation found no cheaper
@@ -262,7 +271,7 @@ class Controller : public eksim::Controller {
   // Multi-node consolidation simulations that found no command, by what they read.
   std::unordered_set<std::string> no_command_;
   bool still_settled(std::size_t index, engine::SimTime now);
-  const NodePods& node_pods(k8s::NodeId node);
+  NodePods& node_pods(k8s::NodeId node);
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
   std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;
   std::map<std::string, std::pair<std::uint64_t, std::string>> pool_hashes_, class_hashes_;
@@ -272,7 +281,7 @@ class Controller : public eksim::Controller {
   std::optional<engine::SimTime> batch_start_;
   engine::SimTime last_trigger_;
   std::map<std::string, std::pair<std::string, engine::SimTime>> dedupe_;  // key -> (message, time)
-  std::map<std::string, engine::SimTime> pending_commands_;              // claim -> validate-at
+  std::unordered_map<std::size_t, engine::SimTime> pending_commands_;   // NodeClaim index -> validate-at
   bool in_node_update_ = false;
   std::optional<PendingMulti> pending_multi_;
 };

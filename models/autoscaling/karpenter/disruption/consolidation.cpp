@@ -34,7 +34,7 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   // rest -> delete; else at most one new NodeClaim, cheaper than the candidates together -> replace.
   auto& api = c_.api;
   ConsolidationCommand cmd;
-  std::vector<std::string> nodes;
+  std::vector<k8s::NodeId> nodes;
   double total_price = 0;
   bool any_spot = false;
   std::map<std::string, double> candidate_price;  // cheapest price of each candidate type
@@ -42,12 +42,13 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   for (const auto& n : names) {
     NodeClaimState* c = claim_by_name(n);
     if (!c) return std::nullopt;
-    nodes.push_back(c->node_name);
     total_price += c->price_per_hour;
     any_spot |= c->capacity_type == "spot";
     auto [it, inserted] = candidate_price.emplace(c->instance_type, c->price_per_hour);
     if (!inserted) it->second = std::min(it->second, c->price_per_hour);
-    if (auto node = node_of(*c))
+    auto node = node_of(*c);
+    if (node) nodes.push_back(*node);
+    if (node)
       for (k8s::PodId p : api.node(*node).pods)
         if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
   }

@@ -87,15 +87,14 @@ void Controller::disrupt() {
   for (std::size_t index : names) {
     if (still_settled(index, now)) continue;
     settled_.erase(index);
-    // By name, as the NodeClaim is looked up again after each command (the first of a name).
-    const std::string name = claims_[index].name;
-    NodeClaimState* c = claim_by_name(name);
-    if (!c || c->phase != NodeClaimPhase::Initialized) continue;
+    // A NodeClaim's name is its own for the run (launch), so its index names it too; an earlier
+    // command of this pass may have moved it on.
+    NodeClaimState* c = &claims_[index];
+    if (c->phase != NodeClaimPhase::Initialized) continue;
     const NodePool* pool_ptr = pool_of(*c);
     auto node = node_of(*c);
     if (!pool_ptr || !node) continue;
     const NodePool& pool = *pool_ptr;
-    const k8s::NodeRecord& rec = api.node(*node);
     // Expiration is forceful in v1: no budget, no do-not-disrupt.
     if (pool.expire_after && now - c->created >= *pool.expire_after) {
       event(EventType::Normal, "DisruptionTerminating", {"Node", "", c->node_name}, "Disrupting Node: Expired");
@@ -104,28 +103,21 @@ void Controller::disrupt() {
       continue;
     }
     if (pods_block_disruption(*node)) {
-      pending_commands_.erase(name);
+      pending_commands_.erase(index);
       continue;
     }
-    std::vector<const k8s::Pod*> pods;
-    for (k8s::PodId p : rec.pods)
-      if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
-
     // Drift: the NodePool template or NodeClass changed, or the node no longer meets the
-    // NodePool's requirements.
+    // NodePool's requirements. Both verdicts are cached, so a node that is neither drifted nor
+    // past consolidateAfter costs a few lookups a pass.
     std::string reason;
-    bool drifted = hash_drifted(*c, pool);
-    for (const auto& r : pool_requirements(pool)) {
-      auto lbl = rec.node.meta.labels.find(r.key());
-      if (lbl != rec.node.meta.labels.end() && !r.has(lbl->second)) drifted = true;
-    }
+    const bool drifted = hash_drifted(*c, pool) || requirements_drifted(pool, *node);
     bool consolidatable = pool.consolidate_after &&
                           now - std::max(c->last_pod_event, c->initialized_at.value_or(now)) >= *pool.consolidate_after;
     if (drifted) reason = "Drifted";
-    else if (consolidatable && pods.empty()) reason = "Empty";
+    else if (consolidatable && reschedulable_pods(*node) == 0) reason = "Empty";
     else if (consolidatable && pool.consolidation_policy == "WhenEmptyOrUnderutilized") reason = "Underutilized";
     if (reason.empty() || (multi && reason == "Underutilized")) {
-      pending_commands_.erase(name);
+      pending_commands_.erase(index);
       continue;
     }
     if (allowed_disruptions(pool, reason) <= 0) {
@@ -133,6 +125,9 @@ void Controller::disrupt() {
             "No allowed disruptions for disruption reason " + reason + " due to blocking budget", Duration::minutes(1));
       continue;
     }
+    std::vector<const k8s::Pod*> pods;
+    for (k8s::PodId p : api.node(*node).pods)
+      if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
     // Simulate the node's pods elsewhere: existing nodes first, new NodeClaims if needed.
     std::vector<PlannedNodeClaim> replacements;
     std::shared_ptr<TemplateSet> tmpls;
@@ -142,14 +137,14 @@ void Controller::disrupt() {
       // means the pods fit elsewhere (their topology domains still count the pools' zones).
       tmpls = template_set();
       state::Snapshot& snap = snapshot();
-      state::SimulationNodes others(snap, state_.classes, positions_of(snap, {c->node_name}));
+      state::SimulationNodes others(snap, state_.classes, positions_of(snap, {*node}));
       if (!others.takes_bound_pods(pods)) {
         for (const k8s::Pod* p : pods) moved.push_back(unbound(*p));
         for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &moved[i];
       }
       SchedulingResults sim = solve(pods, others, tmpls->templates, domain());
       if (relies_on_uninitialized(sim, others)) {
-        pending_commands_.erase(name);
+        pending_commands_.erase(index);
         continue;
       }
       if (!sim.errors.empty() || !sim.new_claims.empty()) {
@@ -158,8 +153,8 @@ void Controller::disrupt() {
                          sim.new_claims[0].options.front()->cheapest(sim.new_claims[0].requirements) < c->price_per_hour;
           if (cheaper && c->capacity_type == "spot" && !settings_.spot_to_spot_consolidation) cheaper = false;
           if (!cheaper) {
-            pending_commands_.erase(name);
-            if (sim.existing.empty() && moved.empty() && c == &claims_[index]) {
+            pending_commands_.erase(index);
+            if (sim.existing.empty() && moved.empty()) {
               Settled st;
               st.node = node->v;
               st.stamp = state_.node_stamp[node->v];
@@ -180,9 +175,9 @@ void Controller::disrupt() {
     }
     if (reason != "Drifted") {
       // Consolidation waits kValidationTtl and re-validates before acting.
-      auto it = pending_commands_.find(name);
+      auto it = pending_commands_.find(index);
       if (it == pending_commands_.end()) {
-        pending_commands_[name] = now + kValidationTtl;
+        pending_commands_[index] = now + kValidationTtl;
         continue;
       }
       if (now < it->second) continue;
@@ -210,7 +205,7 @@ void Controller::disrupt() {
       event(EventType::Normal, "DisruptionWaitingReadiness", claim_ref(claims_[idx].name),
             "Waiting on readiness to continue disruption");
     }
-    c = claim_by_name(name);  // launch() may have grown claims_
+    c = &claims_[index];  // launch() may have grown claims_
     if (launched.size() != replacements.size()) {
       c->disruption_reason.clear();
       set_disrupted_taint(c->node_name, false);

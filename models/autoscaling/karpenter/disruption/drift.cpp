@@ -67,6 +67,24 @@ bool Controller::hash_drifted(const NodeClaimState& c, const NodePool& pool) {
   return memo.second;
 }
 
+bool Controller::requirements_drifted(const NodePool& pool, k8s::NodeId node) {
+  // The node's labels no longer meet the NodePool's requirements (RequirementsDrifted). It reads
+  // only the node (its stamp) and the NodePool (config_version_), so the verdict holds until one
+  // of them moves.
+  NodePods& m = node_pods(node);
+  if (m.drift_config == config_version_ + 1 && m.drift_pool == &pool) return m.requirements_drifted;
+  const k8s::Labels& labels = c_.api.node(node).node.meta.labels;
+  bool drifted = false;
+  for (const auto& r : pool_requirements(pool)) {
+    auto lbl = labels.find(r.key());
+    if (lbl != labels.end() && !r.has(lbl->second)) drifted = true;
+  }
+  m.drift_config = config_version_ + 1;
+  m.drift_pool = &pool;
+  m.requirements_drifted = drifted;
+  return drifted;
+}
+
 const std::string& Controller::class_hash_cached(const NodeClass& c) {
   auto& slot = class_hashes_[c.name];
   if (slot.first != pass_ || pass_ == 0) slot = {pass_, class_hash(c)};

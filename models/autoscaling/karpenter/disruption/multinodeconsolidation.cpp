@@ -93,7 +93,7 @@ bool Controller::multi_node_consolidation(SimTime now) {
     c->disruption_reason = reason;
     c->replacements = {replacement};
     state_.touch();
-    pending_commands_.erase(name);
+    pending_commands_.erase(static_cast<std::size_t>(c - claims_.data()));
   }
   return true;
 }

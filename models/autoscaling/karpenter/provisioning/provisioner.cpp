@@ -38,10 +38,11 @@ bool Controller::provisionable(const k8s::PodRecord& r) const {
   return !k8s::is_daemonset_pod(r.pod);
 }
 
-bool Controller::marked_for_deletion(const k8s::NodeRecord& rec) {
+bool Controller::marked_for_deletion(std::uint32_t node_id) {
+  const k8s::NodeRecord& rec = c_.api.node(k8s::NodeId{node_id});
   if (rec.deleted) return false;
   if (has_taint(rec.node.taints, kTaintDisrupted)) return true;
-  const NodeClaimState* c = claim_by_instance(rec.instance_id);
+  const NodeClaimState* c = claim_of_node(node_id);
   return c && c->phase == NodeClaimPhase::Deleting;
 }
 
@@ -51,8 +52,8 @@ std::vector<k8s::Pod> Controller::deleting_node_pods() {
   std::vector<k8s::Pod> out;
   auto& api = c_.api;
   for (std::uint32_t i : live_nodes()) {
+    if (!marked_for_deletion(i)) continue;
     const k8s::NodeRecord& rec = api.node(k8s::NodeId{i});
-    if (!marked_for_deletion(rec)) continue;
     for (k8s::PodId p : rec.pods)
       if (reschedulable(api.pod(p))) out.push_back(unbound(api.pod(p).pod));
   }
@@ -62,8 +63,8 @@ std::vector<k8s::Pod> Controller::deleting_node_pods() {
 bool Controller::any_deleting_node_pods() {
   auto& api = c_.api;
   for (std::uint32_t i : live_nodes()) {
+    if (!marked_for_deletion(i)) continue;
     const k8s::NodeRecord& rec = api.node(k8s::NodeId{i});
-    if (!marked_for_deletion(rec)) continue;
     for (k8s::PodId p : rec.pods)
       if (reschedulable(api.pod(p))) return true;
   }

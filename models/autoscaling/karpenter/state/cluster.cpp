@@ -212,6 +212,17 @@ NodeClaimState* Controller::claim_by_instance(const std::string& id) {
   return it == claim_index_by_instance_.end() ? nullptr : &claims_[it->second];
 }
 
+NodeClaimState* Controller::claim_of_node(std::uint32_t node_id) {
+  state::StateNode& s = state_.nodes[node_id];
+  if (!s.claim_resolved) {
+    s.identity = node_id;
+    const NodeClaimState* found = claim_by_instance(c_.api.node(k8s::NodeId{node_id}).instance_id);
+    s.claim_index = found ? static_cast<std::size_t>(found - claims_.data()) : SIZE_MAX;
+    s.claim_resolved = true;
+  }
+  return s.claim_index == SIZE_MAX ? nullptr : &claims_[s.claim_index];
+}
+
 NodeClaimState* Controller::claim_by_name(const std::string& name) {
   auto it = claim_index_by_name_.find(name);
   return it == claim_index_by_name_.end() ? nullptr : &claims_[it->second];
@@ -277,13 +288,10 @@ const std::vector<std::uint32_t>& Controller::live_nodes() {
   return st.live_nodes;
 }
 
-std::vector<std::uint32_t> Controller::positions_of(const state::Snapshot& snap, const std::vector<std::string>& node_names) {
+std::vector<std::uint32_t> Controller::positions_of(const state::Snapshot& snap, const std::vector<k8s::NodeId>& nodes) {
   std::vector<std::uint32_t> out;
-  for (const auto& name : node_names) {
-    if (name.empty()) continue;
-    auto id = c_.api.find_node(name);
-    if (!id) continue;
-    auto it = state_.nodes.find(id->v);
+  for (k8s::NodeId id : nodes) {
+    auto it = state_.nodes.find(id.v);
     if (it != state_.nodes.end() && it->second.snapshot_version == snap.version && it->second.in_order)
       out.push_back(it->second.snapshot_pos);
   }
@@ -298,14 +306,8 @@ state::Snapshot& Controller::snapshot() {
   // karpenter.sh/disrupted taint, or its NodeClaim deleting) is not capacity.
   for (std::uint32_t id : live_nodes()) {
     const k8s::NodeRecord& rec = api.node(k8s::NodeId{id});
+    const NodeClaimState* claim = claim_of_node(id);
     state::StateNode& s = st.nodes[id];
-    if (!s.claim_resolved) {
-      s.identity = id;
-      const NodeClaimState* found = claim_by_instance(rec.instance_id);
-      s.claim_index = found ? static_cast<std::size_t>(found - claims_.data()) : SIZE_MAX;
-      s.claim_resolved = true;
-    }
-    const NodeClaimState* claim = s.claim_index == SIZE_MAX ? nullptr : &claims_[s.claim_index];
     const std::uint64_t stamp = st.node_stamp[id] + 1;
     const int phase = claim ? static_cast<int>(claim->phase) : -1;
     if (!s.dirty && s.seen_stamp == stamp && s.seen_phase == phase) continue;  // as the last snapshot left it
@@ -424,7 +426,7 @@ std::optional<k8s::NodeId> Controller::node_of(const NodeClaimState& c) const {
   return c_.api.find_node(c.node_name);
 }
 
-const Controller::NodePods& Controller::node_pods(k8s::NodeId node) {
+Controller::NodePods& Controller::node_pods(k8s::NodeId node) {
   const std::uint64_t stamp = state_.node_stamp[node.v] + 1;  // 0 = never computed
   NodePods& m = node_pods_[node.v];
   if (m.stamp == stamp) return m;

@@ -41,7 +41,10 @@ int Controller::launch(const PlannedNodeClaim& planned, bool replacement) {
   });
 
   NodeClaimState c;
-  c.name = pool.name + "-" + c_.api.random_suffix();
+  // generateName: the API server refuses a name already taken and the client asks again, so a
+  // name stays one NodeClaim's for the whole run (indexes below key on it).
+  do c.name = pool.name + "-" + c_.api.random_suffix();
+  while (claim_index_by_name_.count(c.name));
   c.node_pool = pool.name;
   c.node_class = nc.name;
   c.requirements = reqs;
