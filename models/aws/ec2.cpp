@@ -89,6 +89,19 @@ std::int64_t Ec2::available_addresses(const std::string& subnet_id) const {
   return std::max<std::int64_t>(0, left);
 }
 
+bool Ec2::has_free_address(const std::string& subnet_id) const {
+  const Subnet* s = subnet(subnet_id);
+  if (!s) return false;
+  auto h = holders_.find(subnet_id);
+  // Each live instance holds at most its ceiling, so if the subnet has room for all of them at
+  // their ceilings and one more address, it has a free address whatever they hold now.
+  if (h == holders_.end() || h->second.unbounded == 0) {
+    const std::int64_t held = h == holders_.end() ? 0 : h->second.ceiling;
+    if (usable_subnet_addresses(s->cidr) - s->used_addresses - held >= 1) return true;
+  }
+  return available_addresses(subnet_id) >= 1;
+}
+
 Instance& Ec2::create(const LaunchRequest& req, InstanceState state) {
   Instance inst;
   inst.id = new_instance_id();
@@ -122,6 +135,9 @@ Instance& Ec2::create(const LaunchRequest& req, InstanceState state) {
     h.ever.insert(inst.private_ip);
     h.live.insert(inst.private_ip);
     h.live_instances.insert(instances_.size());
+    inst.address_ceiling = address_ceiling_of ? address_ceiling_of(inst) : -1;
+    if (inst.address_ceiling < 0) ++h.unbounded;
+    else h.ceiling += inst.address_ceiling;
   }
   instances_.push_back(std::move(inst));
   return instances_.back();
@@ -132,7 +148,7 @@ std::variant<std::string, AwsError> Ec2::run_instance(const LaunchRequest& req) 
   if (auto err = quotas_.try_reserve(req.type->quota_bucket, req.spot, req.type->vcpu)) return *err;
   // The new instance's primary ENI needs one free address in the subnet. (Checked after the
   // account's vCPU quota and before the AZ's capacity; AWS does not document the order.)
-  if (sn && available_addresses(sn->id) < 1) {
+  if (sn && !has_free_address(sn->id)) {
     quotas_.release(req.type->quota_bucket, req.spot, req.type->vcpu);
     return insufficient_free_addresses_error(sn->id);
   }
@@ -185,7 +201,10 @@ void Ec2::mark_terminated(Instance& inst) {
   if (h == holders_.end()) return;
   // Another live instance cannot hold the same address (next_host_offset never hands it out).
   h->second.live.erase(inst.private_ip);
-  h->second.live_instances.erase(index_.at(inst.id));
+  if (h->second.live_instances.erase(index_.at(inst.id))) {
+    if (inst.address_ceiling < 0) --h->second.unbounded;
+    else h->second.ceiling -= inst.address_ceiling;
+  }
 }
 
 Instance* Ec2::find(const std::string& id) {

@@ -54,6 +54,7 @@ struct Instance {
   std::int64_t template_version = 1;
   // DescribeInstances StateReason.Message when EC2 itself ended the instance (Spot interruption).
   std::string state_reason;
+  std::int64_t address_ceiling = -1;  // Ec2::address_ceiling_of at launch (-1: no bound)
 };
 
 struct LaunchRequest {
@@ -91,6 +92,11 @@ class Ec2 {
   // Addresses an instance wants to hold (its primary included); unset = 1 (the primary ENI's
   // address only). The cluster sets it to the VPC CNI's count once the node has joined.
   std::function<std::int64_t(const Instance&)> addresses_of;
+  // The most addresses_of can ever say for an instance (fixed by its type), or -1 for no bound.
+  // Lets a launch see there is a free address without asking every live instance.
+  std::function<std::int64_t(const Instance&)> address_ceiling_of;
+  // available_addresses(subnet_id) >= 1, from the subnet's ceiling when that settles it.
+  bool has_free_address(const std::string& subnet_id) const;
   std::vector<std::string> zones() const;  // the region's AZs that have subnets, in order
 
   // RunInstances for one instance: reserves quota and capacity or returns EC2's error. The
@@ -129,6 +135,9 @@ class Ec2 {
   struct SubnetHolders {
     std::unordered_set<std::string> ever, live;
     std::set<std::size_t> live_instances;  // indices into instances_
+    // The live instances' address ceilings summed, and how many have none.
+    std::int64_t ceiling = 0;
+    std::int64_t unbounded = 0;
   };
   std::unordered_map<std::string, SubnetHolders> holders_;
   void mark_terminated(Instance& inst);

@@ -103,6 +103,9 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
       if (!api.pod(p).deleted && !api.pod(p).pod.spec.host_network) ++pods;
     return aws::vpc_cni_node_addresses(inst.type->default_card_enis, inst.type->ipv4_per_eni, pods);
   };
+  ec2.address_ceiling_of = [](const aws::Instance& inst) -> std::int64_t {
+    return aws::vpc_cni_node_address_ceiling(inst.type->default_card_enis, inst.type->ipv4_per_eni);
+  };
 }
 
 Cluster::~Cluster() = default;

@@ -141,6 +141,10 @@ void Controller::disrupt() {
       if (!others.takes_bound_pods(pods)) {
         for (const k8s::Pod* p : pods) moved.push_back(unbound(*p));
         for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &moved[i];
+      } else if (others.only_uninitialized_fit(pods)) {
+        // The simulation would rely on a node that is not initialized: no command.
+        pending_commands_.erase(index);
+        continue;
       }
       SchedulingResults sim = solve(pods, others, tmpls->templates, domain());
       if (relies_on_uninitialized(sim, others)) {

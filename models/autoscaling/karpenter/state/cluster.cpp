@@ -161,6 +161,25 @@ bool SimulationNodes::takes_bound_pods(const std::vector<const k8s::Pod*>& pods)
   return std::all_of(pods.begin(), pods.end(), [&](const k8s::Pod* p) { return classes_.of(*p).has_value(); });
 }
 
+bool SimulationNodes::only_uninitialized_fit(const std::vector<const k8s::Pod*>& pods) const {
+  const k8s::SchedulerOptions options;
+  std::vector<std::uint32_t> seen;
+  bool uninitialized = false;
+  for (const k8s::Pod* p : pods) {
+    const std::uint32_t k = *classes_.of(*p);
+    if (std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
+    seen.push_back(k);
+    // Positions run initialized nodes first, so the first one outside the excluded decides.
+    for (std::uint32_t pos : snap_.fits_of(k, classes_, options)) {
+      if (excluded(pos)) continue;
+      if (snap_.nodes[pos]->node.initialized) return false;
+      uninitialized = true;
+      break;
+    }
+  }
+  return uninitialized;
+}
+
 bool SimulationNodes::first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) {
   auto c = classes_.of(pod);
   if (!c) return false;

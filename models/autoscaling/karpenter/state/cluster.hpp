@@ -87,6 +87,10 @@ class SimulationNodes : public ExistingNodes {
   // Whether solve() can take these pods as they are (bound ones included): every one has a class
   // and no existing pod has required anti-affinity, so no filter sees a pod's nodeName.
   bool takes_bound_pods(const std::vector<const k8s::Pod*>& pods) const;
+  // For pods it takes: no initialized node here fits any of them, and an uninitialized one fits
+  // at least one. Then solve() is bound to place a pod on an uninitialized node (it tries
+  // existing nodes first, initialized ones before the others), and the answer is known without it.
+  bool only_uninitialized_fit(const std::vector<const k8s::Pod*>& pods) const;
 
  private:
   Snapshot& snap_;
