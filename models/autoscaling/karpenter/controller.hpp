@@ -208,7 +208,7 @@ class Controller : public eksim::Controller {
 
   // Multi-node consolidation (disruption/multinodeconsolidation.go).
   struct ConsolidationCommand {
-    std::vector<std::string> candidates;         // NodeClaim names
+    std::vector<std::size_t> candidates;         // NodeClaim indexes
     std::vector<PlannedNodeClaim> replacement;   // empty = delete; else the one cheaper NodeClaim
     // The candidates' pods, unbound, when the simulation needed copies (see
     // state::SimulationNodes::takes_bound_pods); else the replacement points at the real pods.
@@ -217,13 +217,13 @@ class Controller : public eksim::Controller {
     std::shared_ptr<TemplateSet> templates;
   };
   struct PendingMulti {
-    std::vector<std::string> candidates;
+    std::vector<std::size_t> candidates;
     bool replace = false;
     engine::SimTime validate_at;
   };
   bool underutilized_candidate(const NodeClaimState& c, engine::SimTime now);
   double disruption_cost(const NodeClaimState& c, engine::SimTime now);
-  std::optional<ConsolidationCommand> compute_consolidation(const std::vector<std::string>& names);
+  std::optional<ConsolidationCommand> compute_consolidation(const std::vector<std::size_t>& candidates);
   // True while a multi-node command waits for validation or was just executed.
   bool multi_node_consolidation(engine::SimTime now);
 
@@ -266,11 +266,16 @@ class Controller : public eksim::Controller {
     engine::SimTime until;
     const NodePool* pool = nullptr;
     std::vector<std::uint32_t> classes;
+    // The no-op came from relying on an uninitialized node (no initialized one fit), not from a
+    // replacement that was not cheaper: it also needs an uninitialized node that still fits.
+    bool relies_on_uninitialized = false;
   };
   std::unordered_map<std::size_t, Settled> settled_;
   // Multi-node consolidation simulations that found no command, by what they read.
   std::unordered_set<std::string> no_command_;
   bool still_settled(std::size_t index, engine::SimTime now);
+  void settle(std::size_t index, k8s::NodeId node, const NodePool& pool, std::uint64_t generation,
+              const std::vector<const k8s::Pod*>& pods, bool relies_on_uninitialized);
   NodePods& node_pods(k8s::NodeId node);
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
   std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;

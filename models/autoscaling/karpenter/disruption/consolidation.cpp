@@ -29,7 +29,7 @@ bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) {
 }
 
 
-std::optional<Controller::ConsolidationCommand> Controller::compute_consolidation(const std::vector<std::string>& names) {
+std::optional<Controller::ConsolidationCommand> Controller::compute_consolidation(const std::vector<std::size_t>& candidates) {
   // computeConsolidation: simulate the candidates' pods without the candidates; all fit on the
   // rest -> delete; else at most one new NodeClaim, cheaper than the candidates together -> replace.
   auto& api = c_.api;
@@ -39,18 +39,17 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   bool any_spot = false;
   std::map<std::string, double> candidate_price;  // cheapest price of each candidate type
   std::vector<const k8s::Pod*> pods;
-  for (const auto& n : names) {
-    NodeClaimState* c = claim_by_name(n);
-    if (!c) return std::nullopt;
+  for (std::size_t index : candidates) {
+    const NodeClaimState* c = &claims_[index];
     total_price += c->price_per_hour;
     any_spot |= c->capacity_type == "spot";
     auto [it, inserted] = candidate_price.emplace(c->instance_type, c->price_per_hour);
     if (!inserted) it->second = std::min(it->second, c->price_per_hour);
     auto node = node_of(*c);
-    if (node) nodes.push_back(*node);
-    if (node)
-      for (k8s::PodId p : api.node(*node).pods)
-        if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
+    if (!node) continue;
+    nodes.push_back(*node);
+    for (k8s::PodId p : api.node(*node).pods)
+      if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
   }
   state::Snapshot& snap = snapshot();
   state::SimulationNodes others(snap, state_.classes, positions_of(snap, nodes));
@@ -58,8 +57,10 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
     cmd.pods = std::make_unique<std::vector<k8s::Pod>>();
     for (const k8s::Pod* p : pods) cmd.pods->push_back(unbound(*p));
     for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &(*cmd.pods)[i];
+  } else if (others.only_uninitialized_fit(pods)) {
+    return std::nullopt;  // the simulation would rely on an uninitialized node
   }
-  cmd.candidates = names;
+  cmd.candidates = candidates;
   cmd.templates = template_set();
   // A simulation that found no command is remembered by everything it read: the templates, the
   // candidates' nodes (stamps), and per pod class the nodes outside the candidates it fits, with
@@ -68,9 +69,9 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   if (!cmd.pods) {
     auto put = [&key](std::uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
     put(cmd.templates->generation);
-    for (const auto& n : names) {
-      const NodeClaimState* c = claim_by_name(n);
-      put(static_cast<std::uint64_t>(c - claims_.data()));
+    for (std::size_t index : candidates) {
+      const NodeClaimState* c = &claims_[index];
+      put(index);
       auto node = node_of(*c);
       put(node ? node->v : UINT64_MAX);
       put(node ? state_.node_stamp[node->v] : 0);

@@ -30,16 +30,38 @@ bool Controller::still_settled(std::size_t index, SimTime now) {
   auto own = state_.nodes.find(st.node);
   const bool listed = own != state_.nodes.end() && own->second.in_order && own->second.snapshot_version == snap.version;
   const k8s::SchedulerOptions options;
+  bool uninitialized = false;
   for (std::uint32_t k : st.classes) {
     // The simulation tries initialized nodes first: one that fits (other than the candidate's
     // own) could take the pod. Uninitialized ones only ever make it a no-op.
     for (std::uint32_t pos : snap.fits_of(k, state_.classes, options)) {
-      if (!snap.nodes[pos]->node.initialized) break;
       if (listed && pos == own->second.snapshot_pos) continue;
+      if (!snap.nodes[pos]->node.initialized) {
+        uninitialized = true;
+        break;
+      }
       return false;
     }
   }
-  return true;
+  // A no-op for relying on an uninitialized node holds only while one still fits; without it the
+  // pods would need a new NodeClaim, which the last pass never priced.
+  return uninitialized || !st.relies_on_uninitialized;
+}
+
+void Controller::settle(std::size_t index, k8s::NodeId node, const NodePool& pool, std::uint64_t generation,
+                        const std::vector<const k8s::Pod*>& pods, bool relies_on_uninitialized) {
+  Settled st;
+  st.node = node.v;
+  st.stamp = state_.node_stamp[node.v];
+  st.generation = generation;
+  st.until = pool.expire_after ? claims_[index].created + *pool.expire_after : SimTime{INT64_MAX};
+  st.pool = &pool;
+  st.relies_on_uninitialized = relies_on_uninitialized;
+  for (const k8s::Pod* p : pods) {
+    std::uint32_t k = *state_.classes.of(*p);
+    if (std::find(st.classes.begin(), st.classes.end(), k) == st.classes.end()) st.classes.push_back(k);
+  }
+  settled_[index] = std::move(st);
 }
 
 void Controller::disrupt() {
@@ -142,8 +164,10 @@ void Controller::disrupt() {
         for (const k8s::Pod* p : pods) moved.push_back(unbound(*p));
         for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &moved[i];
       } else if (others.only_uninitialized_fit(pods)) {
-        // The simulation would rely on a node that is not initialized: no command.
+        // The simulation would rely on a node that is not initialized: no command, and none
+        // while that stands.
         pending_commands_.erase(index);
+        settle(index, *node, pool, tmpls->generation, pods, true);
         continue;
       }
       SchedulingResults sim = solve(pods, others, tmpls->templates, domain());
@@ -158,19 +182,7 @@ void Controller::disrupt() {
           if (cheaper && c->capacity_type == "spot" && !settings_.spot_to_spot_consolidation) cheaper = false;
           if (!cheaper) {
             pending_commands_.erase(index);
-            if (sim.existing.empty() && moved.empty()) {
-              Settled st;
-              st.node = node->v;
-              st.stamp = state_.node_stamp[node->v];
-              st.generation = tmpls->generation;
-              st.until = pool.expire_after ? c->created + *pool.expire_after : SimTime{INT64_MAX};
-              st.pool = &pool;
-              for (const k8s::Pod* p : pods) {
-                std::uint32_t k = *state_.classes.of(*p);
-                if (std::find(st.classes.begin(), st.classes.end(), k) == st.classes.end()) st.classes.push_back(k);
-              }
-              settled_[index] = std::move(st);
-            }
+            if (sim.existing.empty() && moved.empty()) settle(index, *node, pool, tmpls->generation, pods, false);
             continue;
           }
         }

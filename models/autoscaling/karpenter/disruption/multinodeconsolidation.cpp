@@ -25,19 +25,18 @@ bool Controller::multi_node_consolidation(SimTime now) {
     return claims_[a.second].name < claims_[b.second].name;
   });
   std::map<std::string, int> budget;
-  std::vector<std::string> candidates;
+  std::vector<std::size_t> candidates;
   bool constrained = false;
   for (const auto& [cost, index] : ranked) {
-    const std::string& name = claims_[index].name;
-    const NodeClaimState* c = claim_by_name(name);
-    auto b = budget.find(c->node_pool);
-    if (b == budget.end()) b = budget.emplace(c->node_pool, allowed_disruptions(pools_.at(c->node_pool), "Underutilized")).first;
+    const NodeClaimState& c = claims_[index];
+    auto b = budget.find(c.node_pool);
+    if (b == budget.end()) b = budget.emplace(c.node_pool, allowed_disruptions(pools_.at(c.node_pool), "Underutilized")).first;
     if (b->second <= 0) {
       constrained = true;
       continue;
     }
     --b->second;
-    candidates.push_back(name);
+    candidates.push_back(index);
   }
   (void)constrained;
   std::optional<ConsolidationCommand> best;
@@ -45,7 +44,7 @@ bool Controller::multi_node_consolidation(SimTime now) {
     std::size_t lo = 1, hi = limit - 1;
     while (lo <= hi) {
       std::size_t mid = (lo + hi) / 2;
-      std::vector<std::string> prefix(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(mid + 1));
+      std::vector<std::size_t> prefix(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(mid + 1));
       auto cmd = compute_consolidation(prefix);
       if (cmd) {
         best = std::move(cmd);
@@ -68,32 +67,30 @@ bool Controller::multi_node_consolidation(SimTime now) {
   pending_multi_.reset();
   const std::string reason = "Underutilized";
   if (best->replacement.empty()) {
-    for (const auto& name : best->candidates) {
-      NodeClaimState* c = claim_by_name(name);
-      event(EventType::Normal, "DisruptionTerminating", {"Node", "", c->node_name}, "Disrupting Node: " + reason);
-      event(EventType::Normal, "DisruptionTerminating", claim_ref(c->name), "Disrupting NodeClaim: " + reason);
-      delete_claim(*c, reason, false);
+    for (std::size_t index : best->candidates) {
+      NodeClaimState& c = claims_[index];
+      event(EventType::Normal, "DisruptionTerminating", {"Node", "", c.node_name}, "Disrupting Node: " + reason);
+      event(EventType::Normal, "DisruptionTerminating", claim_ref(c.name), "Disrupting NodeClaim: " + reason);
+      delete_claim(c, reason, false);
     }
     return true;
   }
   // executeCommand: taint the candidates before launching their replacement.
-  for (const auto& name : best->candidates)
-    if (const NodeClaimState* c = claim_by_name(name)) set_disrupted_taint(c->node_name, true);
+  for (std::size_t index : best->candidates) set_disrupted_taint(claims_[index].node_name, true);
   int idx = launch(best->replacement[0], true);
   if (idx < 0) {
-    for (const auto& name : best->candidates)
-      if (const NodeClaimState* c = claim_by_name(name)) set_disrupted_taint(c->node_name, false);
+    for (std::size_t index : best->candidates) set_disrupted_taint(claims_[index].node_name, false);
     return true;
   }
   const std::string replacement = claims_[idx].name;
   event(EventType::Normal, "DisruptionLaunching", claim_ref(replacement), "Launching NodeClaim: " + reason);
   event(EventType::Normal, "DisruptionWaitingReadiness", claim_ref(replacement), "Waiting on readiness to continue disruption");
-  for (const auto& name : best->candidates) {
-    NodeClaimState* c = claim_by_name(name);
-    c->disruption_reason = reason;
-    c->replacements = {replacement};
+  for (std::size_t index : best->candidates) {
+    NodeClaimState& c = claims_[index];  // launch() may have grown claims_
+    c.disruption_reason = reason;
+    c.replacements = {replacement};
     state_.touch();
-    pending_commands_.erase(static_cast<std::size_t>(c - claims_.data()));
+    pending_commands_.erase(index);
   }
   return true;
 }

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -37,7 +38,14 @@ class PodClasses {
   void forget(const std::string& uid) { by_uid_.erase(uid); }
 
  private:
-  std::unordered_map<std::string, std::uint32_t> by_uid_;  // uid -> class (UINT32_MAX: none)
+  // API server uids share their first 24 characters (a counter fills the rest), so hash the tail.
+  struct UidHash {
+    std::size_t operator()(const std::string& uid) const {
+      const std::size_t n = std::min<std::size_t>(uid.size(), 16);
+      return std::hash<std::string_view>{}(std::string_view(uid).substr(uid.size() - n));
+    }
+  };
+  std::unordered_map<std::string, std::uint32_t, UidHash> by_uid_;  // uid -> class (UINT32_MAX: none)
   std::unordered_map<std::string, std::uint32_t> by_key_;
   std::deque<k8s::Pod> reps_;
 };
