@@ -98,6 +98,9 @@ Controller::Controller(Cluster& cluster, Settings settings) : c_(cluster), setti
   });
   api.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange ch) {
     state_changed(id);
+    // A node can become marked for deletion by a taint (seen here) or by its NodeClaim deleting
+    // (delete_claim, or here when its Node comes after).
+    if (ch == k8s::NodeChange::Added || has_taint(c_.api.node(id).node.taints, kTaintDisrupted)) maybe_marked_.insert(id.v);
     on_node(id, ch);
   });
   c_.ec2.on_running.push_back([this](aws::Instance& i) { on_instance_running(i); });

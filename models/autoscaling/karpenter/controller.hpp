@@ -145,6 +145,10 @@ class Controller : public eksim::Controller {
   std::vector<k8s::Pod> daemon_pods() const;
   // A node with the karpenter.sh/disrupted taint or whose NodeClaim is being deleted.
   bool marked_for_deletion(std::uint32_t node_id);
+  // The nodes marked for deletion now, ascending.
+  const std::set<std::uint32_t>& marked_nodes();
+  // Nodes that may be marked for deletion: a superset, pruned by marked_nodes().
+  std::set<std::uint32_t> maybe_marked_;
   // The reschedulable pods still on nodes marked for deletion, unbound.
   std::vector<k8s::Pod> deleting_node_pods();
   bool any_deleting_node_pods();
@@ -255,7 +259,7 @@ class Controller : public eksim::Controller {
     const NodePool* drift_pool = nullptr;
     bool requirements_drifted = false;
   };
-  std::unordered_map<std::uint32_t, NodePods> node_pods_;
+  std::vector<NodePods> node_pods_;  // by NodeId
   // Single-node consolidation's settled candidates: the last simulation found no cheaper
   // replacement and no pod fit an existing node, so it stays a no-op while the candidate's node
   // (its stamp), the templates (generation) and the time (expiry) stand, the NodePool's budget

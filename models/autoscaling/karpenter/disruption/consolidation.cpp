@@ -74,7 +74,7 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
       put(index);
       auto node = node_of(*c);
       put(node ? node->v : UINT64_MAX);
-      put(node ? state_.node_stamp[node->v] : 0);
+      put(node ? state_.node_stamp(node->v) : 0);
     }
     std::vector<std::uint32_t> seen;
     const k8s::SchedulerOptions options;
@@ -87,7 +87,7 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
         if (others.excluded(pos)) continue;
         const state::StateNode* s = snap.nodes[pos];
         put(s->identity);
-        put(s->identity >> 32 ? 0 : state_.node_stamp[static_cast<std::uint32_t>(s->identity)]);
+        put(s->identity >> 32 ? 0 : state_.node_stamp(static_cast<std::uint32_t>(s->identity)));
       }
     }
     if (no_command_.count(key)) return std::nullopt;

@@ -14,7 +14,7 @@ bool Controller::still_settled(std::size_t index, SimTime now) {
   auto it = settled_.find(index);
   if (it == settled_.end()) return false;
   const Settled& st = it->second;
-  if (c_.api.node(k8s::NodeId{st.node}).deleted || state_.node_stamp[st.node] != st.stamp || now >= st.until) return false;
+  if (c_.api.node(k8s::NodeId{st.node}).deleted || state_.node_stamp(st.node) != st.stamp || now >= st.until) return false;
   if (template_set()->generation != st.generation) return false;
   // With no disruption allowed it would report DisruptionBlocked.
   if (budget_pass_ != pass_ || budget_version_ != state_.version) {
@@ -52,7 +52,7 @@ void Controller::settle(std::size_t index, k8s::NodeId node, const NodePool& poo
                         const std::vector<const k8s::Pod*>& pods, bool relies_on_uninitialized) {
   Settled st;
   st.node = node.v;
-  st.stamp = state_.node_stamp[node.v];
+  st.stamp = state_.node_stamp(node.v);
   st.generation = generation;
   st.until = pool.expire_after ? claims_[index].created + *pool.expire_after : SimTime{INT64_MAX};
   st.pool = &pool;

@@ -46,28 +46,30 @@ bool Controller::marked_for_deletion(std::uint32_t node_id) {
   return c && c->phase == NodeClaimPhase::Deleting;
 }
 
+const std::set<std::uint32_t>& Controller::marked_nodes() {
+  // maybe_marked_ holds every node that could be marked (see its writers); the ones that are not
+  // now are dropped, as only a taint or a NodeClaim deleting puts them back.
+  for (auto it = maybe_marked_.begin(); it != maybe_marked_.end();)
+    it = marked_for_deletion(*it) ? std::next(it) : maybe_marked_.erase(it);
+  return maybe_marked_;
+}
+
 std::vector<k8s::Pod> Controller::deleting_node_pods() {
   // pod.IsReschedulable: active (not terminal, not terminating) and not a DaemonSet's. (Terminating
   // StatefulSet pods count too upstream; eksim has no StatefulSets.)
   std::vector<k8s::Pod> out;
   auto& api = c_.api;
-  for (std::uint32_t i : live_nodes()) {
-    if (!marked_for_deletion(i)) continue;
-    const k8s::NodeRecord& rec = api.node(k8s::NodeId{i});
-    for (k8s::PodId p : rec.pods)
+  for (std::uint32_t i : marked_nodes())
+    for (k8s::PodId p : api.node(k8s::NodeId{i}).pods)
       if (reschedulable(api.pod(p))) out.push_back(unbound(api.pod(p).pod));
-  }
   return out;
 }
 
 bool Controller::any_deleting_node_pods() {
   auto& api = c_.api;
-  for (std::uint32_t i : live_nodes()) {
-    if (!marked_for_deletion(i)) continue;
-    const k8s::NodeRecord& rec = api.node(k8s::NodeId{i});
-    for (k8s::PodId p : rec.pods)
+  for (std::uint32_t i : marked_nodes())
+    for (k8s::PodId p : api.node(k8s::NodeId{i}).pods)
       if (reschedulable(api.pod(p))) return true;
-  }
   return false;
 }
 

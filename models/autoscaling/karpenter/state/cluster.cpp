@@ -327,7 +327,7 @@ state::Snapshot& Controller::snapshot() {
     const k8s::NodeRecord& rec = api.node(k8s::NodeId{id});
     const NodeClaimState* claim = claim_of_node(id);
     state::StateNode& s = st.nodes[id];
-    const std::uint64_t stamp = st.node_stamp[id] + 1;
+    const std::uint64_t stamp = st.node_stamp(id) + 1;
     const int phase = claim ? static_cast<int>(claim->phase) : -1;
     if (!s.dirty && s.seen_stamp == stamp && s.seen_phase == phase) continue;  // as the last snapshot left it
     s.seen_stamp = stamp;
@@ -435,7 +435,7 @@ void Controller::state_changed(k8s::NodeId node) {
   state_.touch();
   if (!node.valid()) return;
   state_.dirty(node.v);
-  ++state_.node_stamp[node.v];
+  ++state_.node_stamp(node.v);
 }
 
 std::optional<k8s::NodeId> Controller::node_of(const NodeClaimState& c) const {
@@ -446,7 +446,8 @@ std::optional<k8s::NodeId> Controller::node_of(const NodeClaimState& c) const {
 }
 
 Controller::NodePods& Controller::node_pods(k8s::NodeId node) {
-  const std::uint64_t stamp = state_.node_stamp[node.v] + 1;  // 0 = never computed
+  const std::uint64_t stamp = state_.node_stamp(node.v) + 1;  // 0 = never computed
+  if (node.v >= node_pods_.size()) node_pods_.resize(node.v + 1);
   NodePods& m = node_pods_[node.v];
   if (m.stamp == stamp) return m;
   auto dnd = [](const k8s::Labels& a) {

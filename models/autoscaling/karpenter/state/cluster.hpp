@@ -127,7 +127,11 @@ struct Cluster {
   PodClasses classes;
   std::unique_ptr<Snapshot> snapshot;
 
-  std::unordered_map<std::uint32_t, std::uint64_t> node_stamp;  // NodeId -> changes seen
+  std::vector<std::uint64_t> node_stamps;  // by NodeId: changes seen
+  std::uint64_t& node_stamp(std::uint32_t node_id) {
+    if (node_id >= node_stamps.size()) node_stamps.resize(node_id + 1, 0);
+    return node_stamps[node_id];
+  }
 
   void touch() { ++version; }
   void dirty(std::uint32_t node_id);

@@ -22,6 +22,7 @@ void Controller::delete_claim(NodeClaimState& c, const std::string& reason, bool
     }
     return;
   }
+  maybe_marked_.insert(node->v);
   // Termination: taint karpenter.sh/disrupted:NoSchedule, evict what a drain moves, then
   // terminate the instance (its Node goes with it).
   set_disrupted_taint(c.node_name, true);
