@@ -59,6 +59,8 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
     for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &(*cmd.pods)[i];
   } else if (others.only_uninitialized_fit(pods)) {
     return std::nullopt;  // the simulation would rely on an uninitialized node
+  } else if (any_spot && !settings_.spot_to_spot_consolidation && others.some_pod_fits_no_node(pods)) {
+    return std::nullopt;  // it would need a new NodeClaim, and spot candidates are not replaced
   }
   cmd.candidates = candidates;
   cmd.templates = template_set();

@@ -180,6 +180,19 @@ bool SimulationNodes::only_uninitialized_fit(const std::vector<const k8s::Pod*>&
   return uninitialized;
 }
 
+bool SimulationNodes::some_pod_fits_no_node(const std::vector<const k8s::Pod*>& pods) const {
+  const k8s::SchedulerOptions options;
+  std::vector<std::uint32_t> seen;
+  for (const k8s::Pod* p : pods) {
+    const std::uint32_t k = *classes_.of(*p);
+    if (std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
+    seen.push_back(k);
+    const auto& positions = snap_.fits_of(k, classes_, options);
+    if (std::all_of(positions.begin(), positions.end(), [&](std::uint32_t pos) { return excluded(pos); })) return true;
+  }
+  return false;
+}
+
 bool SimulationNodes::first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) {
   auto c = classes_.of(pod);
   if (!c) return false;

@@ -99,6 +99,9 @@ class SimulationNodes : public ExistingNodes {
   // at least one. Then solve() is bound to place a pod on an uninitialized node (it tries
   // existing nodes first, initialized ones before the others), and the answer is known without it.
   bool only_uninitialized_fit(const std::vector<const k8s::Pod*>& pods) const;
+  // For pods it takes: one of them fits no node here, so solve() must give it a new NodeClaim
+  // (or fail it), whatever the others do.
+  bool some_pod_fits_no_node(const std::vector<const k8s::Pod*>& pods) const;
 
  private:
   Snapshot& snap_;
