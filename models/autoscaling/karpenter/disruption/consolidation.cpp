@@ -101,11 +101,13 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
     }
     return std::nullopt;
   };
-  SchedulingResults res = solve(pods, others, cmd.templates->templates, domain());
-  if (!res.errors.empty() || res.new_claims.size() > 1 || relies_on_uninitialized(res, others)) return none();
+  // Spot candidates are only replaced with the SpotToSpotConsolidation feature gate: without it
+  // only a delete can come of this, so the simulation stops at the first pod that needs a NodeClaim.
+  const bool delete_only = any_spot && !settings_.spot_to_spot_consolidation;
+  SchedulingResults res = solve(pods, others, cmd.templates->templates, domain(), {}, delete_only);
+  if (res.stopped || !res.errors.empty() || res.new_claims.size() > 1 || relies_on_uninitialized(res, others)) return none();
   if (res.new_claims.empty()) return cmd;  // delete
-  // Spot candidates are only replaced with the SpotToSpotConsolidation feature gate.
-  if (any_spot && !settings_.spot_to_spot_consolidation) return none();
+  if (delete_only) return none();
   PlannedNodeClaim planned = std::move(res.new_claims[0]);
   // Cheaper than the candidates together, and (filterOutSameType) cheaper than the cheapest
   // candidate whose type is among the options: otherwise deleting the others is the better move.

@@ -546,7 +546,8 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
 }
 
 SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existing,
-                        std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options) {
+                        std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options,
+                        bool existing_only) {
   SchedulingResults res;
   order_pods(pods);
   const auto& wk = well_known_labels(domain);
@@ -584,6 +585,10 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
       }
     }
     if (placed) continue;
+    if (existing_only) {
+      res.stopped = true;
+      return res;
+    }
     std::stable_sort(res.new_claims.begin(), res.new_claims.end(),
                      [](const PlannedNodeClaim& a, const PlannedNodeClaim& b) { return a.pods.size() < b.pods.size(); });
     for (auto& nc : res.new_claims) {

@@ -109,6 +109,9 @@ struct SchedulingResults {
   std::vector<std::pair<const k8s::Pod*, std::size_t>> existing;  // pod -> index into existing nodes
   std::vector<PlannedNodeClaim> new_claims;
   std::vector<std::pair<const k8s::Pod*, std::string>> errors;   // in pod order
+  // With existing_only: a pod found no existing node and the simulation stopped there (nothing
+  // after it was placed, no NodeClaim was planned).
+  bool stopped = false;
 };
 
 // Karpenter's pod order (queue.go byCPUAndMemoryDescending, then creation time, then name).
@@ -122,8 +125,10 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
                         std::vector<NodeClaimTemplate>& templates, LabelDomain domain,
                         const k8s::SchedulerOptions& options = {});
 // The same over any ExistingNodes; SchedulingResults::existing holds existing.id(i).
+// existing_only: the caller only wants to know whether every pod fits the existing nodes (a
+// consolidation that may only delete), so the first pod that would need a NodeClaim ends it.
 SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existing,
                         std::vector<NodeClaimTemplate>& templates, LabelDomain domain,
-                        const k8s::SchedulerOptions& options = {});
+                        const k8s::SchedulerOptions& options = {}, bool existing_only = false);
 
 }  // namespace eksim::autoscaling::karpenter
