@@ -77,29 +77,32 @@ std::int64_t Ec2::available_addresses(const std::string& subnet_id) const {
   const Subnet* s = subnet(subnet_id);
   if (!s) return 0;
   std::int64_t left = usable_subnet_addresses(s->cidr) - s->used_addresses;
-  std::vector<const Instance*> holders;
-  if (auto h = holders_.find(subnet_id); h != holders_.end())
-    for (std::size_t idx : h->second.live_instances) holders.push_back(&instances_[idx]);
-  left -= static_cast<std::int64_t>(holders.size());  // primary addresses
-  for (const Instance* i : holders) {
-    if (left <= 0) break;
-    std::int64_t extra = (addresses_of ? addresses_of(*i) : 1) - 1;
-    left -= std::clamp<std::int64_t>(extra, 0, left);
+  if (auto h = holders_.find(subnet_id); h != holders_.end()) {
+    refresh_held(h->second);
+    left -= h->second.held;
   }
   return std::max<std::int64_t>(0, left);
 }
 
-bool Ec2::has_free_address(const std::string& subnet_id) const {
-  const Subnet* s = subnet(subnet_id);
-  if (!s) return false;
-  auto h = holders_.find(subnet_id);
-  // Each live instance holds at most its ceiling, so if the subnet has room for all of them at
-  // their ceilings and one more address, it has a free address whatever they hold now.
-  if (h == holders_.end() || h->second.unbounded == 0) {
-    const std::int64_t held = h == holders_.end() ? 0 : h->second.ceiling;
-    if (usable_subnet_addresses(s->cidr) - s->used_addresses - held >= 1) return true;
+void Ec2::refresh_held(SubnetHolders& h) const {
+  for (std::size_t idx : h.stale) {
+    held_stale_[idx] = 0;
+    if (!h.live_instances.count(idx)) continue;
+    const std::int64_t now = std::max<std::int64_t>(1, addresses_of ? addresses_of(instances_[idx]) : 1);
+    h.held += now - held_[idx];
+    held_[idx] = now;
   }
-  return available_addresses(subnet_id) >= 1;
+  h.stale.clear();
+}
+
+void Ec2::addresses_changed(const std::string& instance_id) {
+  auto it = index_.find(instance_id);
+  if (it == index_.end() || held_stale_[it->second]) return;
+  const Instance& inst = instances_[it->second];
+  auto h = holders_.find(inst.subnet_id);
+  if (h == holders_.end()) return;
+  held_stale_[it->second] = 1;
+  h->second.stale.push_back(it->second);
 }
 
 Instance& Ec2::create(const LaunchRequest& req, InstanceState state) {
@@ -135,10 +138,12 @@ Instance& Ec2::create(const LaunchRequest& req, InstanceState state) {
     h.ever.insert(inst.private_ip);
     h.live.insert(inst.private_ip);
     h.live_instances.insert(instances_.size());
-    inst.address_ceiling = address_ceiling_of ? address_ceiling_of(inst) : -1;
-    if (inst.address_ceiling < 0) ++h.unbounded;
-    else h.ceiling += inst.address_ceiling;
+    // Its primary address now; what else it holds is asked at the next count.
+    h.held += 1;
+    h.stale.push_back(instances_.size());
   }
+  held_.push_back(1);
+  held_stale_.push_back(inst.subnet_id.empty() ? 0 : 1);
   instances_.push_back(std::move(inst));
   return instances_.back();
 }
@@ -148,7 +153,7 @@ std::variant<std::string, AwsError> Ec2::run_instance(const LaunchRequest& req) 
   if (auto err = quotas_.try_reserve(req.type->quota_bucket, req.spot, req.type->vcpu)) return *err;
   // The new instance's primary ENI needs one free address in the subnet. (Checked after the
   // account's vCPU quota and before the AZ's capacity; AWS does not document the order.)
-  if (sn && !has_free_address(sn->id)) {
+  if (sn && available_addresses(sn->id) < 1) {
     quotas_.release(req.type->quota_bucket, req.spot, req.type->vcpu);
     return insufficient_free_addresses_error(sn->id);
   }
@@ -201,9 +206,10 @@ void Ec2::mark_terminated(Instance& inst) {
   if (h == holders_.end()) return;
   // Another live instance cannot hold the same address (next_host_offset never hands it out).
   h->second.live.erase(inst.private_ip);
-  if (h->second.live_instances.erase(index_.at(inst.id))) {
-    if (inst.address_ceiling < 0) --h->second.unbounded;
-    else h->second.ceiling -= inst.address_ceiling;
+  const std::size_t idx = index_.at(inst.id);
+  if (h->second.live_instances.erase(idx)) {
+    h->second.held -= held_[idx];
+    held_[idx] = 0;
   }
 }
 

@@ -54,7 +54,6 @@ struct Instance {
   std::int64_t template_version = 1;
   // DescribeInstances StateReason.Message when EC2 itself ended the instance (Spot interruption).
   std::string state_reason;
-  std::int64_t address_ceiling = -1;  // Ec2::address_ceiling_of at launch (-1: no bound)
 };
 
 struct LaunchRequest {
@@ -90,13 +89,12 @@ class Ec2 {
   // CNI's warm ENI) are taken in launch order from what is left, so they never overdraw the subnet.
   std::int64_t available_addresses(const std::string& subnet_id) const;
   // Addresses an instance wants to hold (its primary included); unset = 1 (the primary ENI's
-  // address only). The cluster sets it to the VPC CNI's count once the node has joined.
+  // address only). The cluster sets it to the VPC CNI's count once the node has joined, and
+  // calls addresses_changed when its answer for an instance may move.
   std::function<std::int64_t(const Instance&)> addresses_of;
-  // The most addresses_of can ever say for an instance (fixed by its type), or -1 for no bound.
-  // Lets a launch see there is a free address without asking every live instance.
-  std::function<std::int64_t(const Instance&)> address_ceiling_of;
-  // available_addresses(subnet_id) >= 1, from the subnet's ceiling when that settles it.
-  bool has_free_address(const std::string& subnet_id) const;
+  // What addresses_of says for the instance may have changed (its node's pods, its node): it is
+  // asked again the next time the subnet's count is read.
+  void addresses_changed(const std::string& instance_id);
   std::vector<std::string> zones() const;  // the region's AZs that have subnets, in order
 
   // RunInstances for one instance: reserves quota and capacity or returns EC2's error. The
@@ -135,11 +133,18 @@ class Ec2 {
   struct SubnetHolders {
     std::unordered_set<std::string> ever, live;
     std::set<std::size_t> live_instances;  // indices into instances_
-    // The live instances' address ceilings summed, and how many have none.
-    std::int64_t ceiling = 0;
-    std::int64_t unbounded = 0;
+    // The addresses live instances hold (max(1, addresses_of)), summed as last asked, and the
+    // instances to ask again. (Held counts taken in launch order from what is left add up to
+    // the same total, floored at zero.)
+    std::int64_t held = 0;
+    std::vector<std::size_t> stale;
   };
-  std::unordered_map<std::string, SubnetHolders> holders_;
+  // Per instance index: its addresses as counted in SubnetHolders::held, and whether it is in
+  // its subnet's stale list.
+  mutable std::vector<std::int64_t> held_;
+  mutable std::vector<char> held_stale_;
+  void refresh_held(SubnetHolders& h) const;
+  mutable std::unordered_map<std::string, SubnetHolders> holders_;
   void mark_terminated(Instance& inst);
 };
 

@@ -28,11 +28,6 @@ std::int64_t vpc_cni_node_addresses(std::int64_t max_enis, std::int64_t ips_per_
   return enis * ips_per_eni;
 }
 
-std::int64_t vpc_cni_node_address_ceiling(std::int64_t max_enis, std::int64_t ips_per_eni) {
-  if (max_enis < 1 || ips_per_eni < 2) return -1;  // one address per pod: no bound
-  return max_enis * ips_per_eni;
-}
-
 AwsError insufficient_free_addresses_error(std::string_view subnet_id) {
   return AwsError{"InsufficientFreeAddressesInSubnet",
                   "There are not enough free addresses in subnet '" + std::string(subnet_id) +

@@ -35,9 +35,6 @@ std::int64_t usable_subnet_addresses(std::string_view cidr);
 // Without catalog data (max_enis or ips_per_eni < 2) it falls back to one address per pod plus
 // the node's own.
 std::int64_t vpc_cni_node_addresses(std::int64_t max_enis, std::int64_t ips_per_eni, std::int64_t pods);
-// The most vpc_cni_node_addresses gives for any pod count (every ENI attached), or -1 when it
-// has no bound (the one-address-per-pod fallback).
-std::int64_t vpc_cni_node_address_ceiling(std::int64_t max_enis, std::int64_t ips_per_eni);
 
 // RunInstances into a subnet with no free address, code InsufficientFreeAddressesInSubnet:
 // "There are not enough free addresses in subnet 'subnet-04a176042c3118735' to satisfy the

@@ -103,9 +103,13 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
       if (!api.pod(p).deleted && !api.pod(p).pod.spec.host_network) ++pods;
     return aws::vpc_cni_node_addresses(inst.type->default_card_enis, inst.type->ipv4_per_eni, pods);
   };
-  ec2.address_ceiling_of = [](const aws::Instance& inst) -> std::int64_t {
-    return aws::vpc_cni_node_address_ceiling(inst.type->default_card_enis, inst.type->ipv4_per_eni);
+  // ...so EC2 asks again when a node's pods or the node itself change.
+  auto node_addresses_changed = [this](k8s::NodeId node) {
+    if (node.valid() && !api.node(node).instance_id.empty()) ec2.addresses_changed(api.node(node).instance_id);
   };
+  api.on_pod_bound.push_back([this, node_addresses_changed](k8s::PodId p) { node_addresses_changed(api.pod(p).node); });
+  api.on_pod_deleted.push_back([this, node_addresses_changed](k8s::PodId p) { node_addresses_changed(api.pod(p).node); });
+  api.on_node.push_back([node_addresses_changed](k8s::NodeId n, k8s::NodeChange) { node_addresses_changed(n); });
 }
 
 Cluster::~Cluster() = default;

@@ -191,6 +191,7 @@ TEST(AwsSubnetAddresses, LaunchFailsWhenSubnetIsFullAndTheRetryGoesElsewhere) {
   EXPECT_EQ(w.ec2.available_addresses("big-b"), 251 - 3);
   // Addresses held beyond the primary (the VPC CNI's warm ENI) come out of what is left.
   w.ec2.addresses_of = [](const Instance&) -> std::int64_t { return 6; };
+  for (const auto& id : g.instances) w.ec2.addresses_changed(id);  // as the cluster announces it
   EXPECT_EQ(w.ec2.available_addresses("big-b"), 251 - 18);
   EXPECT_EQ(w.ec2.available_addresses("tiny-a"), 0);
 }
