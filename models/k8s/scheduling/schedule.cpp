@@ -169,12 +169,17 @@ ScheduleResult run_cycle(const Pod& pod, const PodSchedulingInfo& info, const Pr
   if (options.preemption) {
     std::map<std::string, std::int64_t> post_hist;
     std::optional<Candidate> chosen;
+    std::int64_t no_victims = 0;  // the common answer, counted apart from the histogram's map
     for (const auto& [g, r] : failed) {
       if (r.code == FilterCode::UnschedulableAndUnresolvable) {
         post_hist[kPreemptionNotHelpful] += static_cast<std::int64_t>(g->count);
         continue;
       }
       g->for_each_member([&](const NodeInfo* n) {
+        if (n->min_pod_priority >= pod.spec.priority) {  // select_victims' first test
+          ++no_victims;
+          return;
+        }
         FilterResult why;
         auto c = select_victims(pod, info, *n, all, state, full_state, options, why);
         if (c) {
@@ -184,6 +189,7 @@ ScheduleResult run_cycle(const Pod& pod, const PodSchedulingInfo& info, const Pr
         }
       });
     }
+    if (no_victims > 0) post_hist[kNoPreemptionVictims] += no_victims;
     if (chosen) {
       res.preemption = PreemptionPlan{chosen->node->name(), chosen->victims};
       res.message = failed_scheduling_message(num_nodes, res.reasons, "");
