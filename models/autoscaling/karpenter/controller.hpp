@@ -215,7 +215,7 @@ class Controller : public eksim::Controller {
     std::vector<std::size_t> candidates;         // NodeClaim indexes
     std::vector<PlannedNodeClaim> replacement;   // empty = delete; else the one cheaper NodeClaim
     // The candidates' pods, unbound, when the simulation needed copies (see
-    // state::SimulationNodes::takes_bound_pods); else the replacement points at the real pods.
+    // state::SimulationNodes::classes_of); else the replacement points at the real pods.
     std::unique_ptr<std::vector<k8s::Pod>> pods;
     // What the replacement's template points into, kept alive with it.
     std::shared_ptr<TemplateSet> templates;
@@ -279,7 +279,7 @@ class Controller : public eksim::Controller {
   std::unordered_set<std::string> no_command_;
   bool still_settled(std::size_t index, engine::SimTime now);
   void settle(std::size_t index, k8s::NodeId node, const NodePool& pool, std::uint64_t generation,
-              const std::vector<const k8s::Pod*>& pods, bool relies_on_uninitialized);
+              const std::vector<std::uint32_t>& classes, bool relies_on_uninitialized);
   NodePods& node_pods(k8s::NodeId node);
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
   std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;

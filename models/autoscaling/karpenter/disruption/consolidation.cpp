@@ -53,13 +53,14 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   }
   state::Snapshot& snap = snapshot();
   state::SimulationNodes others(snap, state_.classes, positions_of(snap, nodes));
-  if (!others.takes_bound_pods(pods)) {
+  const auto classes = others.classes_of(pods);
+  if (!classes) {
     cmd.pods = std::make_unique<std::vector<k8s::Pod>>();
     for (const k8s::Pod* p : pods) cmd.pods->push_back(unbound(*p));
     for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &(*cmd.pods)[i];
-  } else if (others.only_uninitialized_fit(pods)) {
+  } else if (others.only_uninitialized_fit(*classes)) {
     return std::nullopt;  // the simulation would rely on an uninitialized node
-  } else if (any_spot && !settings_.spot_to_spot_consolidation && others.some_pod_fits_no_node(pods)) {
+  } else if (any_spot && !settings_.spot_to_spot_consolidation && others.some_class_fits_no_node(*classes)) {
     return std::nullopt;  // it would need a new NodeClaim, and spot candidates are not replaced
   }
   cmd.candidates = candidates;
@@ -78,12 +79,8 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
       put(node ? node->v : UINT64_MAX);
       put(node ? state_.node_stamp(node->v) : 0);
     }
-    std::vector<std::uint32_t> seen;
     const k8s::SchedulerOptions options;
-    for (const k8s::Pod* p : pods) {
-      std::uint32_t k = *state_.classes.of(*p);
-      if (std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
-      seen.push_back(k);
+    for (std::uint32_t k : *classes) {
       put(UINT64_MAX - k);
       for (std::uint32_t pos : snap.fits_of(k, state_.classes, options)) {
         if (others.excluded(pos)) continue;

@@ -49,7 +49,7 @@ bool Controller::still_settled(std::size_t index, SimTime now) {
 }
 
 void Controller::settle(std::size_t index, k8s::NodeId node, const NodePool& pool, std::uint64_t generation,
-                        const std::vector<const k8s::Pod*>& pods, bool relies_on_uninitialized) {
+                        const std::vector<std::uint32_t>& classes, bool relies_on_uninitialized) {
   Settled st;
   st.node = node.v;
   st.stamp = state_.node_stamp(node.v);
@@ -57,10 +57,7 @@ void Controller::settle(std::size_t index, k8s::NodeId node, const NodePool& poo
   st.until = pool.expire_after ? claims_[index].created + *pool.expire_after : SimTime{INT64_MAX};
   st.pool = &pool;
   st.relies_on_uninitialized = relies_on_uninitialized;
-  for (const k8s::Pod* p : pods) {
-    std::uint32_t k = *state_.classes.of(*p);
-    if (std::find(st.classes.begin(), st.classes.end(), k) == st.classes.end()) st.classes.push_back(k);
-  }
+  st.classes = classes;
   settled_[index] = std::move(st);
 }
 
@@ -160,14 +157,15 @@ void Controller::disrupt() {
       tmpls = template_set();
       state::Snapshot& snap = snapshot();
       state::SimulationNodes others(snap, state_.classes, positions_of(snap, {*node}));
-      if (!others.takes_bound_pods(pods)) {
+      const auto classes = others.classes_of(pods);
+      if (!classes) {
         for (const k8s::Pod* p : pods) moved.push_back(unbound(*p));
         for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &moved[i];
-      } else if (others.only_uninitialized_fit(pods)) {
+      } else if (others.only_uninitialized_fit(*classes)) {
         // The simulation would rely on a node that is not initialized: no command, and none
         // while that stands.
         pending_commands_.erase(index);
-        settle(index, *node, pool, tmpls->generation, pods, true);
+        settle(index, *node, pool, tmpls->generation, *classes, true);
         continue;
       }
       SchedulingResults sim = solve(pods, others, tmpls->templates, domain());
@@ -182,7 +180,7 @@ void Controller::disrupt() {
           if (cheaper && c->capacity_type == "spot" && !settings_.spot_to_spot_consolidation) cheaper = false;
           if (!cheaper) {
             pending_commands_.erase(index);
-            if (sim.existing.empty() && moved.empty()) settle(index, *node, pool, tmpls->generation, pods, false);
+            if (sim.existing.empty() && classes) settle(index, *node, pool, tmpls->generation, *classes, false);
             continue;
           }
         }

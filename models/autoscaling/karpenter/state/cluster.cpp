@@ -156,19 +156,21 @@ bool SimulationNodes::excluded(std::size_t i) const {
   return std::binary_search(excluded_.begin(), excluded_.end(), static_cast<std::uint32_t>(i));
 }
 
-bool SimulationNodes::takes_bound_pods(const std::vector<const k8s::Pod*>& pods) const {
-  if (snap_.any_required_anti_affinity) return false;
-  return std::all_of(pods.begin(), pods.end(), [&](const k8s::Pod* p) { return classes_.of(*p).has_value(); });
+std::optional<std::vector<std::uint32_t>> SimulationNodes::classes_of(const std::vector<const k8s::Pod*>& pods) const {
+  if (snap_.any_required_anti_affinity) return std::nullopt;
+  std::vector<std::uint32_t> out;
+  for (const k8s::Pod* p : pods) {
+    const auto k = classes_.of(*p);
+    if (!k) return std::nullopt;
+    if (std::find(out.begin(), out.end(), *k) == out.end()) out.push_back(*k);
+  }
+  return out;
 }
 
-bool SimulationNodes::only_uninitialized_fit(const std::vector<const k8s::Pod*>& pods) const {
+bool SimulationNodes::only_uninitialized_fit(const std::vector<std::uint32_t>& classes) const {
   const k8s::SchedulerOptions options;
-  std::vector<std::uint32_t> seen;
   bool uninitialized = false;
-  for (const k8s::Pod* p : pods) {
-    const std::uint32_t k = *classes_.of(*p);
-    if (std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
-    seen.push_back(k);
+  for (std::uint32_t k : classes) {
     // Positions run initialized nodes first, so the first one outside the excluded decides.
     for (std::uint32_t pos : snap_.fits_of(k, classes_, options)) {
       if (excluded(pos)) continue;
@@ -180,13 +182,9 @@ bool SimulationNodes::only_uninitialized_fit(const std::vector<const k8s::Pod*>&
   return uninitialized;
 }
 
-bool SimulationNodes::some_pod_fits_no_node(const std::vector<const k8s::Pod*>& pods) const {
+bool SimulationNodes::some_class_fits_no_node(const std::vector<std::uint32_t>& classes) const {
   const k8s::SchedulerOptions options;
-  std::vector<std::uint32_t> seen;
-  for (const k8s::Pod* p : pods) {
-    const std::uint32_t k = *classes_.of(*p);
-    if (std::find(seen.begin(), seen.end(), k) != seen.end()) continue;
-    seen.push_back(k);
+  for (std::uint32_t k : classes) {
     const auto& positions = snap_.fits_of(k, classes_, options);
     if (std::all_of(positions.begin(), positions.end(), [&](std::uint32_t pos) { return excluded(pos); })) return true;
   }

@@ -93,15 +93,17 @@ class SimulationNodes : public ExistingNodes {
   bool any_required_anti_affinity() const override { return snap_.any_required_anti_affinity; }
   bool first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) override;
   // Whether solve() can take these pods as they are (bound ones included): every one has a class
-  // and no existing pod has required anti-affinity, so no filter sees a pod's nodeName.
-  bool takes_bound_pods(const std::vector<const k8s::Pod*>& pods) const;
-  // For pods it takes: no initialized node here fits any of them, and an uninitialized one fits
-  // at least one. Then solve() is bound to place a pod on an uninitialized node (it tries
-  // existing nodes first, initialized ones before the others), and the answer is known without it.
-  bool only_uninitialized_fit(const std::vector<const k8s::Pod*>& pods) const;
-  // For pods it takes: one of them fits no node here, so solve() must give it a new NodeClaim
-  // (or fail it), whatever the others do.
-  bool some_pod_fits_no_node(const std::vector<const k8s::Pod*>& pods) const;
+  // and no existing pod has required anti-affinity, so no filter sees a pod's nodeName. Then
+  // their distinct classes, in pod order; else nullopt.
+  std::optional<std::vector<std::uint32_t>> classes_of(const std::vector<const k8s::Pod*>& pods) const;
+  // For pods of these classes: no initialized node here fits any of them, and an uninitialized
+  // one fits at least one. Then solve() is bound to place a pod on an uninitialized node (it
+  // tries existing nodes first, initialized ones before the others), and the answer is known
+  // without it.
+  bool only_uninitialized_fit(const std::vector<std::uint32_t>& classes) const;
+  // For pods of these classes: one of them fits no node here, so solve() must give it a new
+  // NodeClaim (or fail it), whatever the others do.
+  bool some_class_fits_no_node(const std::vector<std::uint32_t>& classes) const;
 
  private:
   Snapshot& snap_;
