@@ -12,6 +12,7 @@ namespace eksim::k8s {
 namespace {
 using engine::Duration;
 using engine::EventType;
+using engine::SimTime;
 }  // namespace
 
 SchedulerController::SchedulerController(ApiServer& api, SchedulerControllerOptions options, Kubelet* kubelet)
@@ -30,7 +31,7 @@ SchedulerController::SchedulerController(ApiServer& api, SchedulerControllerOpti
     if (ph == PodPhase::Succeeded || ph == PodPhase::Failed) on_pod_gone(id, false);
   });
   api_.on_node.push_back([this](NodeId id, NodeChange ch) { on_node(id, ch); });
-  api_.sim().every(options_.flush_period, [this] { requeue_unschedulable(true); });
+  api_.sim().every(options_.flush_period, [this] { flush_unschedulable(); });
 }
 
 Node SchedulerController::snapshot_node(const Node& node) const {
@@ -53,7 +54,11 @@ void SchedulerController::on_node(NodeId id, NodeChange change) {
     waiting_for_node_.clear();
     for (PodId p : waiting) on_pod_added(p);
   }
-  requeue_after_node_event(id);
+  // Queueing hints: only the pods whose rejecting plugins this node could now let through.
+  if (const NodeInfo* node = unschedulable_.empty() ? nullptr : snapshot_.find(r.node.meta.name))
+    requeue_if([&](PodId pod, SimTime, const std::set<std::string>* rejected) {
+      return worth_requeuing_after_node_event(api_.pod(pod).pod, rejected, *node, options_.version);
+    });
 }
 
 void SchedulerController::on_pod_gone(PodId id, bool deleted) {
@@ -71,7 +76,10 @@ void SchedulerController::on_pod_gone(PodId id, bool deleted) {
   }
   // AssignedPodDelete (and a pod that finished frees its node the same way); an unassigned pod
   // going away frees nothing.
-  if (was_assigned) requeue_after_assigned_pod_gone(api_.pod(id).pod);
+  if (was_assigned)
+    requeue_if([&](PodId pod, SimTime, const std::set<std::string>* rejected) {
+      return worth_requeuing_after_assigned_pod_gone(api_.pod(pod).pod, rejected);
+    });
 }
 
 void SchedulerController::on_pod_added(PodId id) {
@@ -169,50 +177,25 @@ void SchedulerController::move_to_active_or_backoff(PodId id) {
   });
 }
 
-void SchedulerController::requeue_unschedulable(bool only_expired) {
+void SchedulerController::flush_unschedulable() {
+  // flushUnschedulablePodsLeftover: pods parked longer than podMaxInUnschedulablePodsDuration.
+  const SimTime now = api_.now();
+  requeue_if([&](PodId, SimTime since, const std::set<std::string>*) { return now - since > options_.max_in_unschedulable; });
+}
+
+void SchedulerController::requeue_if(
+    const std::function<bool(PodId pod, SimTime since, const std::set<std::string>* rejected_by)>& worth) {
+  if (unschedulable_.empty()) return;
   std::vector<PodId> move;
   for (const auto& [pod, since] : unschedulable_) {
-    if (only_expired && api_.now() - since <= options_.max_in_unschedulable) continue;
-    move.push_back(PodId{pod});
+    auto f = failures_.find(pod);
+    const std::set<std::string>* rejected = f == failures_.end() ? nullptr : &f->second.unschedulable_plugins;
+    if (worth(PodId{pod}, since, rejected)) move.push_back(PodId{pod});
   }
   for (PodId p : move) {
     unschedulable_.erase(p.v);
     move_to_active_or_backoff(p);
   }
-}
-
-void SchedulerController::requeue(const std::vector<PodId>& pods) {
-  for (PodId p : pods) {
-    unschedulable_.erase(p.v);
-    move_to_active_or_backoff(p);
-  }
-}
-
-void SchedulerController::requeue_after_node_event(NodeId id) {
-  if (unschedulable_.empty()) return;
-  const NodeInfo* node = snapshot_.find(api_.node(id).node.meta.name);
-  if (!node) return;
-  std::vector<PodId> move;
-  for (const auto& [pod, since] : unschedulable_) {
-    auto f = failures_.find(pod);
-    const std::set<std::string>* rejected = f == failures_.end() ? nullptr : &f->second.unschedulable_plugins;
-    if (worth_requeuing_after_node_event(api_.pod(PodId{pod}).pod, rejected, *node, options_.version))
-      move.push_back(PodId{pod});
-  }
-  requeue(move);
-}
-
-void SchedulerController::requeue_after_assigned_pod_gone(const Pod& gone) {
-  if (unschedulable_.empty()) return;
-  (void)gone;
-  std::vector<PodId> move;
-  for (const auto& [pod, since] : unschedulable_) {
-    auto f = failures_.find(pod);
-    const std::set<std::string>* rejected = f == failures_.end() ? nullptr : &f->second.unschedulable_plugins;
-    if (worth_requeuing_after_assigned_pod_gone(api_.pod(PodId{pod}).pod, rejected))
-      move.push_back(PodId{pod});
-  }
-  requeue(move);
 }
 
 std::vector<PodId> SchedulerController::unschedulable_pods() const {

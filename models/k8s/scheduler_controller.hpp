@@ -64,11 +64,10 @@ class SchedulerController {
   void kick();
   void run_cycle();
   void attempt(PodId id);
-  void requeue_unschedulable(bool only_expired);
-  // The queueing hints: which parked pods a node event or an assigned pod's departure moves.
-  void requeue_after_node_event(NodeId id);
-  void requeue_after_assigned_pod_gone(const Pod& gone);
-  void requeue(const std::vector<PodId>& pods);
+  void flush_unschedulable();
+  // Moves the parked (unschedulable) pods that `worth` picks back to the active queue or back-off:
+  // the periodic flush, and the queueing hints after a node event or an assigned pod leaving.
+  void requeue_if(const std::function<bool(PodId pod, engine::SimTime since, const std::set<std::string>* rejected_by)>& worth);
   void move_to_active_or_backoff(PodId id);
   Node snapshot_node(const Node& node) const;
 
