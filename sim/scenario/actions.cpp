@@ -1,5 +1,8 @@
 #include "sim/scenario/actions.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "models/autoscaling/cluster_autoscaler.hpp"
 #include "models/autoscaling/karpenter.hpp"
 #include "models/aws/asg_rules.hpp"
@@ -21,12 +24,6 @@ engine::ObjectRef nodegroup_ref(const std::string& name) { return {"Nodegroup", 
 void warn(Cluster& c, const engine::ObjectRef& obj, const std::string& reason, const std::string& message,
           const std::string& source) {
   c.api.emit(EventType::Warning, reason, obj, message, source);
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
 }
 
 void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
@@ -225,7 +222,7 @@ void apply_action(Cluster& c, const Action& a) {
       parts.push_back("On-Demand " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, false) + ")");
     for (const auto& [bucket, vcpus] : a.quotas.spot)
       parts.push_back("Spot " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, true) + ")");
-    act.description = "Quota increase approved: " + join(parts);
+    act.description = "Quota increase approved: " + fmt::format("{}", fmt::join(parts, ", "));
     c.log.record_activity(std::move(act));
   } else if (a.action == "ec2.send-spot-instance-interruptions") {
     send_spot_interruption(c, a);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/k8s/scheduling/predicates.hpp"
 
@@ -16,15 +18,6 @@ bool within(const std::string& value, const std::optional<std::int64_t>& gt, con
   if (gt && *gt >= *v) return false;
   if (lt && *lt <= *v) return false;
   return true;
-}
-
-std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const auto& s : items) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
 }
 
 // Levenshtein distance as upstream's editDistance computes it (it skips the first character of
@@ -138,7 +131,7 @@ std::string Requirement::str() const {
       vals.resize(5);
       vals.push_back("and " + std::to_string(n - 5) + " others");
     }
-    s = key_ + " " + o + " [" + join(vals, " ") + "]";
+    s = key_ + " " + o + " [" + fmt::format("{}", fmt::join(vals, " ")) + "]";
   }
   if (greater_than_) s += " >" + std::to_string(*greater_than_);
   if (less_than_) s += " <" + std::to_string(*less_than_);
@@ -208,7 +201,7 @@ std::string Requirements::intersects(const Requirements& incoming) const {
     if ((io == "NotIn" || io == "DoesNotExist") && (eo == "NotIn" || eo == "DoesNotExist")) continue;
     errs.push_back("key " + key + ", " + in.str() + " not in " + existing.str());
   }
-  return join(errs, "; ");
+  return fmt::format("{}", fmt::join(errs, "; "));
 }
 
 bool Requirements::is_compatible(const Requirements& incoming, const std::set<std::string>& allow_undefined) const {
@@ -230,7 +223,7 @@ std::string Requirements::compatible(const Requirements& incoming, const std::se
   }
   std::string inter = intersects(incoming);
   if (!inter.empty()) errs.push_back(inter);
-  return join(errs, "; ");
+  return fmt::format("{}", fmt::join(errs, "; "));
 }
 
 k8s::Labels Requirements::labels() const {
@@ -248,7 +241,7 @@ std::string Requirements::str() const {
   for (const auto& [key, r] : reqs_)
     if (key != k8s::kLabelHostname) parts.push_back(r.str());
   std::sort(parts.begin(), parts.end());
-  return join(parts, ", ");
+  return fmt::format("{}", fmt::join(parts, ", "));
 }
 
 std::string instance_key(LabelDomain d, const char* suffix) {
@@ -296,7 +289,7 @@ std::string tolerates(const std::vector<k8s::Taint>& taints, const std::vector<k
   std::vector<std::string> errs;
   for (const auto& t : taints)
     if (!k8s::tolerations_tolerate_taint(tolerations, t)) errs.push_back("did not tolerate " + t.key + "=" + t.value + ":" + t.effect);
-  return join(errs, "; ");
+  return fmt::format("{}", fmt::join(errs, "; "));
 }
 
 }  // namespace eksim::autoscaling::karpenter

@@ -1,6 +1,8 @@
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "models/k8s/quantity.hpp"
 #include "models/k8s/scheduling/predicates.hpp"
@@ -13,15 +15,6 @@ bool fits_in(const k8s::ResourceList& requests, const k8s::ResourceList& allocat
   for (const auto& [name, amount] : requests.items())
     if (amount > allocatable.get(name)) return false;
   return true;
-}
-
-std::string join(const std::vector<std::string>& items, const char* sep) {
-  std::string out;
-  for (const auto& s : items) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
 }
 
 // Quantity.String() in canonical form: cpu "310m" or "2"; byte amounts with the largest binary
@@ -637,7 +630,7 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
       placed = true;
       break;
     }
-    if (!placed) res.errors.emplace_back(pod, join(errs, "; "));
+    if (!placed) res.errors.emplace_back(pod, fmt::format("{}", fmt::join(errs, "; ")));
   }
   return res;
 }
