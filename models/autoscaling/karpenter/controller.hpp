@@ -140,6 +140,7 @@ class Controller : public eksim::Controller {
   // Positions in the snapshot of the given nodes (those it lists).
   std::vector<std::uint32_t> positions_of(const state::Snapshot& snap, const std::vector<k8s::NodeId>& nodes);
   void rebuild_state_node(state::StateNode& s, const k8s::NodeRecord& rec, const NodeClaimState* claim);
+  static ExistingNode launched_claim_node(const NodeClaimState& c);
   // Something a simulation could see changed on this node (invalid id: somewhere).
   void state_changed(k8s::NodeId node);
   std::vector<k8s::Pod> daemon_pods() const;

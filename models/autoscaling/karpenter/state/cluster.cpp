@@ -328,6 +328,24 @@ std::vector<std::uint32_t> Controller::positions_of(const state::Snapshot& snap,
   return out;
 }
 
+ExistingNode Controller::launched_claim_node(const NodeClaimState& c) {
+  // A NodeClaim launched but not registered has no Node yet: it counts with what it will offer,
+  // less its DaemonSet pods.
+  k8s::Node n;
+  n.meta.name = c.name;
+  n.meta.labels = c.labels;
+  n.taints = c.taints;
+  n.allocatable = c.allocatable;
+  n.capacity = c.capacity;
+  n.ready = true;
+  ExistingNode e;
+  e.nodeclaim = c.name;
+  e.initialized = false;
+  e.info = k8s::make_node_info(n);
+  e.info.requested += c.daemon_overhead;
+  return e;
+}
+
 state::Snapshot& Controller::snapshot() {
   auto& st = state_;
   if (st.snapshot && st.snapshot->version == st.version) return *st.snapshot;
@@ -366,19 +384,7 @@ state::Snapshot& Controller::snapshot() {
     auto [it, inserted] = st.launched.try_emplace(idx);
     if (!inserted) continue;
     it->second.identity = (std::uint64_t{1} << 32) | idx;
-    k8s::Node n;
-    n.meta.name = c.name;
-    n.meta.labels = c.labels;
-    n.taints = c.taints;
-    n.allocatable = c.allocatable;
-    n.capacity = c.capacity;
-    n.ready = true;
-    ExistingNode e;
-    e.nodeclaim = c.name;
-    e.initialized = false;
-    e.info = k8s::make_node_info(n);
-    e.info.requested += c.daemon_overhead;
-    it->second.node = std::move(e);
+    it->second.node = launched_claim_node(c);
     it->second.dirty = false;
     st.reorder(it->second, true);
   }
@@ -420,22 +426,8 @@ std::vector<ExistingNode> Controller::rebuilt_simulation_nodes() {
     rebuild_state_node(s, rec, claim);
     out.push_back(std::move(s.node));
   }
-  for (const auto& c : claims_) {
-    if (c.phase != NodeClaimPhase::Launched || c.registered_at) continue;
-    k8s::Node n;
-    n.meta.name = c.name;
-    n.meta.labels = c.labels;
-    n.taints = c.taints;
-    n.allocatable = c.allocatable;
-    n.capacity = c.capacity;
-    n.ready = true;
-    ExistingNode e;
-    e.nodeclaim = c.name;
-    e.initialized = false;
-    e.info = k8s::make_node_info(n);
-    e.info.requested += c.daemon_overhead;
-    out.push_back(std::move(e));
-  }
+  for (const auto& c : claims_)
+    if (c.phase == NodeClaimPhase::Launched && !c.registered_at) out.push_back(launched_claim_node(c));
   ExistingNodeVector order(out);
   std::vector<ExistingNode> sorted;
   for (std::size_t i = 0; i < order.size(); ++i) sorted.push_back(order.get(i));
