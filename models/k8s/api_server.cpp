@@ -72,6 +72,26 @@ void ApiServer::remove_pod(PodId id) {
   for (auto& fn : on_pod_deleted) fn(id);
 }
 
+void ApiServer::compact_removed_pod(PodId id) {
+  PodRecord& rec = pods_[id.v];
+  if (!rec.deleted) return;
+  Pod& p = rec.pod;
+  Container summed;
+  summed.requests = pod_requests(p.spec);
+  PodSpec spec;
+  spec.containers.push_back(std::move(summed));
+  spec.node_name = std::move(p.spec.node_name);
+  spec.priority = p.spec.priority;
+  spec.priority_class_name = std::move(p.spec.priority_class_name);
+  spec.scheduler_name = std::move(p.spec.scheduler_name);
+  spec.restart_policy = std::move(p.spec.restart_policy);
+  spec.host_network = p.spec.host_network;
+  p.spec = std::move(spec);
+  p.meta.labels = {};
+  p.meta.annotations = {};
+  p.status.message = {};
+}
+
 void ApiServer::set_pod_phase(PodId id, PodPhase phase, std::string reason) {
   PodRecord& rec = pods_[id.v];
   // Reason changes inside a phase (ContainerCreating -> "", Running -> CrashLoopBackOff) are what

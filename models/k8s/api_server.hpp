@@ -78,6 +78,9 @@ class ApiServer {
   void mark_terminating(PodId pod);
   // Marks the pod gone from the API (after its containers stopped) and notifies on_pod_deleted.
   void remove_pod(PodId pod);
+  // Shrinks a removed pod to what the report reads (name, owners, phase and times, node, summed
+  // requests): a week of pods would otherwise keep every spec. Only for pods nothing reads again.
+  void compact_removed_pod(PodId pod);
   // Phase changes go through here so that workload controllers hear about them.
   void set_pod_phase(PodId pod, PodPhase phase, std::string reason = {});
 

@@ -37,6 +37,7 @@ void PodGcController::gc_terminated() {
   while (terminated_.size() > limit) {
     PodId id{std::get<2>(*terminated_.begin())};
     api_.remove_pod(id);  // the deletion notification drops it from the set
+    api_.compact_removed_pod(id);
   }
 }
 
