@@ -110,8 +110,7 @@ void write_json_report(const scenario::RunResult& run, const std::vector<Expecta
       return it == n.meta.labels.end() ? std::string() : it->second;
     };
     std::optional<engine::SimTime> launched;
-    for (const auto& inst : c.ec2.instances())
-      if (inst.id == rec.instance_id) launched = inst.launched_at;
+    if (const aws::Instance* inst = c.ec2.find(rec.instance_id)) launched = inst->launched_at;
     auto cost_it = billing.by_instance().find(rec.instance_id);
     Json taints = Json::array();
     for (const auto& t : n.taints) taints.push_back(Json{{"key", t.key}, {"value", t.value}, {"effect", t.effect}});
