@@ -13,6 +13,7 @@ std::vector<InstanceTypeInfo>& Controller::instance_types_for(const NodeClass& n
   if (it == types_by_class_.end()) {
     InstanceTypeOptions opts;
     opts.region = c_.spec().region;
+    opts.prices = &c_.prices();
     opts.domain = domain();
     opts.vm_memory_overhead_percent = settings_.vm_memory_overhead_percent;
     opts.reserved_enis = settings_.reserved_enis;
