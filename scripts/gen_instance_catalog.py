@@ -108,11 +108,20 @@ def main():
         lines.append(" %s: %s," % (json.dumps(k), json.dumps(v, separators=(",", ":"))))
     lines.append(' "instanceTypes": [')
     rows = [row(n, t, add, buckets) for n, t in data["types"].items()]
+    offset = sum(len(l) + 1 for l in lines)  # ASCII only: characters are bytes
+    where = {}
     for i, r in enumerate(rows):
-        lines.append(json.dumps(r, separators=(",", ":")) + ("," if i < len(rows) - 1 else ""))
-    lines.append(" ]")
+        line = json.dumps(r, separators=(",", ":")) + ("," if i < len(rows) - 1 else "")
+        where[r[0]] = offset
+        offset += len(line) + 1
+        lines.append(line)
+    lines.append(" ],")
+    # The last line: "NAME@BYTE-OFFSET-OF-ITS-ROW;..." sorted by name, so that eksim finds a row
+    # without reading the rows before it (start-up touches the head and this line only).
+    lines.append(' "index": "%s"' % ";".join("%s@%d" % (n, where[n]) for n in sorted(where)))
     lines.append("}")
     text = "\n".join(lines) + "\n"
+    assert text.isascii()
     json.loads(text)  # the output must stay valid JSON
     with open(out_path, "w") as f:
         f.write(text)

@@ -28,41 +28,45 @@ std::string_view without_comma(std::string_view s) {
 struct Row {
   const json& cells;
   const std::unordered_map<std::string, std::size_t>& column;
-  int line;
+  std::string_view text;  // the whole catalog, for the line number of an error
+  std::size_t offset;     // of this row
+
+  // Counted only when there is an error to report (counting per row would be quadratic).
+  int line() const { return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n')); }
 
   const json* cell(const char* key) const {
     auto it = column.find(key);
     if (it == column.end()) return nullptr;  // a column the file does not have: unknown
-    if (it->second >= cells.size()) fail(line, key, "missing (the row is shorter than columns)");
+    if (it->second >= cells.size()) fail(line(), key, "missing (the row is shorter than columns)");
     const json& v = cells[it->second];
     return v.is_null() ? nullptr : &v;
   }
   std::string str(const char* key) const {
     const json* v = cell(key);
     if (!v) return {};
-    if (!v->is_string()) fail(line, key, "expected a string");
+    if (!v->is_string()) fail(line(), key, "expected a string");
     return v->get<std::string>();
   }
   std::int64_t integer(const char* key) const {
     const json* v = cell(key);
     if (!v) return 0;
-    if (!v->is_number_integer()) fail(line, key, "expected an integer");
+    if (!v->is_number_integer()) fail(line(), key, "expected an integer");
     auto i = v->get<std::int64_t>();
-    if (i < 0) fail(line, key, "must not be negative");
+    if (i < 0) fail(line(), key, "must not be negative");
     return i;
   }
   double number(const char* key) const {
     const json* v = cell(key);
     if (!v) return 0;
-    if (!v->is_number()) fail(line, key, "expected a number");
+    if (!v->is_number()) fail(line(), key, "expected a number");
     double d = v->get<double>();
-    if (d < 0) fail(line, key, "must not be negative");
+    if (d < 0) fail(line(), key, "must not be negative");
     return d;
   }
   bool boolean(const char* key) const {
     const json* v = cell(key);
     if (!v) return false;
-    if (!v->is_boolean()) fail(line, key, "expected true or false");
+    if (!v->is_boolean()) fail(line(), key, "expected true or false");
     return v->get<bool>();
   }
 };
@@ -79,17 +83,17 @@ InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& b
   if (auto g = r.integer("generation"); g > 0) it.generation = static_cast<int>(g);
   it.vcpu = static_cast<int>(r.integer("vcpu"));
   it.memory_mib = r.integer("memoryMiB");
-  if (it.vcpu <= 0 || it.memory_mib <= 0) fail(r.line, "vcpu", "a type needs vCPUs and memory");
+  if (it.vcpu <= 0 || it.memory_mib <= 0) fail(r.line(), "vcpu", "a type needs vCPUs and memory");
   it.kubelet_memory_ki = r.integer("kubeletMemoryKi");
   it.memory_estimated = r.boolean("kubeletMemoryEstimated");
   if (it.kubelet_memory_ki == 0) {
     it.kubelet_memory_ki = estimated_kubelet_memory_ki(it.memory_mib);
     it.memory_estimated = true;
   }
-  if (it.kubelet_memory_ki > it.memory_mib * 1024) fail(r.line, "kubeletMemoryKi", "larger than memoryMiB");
+  if (it.kubelet_memory_ki > it.memory_mib * 1024) fail(r.line(), "kubeletMemoryKi", "larger than memoryMiB");
   it.arch = r.str("arch");
   if (!it.arch.empty() && it.arch != "amd64" && it.arch != "arm64")
-    fail(r.line, "arch", "expected \"amd64\" or \"arm64\", got \"" + it.arch + "\"");
+    fail(r.line(), "arch", "expected \"amd64\" or \"arm64\", got \"" + it.arch + "\"");
   it.cpu_manufacturer = r.str("cpuManufacturer");
 
   it.gpu.count = static_cast<int>(r.integer("gpus"));
@@ -100,7 +104,7 @@ InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& b
     it.gpu.interconnect = r.str("gpuInterconnect");
     if (it.gpu.interconnect.empty()) it.gpu.interconnect = "pcie";
     if (it.gpu.interconnect != "pcie" && it.gpu.interconnect != "nvlink")
-      fail(r.line, "gpuInterconnect", "expected \"pcie\" or \"nvlink\", got \"" + it.gpu.interconnect + "\"");
+      fail(r.line(), "gpuInterconnect", "expected \"pcie\" or \"nvlink\", got \"" + it.gpu.interconnect + "\"");
     it.gpu.nvlink_gbytes_per_s = r.number("nvlinkGBps");
   }
   it.device_resource = r.str("deviceResource");
@@ -116,7 +120,7 @@ InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& b
   it.network_up_to = r.boolean("networkUpTo");
   if (it.network_burst_gbps == 0) it.network_burst_gbps = it.network_baseline_gbps;
   if (it.network_baseline_gbps > it.network_burst_gbps)
-    fail(r.line, "networkBurstGbps", "smaller than the baseline bandwidth");
+    fail(r.line(), "networkBurstGbps", "smaller than the baseline bandwidth");
   it.network_performance = r.str("networkPerformance");
 
   it.default_card_enis = static_cast<int>(r.integer("enis"));
@@ -127,7 +131,7 @@ InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& b
   if (it.network_cards == 0) it.network_cards = 1;
   it.branch_enis = static_cast<int>(r.integer("branchEnis"));
   it.eks_max_pods = static_cast<int>(r.integer("maxPods"));
-  if (it.default_card_enis > it.max_enis) fail(r.line, "enis", "more than enisTotal");
+  if (it.default_card_enis > it.max_enis) fail(r.line(), "enis", "more than enisTotal");
   it.efa = r.boolean("efa");
   it.efa_interfaces = static_cast<int>(r.integer("efaInterfaces"));
   it.hypervisor = r.str("hypervisor");
@@ -137,20 +141,20 @@ InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& b
 
   it.quota_bucket = r.str("quotaBucket");
   if (!it.quota_bucket.empty() && !buckets.contains(it.quota_bucket))
-    fail(r.line, "quotaBucket", "\"" + it.quota_bucket + "\" is not in quotaBuckets");
+    fail(r.line(), "quotaBucket", "\"" + it.quota_bucket + "\" is not in quotaBuckets");
   if (const json* prices = r.cell("onDemandUSD")) {
-    if (!prices->is_object()) fail(r.line, "onDemandUSD", "expected an object");
+    if (!prices->is_object()) fail(r.line(), "onDemandUSD", "expected an object");
     for (const auto& [region, price] : prices->items()) {
-      if (!price.is_number() || price.get<double>() <= 0) fail(r.line, "onDemandUSD." + region, "expected a positive number");
+      if (!price.is_number() || price.get<double>() <= 0) fail(r.line(), "onDemandUSD." + region, "expected a positive number");
       it.on_demand_usd_per_hour[region] = price.get<double>();
     }
   }
   it.spot_price_factor = r.number("spotPriceFactor");
-  if (it.spot_price_factor > 1) fail(r.line, "spotPriceFactor", "must be in (0, 1]");
+  if (it.spot_price_factor > 1) fail(r.line(), "spotPriceFactor", "must be in (0, 1]");
   if (const json* ka = r.cell("karpenterAllocatable")) {
     if (!ka->is_array() || ka->size() != 3 || !(*ka)[0].is_number_integer() || !(*ka)[1].is_number_integer() ||
         !(*ka)[2].is_number_integer())
-      fail(r.line, "karpenterAllocatable", "expected [cpuMilli, memoryMiB, pods]");
+      fail(r.line(), "karpenterAllocatable", "expected [cpuMilli, memoryMiB, pods]");
     it.karpenter_allocatable = {true, (*ka)[0].get<std::int64_t>(), (*ka)[1].get<std::int64_t>(), (*ka)[2].get<int>()};
   }
   it.karpenter_docs = r.str("karpenterDocs");
@@ -215,63 +219,111 @@ std::optional<double> InstanceType::on_demand_price(std::string_view region) con
 
 std::unique_ptr<InstanceCatalog> InstanceCatalog::from_json(std::string_view json_text) {
   std::unique_ptr<InstanceCatalog> cat(new InstanceCatalog());
-  cat->text_ = std::string(json_text);
-  cat->index_text(cat->text_);
+  cat->owned_ = std::string(json_text);
+  cat->index_text(cat->owned_);
   return cat;
 }
 
 void InstanceCatalog::index_text(std::string_view text) {
-  InstanceCatalog* cat = this;
+  text_ = text;
   // The generator's layout: ` "key": value,` lines, then ` "instanceTypes": [`, one row per line,
-  // ` ]`, `}`. Only quotaBuckets and columns are read here; rows wait until they are used.
-  bool in_types = false, done = false;
-  int line_no = 0;
+  // ` ],` and the last key, ` "index": "NAME@OFFSET;..."` (sorted by name). Only the head and the
+  // index are read here; a row waits until its type is used. Without an index line (small
+  // catalogs written by hand) the rows are found by reading every line.
   std::size_t pos = 0;
-  while (pos < text.size() && !done) {
+  int line_no = 0;
+  bool in_types = false, closed = false, indexed = false;
+  while (pos < text.size() && !closed) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
     std::string_view line = text.substr(pos, end - pos);
+    const std::size_t line_start = pos;
     pos = end + 1;
     ++line_no;
-    if (in_types) {
-      if (line.starts_with(" ]")) {
-        done = true;
-        continue;
+    if (!in_types) {
+      if (line.starts_with(" \"instanceTypes\": [")) {
+        in_types = true;
+        // With an index the rows need no reading: jump to it.
+        std::size_t idx = text.rfind("\n \"index\": \"");
+        if (idx != std::string_view::npos) {
+          closed = indexed = true;
+          std::size_t from = idx + 12, to = text.find('"', from);
+          if (to == std::string_view::npos) fail(line_of(idx + 1), "index", "not closed by '\"'");
+          std::string_view list = text.substr(from, to - from);
+          while (!list.empty()) {
+            std::size_t semi = list.find(';');
+            std::string_view entry = list.substr(0, semi);
+            std::size_t at = entry.find('@');
+            if (at == std::string_view::npos) fail(line_of(idx + 1), "index", "expected NAME@OFFSET entries");
+            std::size_t offset = 0;
+            for (char c : entry.substr(at + 1)) {
+              if (c < '0' || c > '9') fail(line_of(idx + 1), "index", "expected NAME@OFFSET entries");
+              offset = offset * 10 + static_cast<std::size_t>(c - '0');
+            }
+            if (offset >= idx) fail(line_of(idx + 1), "index", "offset past the rows");
+            rows_.push_back(RowRef{entry.substr(0, at), offset});
+            list = semi == std::string_view::npos ? std::string_view() : list.substr(semi + 1);
+          }
+        }
+      } else if (line.starts_with(" \"quotaBuckets\": ")) {
+        json b = parse_json(without_comma(line.substr(17)), line_no);
+        if (!b.is_object()) fail(line_no, "quotaBuckets", "expected an object");
+        for (const auto& [name, v] : b.items()) buckets_.emplace(name, parse_bucket(name, v, line_no));
+      } else if (line.starts_with(" \"columns\": ")) {
+        json c = parse_json(without_comma(line.substr(12)), line_no);
+        if (!c.is_array()) fail(line_no, "columns", "expected an array");
+        for (std::size_t i = 0; i < c.size(); ++i) column_[c[i].get<std::string>()] = i;
       }
-      if (!line.starts_with("[\"")) fail(line_no, "instanceTypes", "expected one [\"NAME\", ...] row per line");
-      std::size_t q = line.find('"', 2);
-      if (q == std::string_view::npos) fail(line_no, "name", "unterminated");
-      std::string_view name = line.substr(2, q - 2);
-      if (!cat->index_.emplace(name, cat->lines_.size()).second) fail(line_no, "name", "duplicate instance type \"" + std::string(name) + "\"");
-      cat->lines_.push_back(without_comma(line));
-      cat->line_numbers_.push_back(line_no);
       continue;
     }
-    if (line.starts_with(" \"instanceTypes\": [")) {
-      in_types = true;
-    } else if (line.starts_with(" \"quotaBuckets\": ")) {
-      json b = parse_json(without_comma(line.substr(17)), line_no);
-      if (!b.is_object()) fail(line_no, "quotaBuckets", "expected an object");
-      for (const auto& [name, v] : b.items()) cat->buckets_.emplace(name, parse_bucket(name, v, line_no));
-    } else if (line.starts_with(" \"columns\": ")) {
-      json c = parse_json(without_comma(line.substr(12)), line_no);
-      if (!c.is_array()) fail(line_no, "columns", "expected an array");
-      for (std::size_t i = 0; i < c.size(); ++i) cat->column_[c[i].get<std::string>()] = i;
+    if (line.starts_with(" ]")) {
+      closed = true;
+      continue;
     }
+    if (!line.starts_with("[\"")) fail(line_no, "instanceTypes", "expected one [\"NAME\", ...] row per line");
+    std::size_t q = line.find('"', 2);
+    if (q == std::string_view::npos) fail(line_no, "name", "unterminated");
+    rows_.push_back(RowRef{line.substr(2, q - 2), line_start});
   }
-  if (!done) fail(line_no, "instanceTypes", "missing or not closed by \" ]\"");
-  if (cat->column_.empty()) fail(line_no, "columns", "missing");
-  cat->types_.resize(cat->lines_.size());
-  for (const auto& [name, i] : cat->index_) cat->types_[i].name = std::string(name);
-  cat->parsed_ = std::make_unique<std::once_flag[]>(cat->lines_.size());
+  if (!closed) fail(line_no, "instanceTypes", "missing or not closed by \" ]\"");
+  if (column_.empty()) fail(line_no, "columns", "missing");
+  // Name order for find(): the index is written sorted (checked below, no sort at start); rows
+  // read line by line are sorted here. all() puts them in file order when first asked.
+  by_name_.resize(rows_.size());
+  for (std::uint32_t i = 0; i < by_name_.size(); ++i) by_name_[i] = i;
+  auto by_name = [&](std::uint32_t a, std::uint32_t b) { return rows_[a].name < rows_[b].name; };
+  if (!std::is_sorted(by_name_.begin(), by_name_.end(), by_name)) {
+    if (indexed) fail(line_of(text.rfind("\n \"index\": \"") + 1), "index", "not sorted by name");
+    std::stable_sort(by_name_.begin(), by_name_.end(), by_name);
+  }
+  for (std::size_t i = 1; i < by_name_.size(); ++i)
+    if (rows_[by_name_[i]].name == rows_[by_name_[i - 1]].name)
+      fail(line_of(rows_[by_name_[i]].offset), "name", "duplicate instance type \"" + std::string(rows_[by_name_[i]].name) + "\"");
+  parsed_.resize(rows_.size());
+  parse_once_ = std::make_unique<std::once_flag[]>(rows_.size());
 }
 
-void InstanceCatalog::parse(std::size_t i) const {
-  std::call_once(parsed_[i], [&] {
-    json cells = parse_json(lines_[i], line_numbers_[i]);
-    if (!cells.is_array()) fail(line_numbers_[i], "instanceTypes", "expected an array");
-    types_[i] = parse_row(Row{cells, column_, line_numbers_[i]}, buckets_);
+int InstanceCatalog::line_of(std::size_t offset) const {
+  return 1 + static_cast<int>(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
+const InstanceType& InstanceCatalog::parse(std::size_t i) const {
+  std::call_once(parse_once_[i], [&] {
+    const RowRef& r = rows_[i];
+    std::size_t end = text_.find('\n', r.offset);
+    std::string_view line = without_comma(text_.substr(r.offset, end == std::string_view::npos ? end : end - r.offset));
+    if (!line.starts_with("[\"" + std::string(r.name) + "\""))
+      fail(line_of(r.offset), "index", "the row at this offset is not \"" + std::string(r.name) + "\"");
+    json cells;
+    try {
+      cells = json::parse(line);
+    } catch (const json::parse_error& e) {
+      fail(line_of(r.offset), "instanceTypes", std::string("not valid JSON: ") + e.what());
+    }
+    if (!cells.is_array()) fail(line_of(r.offset), "instanceTypes", "expected an array");
+    parsed_[i] = std::make_unique<InstanceType>(parse_row(Row{cells, column_, text_, r.offset}, buckets_));
   });
+  return *parsed_[i];
 }
 
 const InstanceCatalog& InstanceCatalog::builtin() {
@@ -286,24 +338,54 @@ const InstanceCatalog& InstanceCatalog::builtin() {
 }
 
 const InstanceType* InstanceCatalog::find(std::string_view name) const {
-  auto it = index_.find(name);
-  if (it == index_.end()) return nullptr;
-  parse(it->second);
-  return &types_[it->second];
+  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                             [&](std::uint32_t i, std::string_view n) { return rows_[i].name < n; });
+  if (it == by_name_.end() || rows_[*it].name != name) return nullptr;
+  return &parse(*it);
 }
 
-const std::vector<InstanceType>& InstanceCatalog::all() const {
-  std::call_once(all_parsed_, [&] {
-    for (std::size_t i = 0; i < types_.size(); ++i) parse(i);
+const std::vector<std::size_t>& InstanceCatalog::file_order() const {
+  std::call_once(file_order_once_, [&] {
+    file_order_.resize(rows_.size());
+    for (std::size_t i = 0; i < file_order_.size(); ++i) file_order_[i] = i;
+    std::sort(file_order_.begin(), file_order_.end(),
+              [&](std::size_t a, std::size_t b) { return rows_[a].offset < rows_[b].offset; });
   });
-  return types_;
+  return file_order_;
+}
+
+std::string_view InstanceCatalog::row_text(std::size_t i) const {
+  std::size_t end = text_.find('\n', rows_[i].offset);
+  return text_.substr(rows_[i].offset, end == std::string_view::npos ? end : end - rows_[i].offset);
+}
+
+InstanceTypeList InstanceCatalog::all() const {
+  std::call_once(all_once_, [&] {
+    all_.reserve(rows_.size());
+    for (std::size_t i : file_order()) all_.push_back(&parse(i));
+  });
+  return InstanceTypeList(all_);
+}
+
+std::vector<const InstanceType*> InstanceCatalog::priced_in(std::string_view region,
+                                                            const std::vector<std::string>& also) const {
+  // A region name appears in a row only as a key of its onDemandUSD object, so a row without
+  // `"REGION":` has no price there and needs no parsing; the parsed price decides for the others.
+  const std::string key = "\"" + std::string(region) + "\":";
+  std::vector<const InstanceType*> out;
+  for (std::size_t i : file_order()) {
+    const bool listed = std::find(also.begin(), also.end(), rows_[i].name) != also.end();
+    if (!listed && row_text(i).find(key) == std::string_view::npos) continue;
+    const InstanceType& t = parse(i);
+    if (listed || t.on_demand_price(region)) out.push_back(&t);
+  }
+  return out;
 }
 
 std::vector<std::string> InstanceCatalog::names() const {
   std::vector<std::string> out;
-  out.reserve(index_.size());
-  for (const auto& [name, i] : index_) out.emplace_back(name);
-  std::sort(out.begin(), out.end());
+  out.reserve(by_name_.size());
+  for (std::uint32_t i : by_name_) out.emplace_back(rows_[i].name);
   return out;
 }
 

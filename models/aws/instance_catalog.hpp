@@ -6,6 +6,7 @@
 //
 // The file holds one type per line. Loading indexes the lines; a type is parsed the first time
 // it is looked up (find) or listed (all), so a scenario that names three types parses three.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -96,6 +97,37 @@ struct QuotaBucket {
   std::string spot_quota_name;
 };
 
+// The catalog's types in file order, as `const InstanceType&` (a range over pointers: types are
+// parsed one by one and never move).
+class InstanceTypeList {
+ public:
+  class iterator {
+   public:
+    using value_type = InstanceType;
+    using difference_type = std::ptrdiff_t;
+    explicit iterator(const InstanceType* const* p = nullptr) : p_(p) {}
+    const InstanceType& operator*() const { return **p_; }
+    const InstanceType* operator->() const { return *p_; }
+    iterator& operator++() {
+      ++p_;
+      return *this;
+    }
+    bool operator==(const iterator& o) const { return p_ == o.p_; }
+    bool operator!=(const iterator& o) const { return p_ != o.p_; }
+
+   private:
+    const InstanceType* const* p_;
+  };
+  explicit InstanceTypeList(const std::vector<const InstanceType*>& v) : v_(&v) {}
+  iterator begin() const { return iterator(v_->data()); }
+  iterator end() const { return iterator(v_->data() + v_->size()); }
+  std::size_t size() const { return v_->size(); }
+  const InstanceType& operator[](std::size_t i) const { return *(*v_)[i]; }
+
+ private:
+  const std::vector<const InstanceType*>* v_;
+};
+
 class InstanceCatalog {
  public:
   // The embedded models/data/instances.json, indexed once.
@@ -106,9 +138,12 @@ class InstanceCatalog {
   static std::unique_ptr<InstanceCatalog> from_json(std::string_view json_text);
 
   const InstanceType* find(std::string_view name) const;
-  const std::vector<InstanceType>& all() const;  // in file order (family, then size)
-  std::size_t size() const { return types_.size(); }
-  std::vector<std::string> names() const;        // sorted
+  InstanceTypeList all() const;  // every type, parsed, in file order (family, then size)
+  // In file order, the types with an On-Demand price for region in the catalog, plus `also`;
+  // parses only those (a Karpenter cluster in ap-northeast-2 reads 15 rows, not 1,389).
+  std::vector<const InstanceType*> priced_in(std::string_view region, const std::vector<std::string>& also = {}) const;
+  std::size_t size() const { return rows_.size(); }
+  std::vector<std::string> names() const;  // sorted
   const std::map<std::string, QuotaBucket>& quota_buckets() const { return buckets_; }
   // Service Quotas code of a bucket ("G", spot=false -> "L-DB2E81BA"); "" when unknown.
   std::string quota_code(std::string_view bucket, bool spot) const;
@@ -120,18 +155,29 @@ class InstanceCatalog {
   InstanceCatalog& operator=(const InstanceCatalog&) = delete;
 
  private:
+  struct RowRef {
+    std::string_view name;
+    std::size_t offset = 0;  // of the row's line in text_
+  };
   InstanceCatalog() = default;
   void index_text(std::string_view text);
-  void parse(std::size_t i) const;
+  const InstanceType& parse(std::size_t i) const;
+  int line_of(std::size_t offset) const;
 
-  std::string text_;  // owned copy for from_json; empty for the embedded file
-  std::vector<std::string_view> lines_;
-  std::vector<int> line_numbers_;
+  std::string owned_;      // the text for from_json; the embedded file is used in place
+  std::string_view text_;
+  std::vector<RowRef> rows_;                     // index order (by name) or file order
+  std::vector<std::uint32_t> by_name_;           // indices into rows_, sorted by name
   std::unordered_map<std::string, std::size_t> column_;
-  std::unordered_map<std::string_view, std::size_t> index_;
-  mutable std::vector<InstanceType> types_;
-  mutable std::unique_ptr<std::once_flag[]> parsed_;
-  mutable std::once_flag all_parsed_;
+  mutable std::vector<std::unique_ptr<InstanceType>> parsed_;
+  mutable std::unique_ptr<std::once_flag[]> parse_once_;
+  const std::vector<std::size_t>& file_order() const;
+  std::string_view row_text(std::size_t i) const;
+
+  mutable std::vector<const InstanceType*> all_;
+  mutable std::once_flag all_once_;
+  mutable std::vector<std::size_t> file_order_;
+  mutable std::once_flag file_order_once_;
   std::map<std::string, QuotaBucket> buckets_;
 };
 

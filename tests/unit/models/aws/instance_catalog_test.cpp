@@ -98,6 +98,18 @@ TEST(InstanceCatalog, HasEveryTypeOfTheDataSorted) {
   EXPECT_EQ(cat.find("c7g-flex.large"), nullptr) << "the data lists it without vCPU and memory";
 }
 
+TEST(InstanceCatalog, PricedInReadsOnlyPricedRows) {
+  const auto& cat = InstanceCatalog::builtin();
+  auto apne2 = cat.priced_in("ap-northeast-2");
+  ASSERT_EQ(apne2.size(), std::size(kRows)) << "FACTS.md prices these types in ap-northeast-2";
+  for (const auto* t : apne2) EXPECT_TRUE(t->on_demand_price("ap-northeast-2")) << t->name;
+  auto with_user = cat.priced_in("ap-northeast-2", {"m7g.large"});
+  EXPECT_EQ(with_user.size(), std::size(kRows) + 1);
+  auto use1 = cat.priced_in("us-east-1");
+  EXPECT_EQ(use1.size(), 1364u);  // the README's us-east-1 coverage
+  EXPECT_TRUE(cat.priced_in("eu-west-1").empty());
+}
+
 TEST(InstanceCatalog, NameParts) {
   const auto* g5 = InstanceCatalog::builtin().find("g5.xlarge");
   ASSERT_NE(g5, nullptr);
