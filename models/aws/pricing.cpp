@@ -6,34 +6,45 @@ namespace eksim::aws {
 
 PriceBook::PriceBook(std::string region, PricingSpec spec) : region_(std::move(region)), spec_(std::move(spec)) {
   for (const auto& p : spec_.prices)
-    if (p.region == region_) user_[{p.instance_type, p.spot}] = p.usd_per_hour;
+    if (p.region == region_) user_[{p.instance_type, p.spot, p.zone}] = p.usd_per_hour;
 }
 
-std::optional<Price> PriceBook::on_demand(const InstanceType& t) const {
+std::optional<Price> PriceBook::user(const InstanceType& t, bool spot, std::string_view zone) const {
+  if (user_.empty()) return std::nullopt;
   const double keep = 1.0 - spec_.discount;
-  auto u = user_.find(std::make_tuple(t.name, false));
-  if (u != user_.end()) return Price{u->second * keep, PriceSource::User};
+  if (!zone.empty()) {
+    auto z = user_.find(std::make_tuple(t.name, spot, std::string(zone)));
+    if (z != user_.end()) return Price{z->second * keep, PriceSource::CapacityPool};
+  }
+  auto r = user_.find(std::make_tuple(t.name, spot, std::string()));
+  if (r != user_.end()) return Price{r->second * keep, PriceSource::User};
+  return std::nullopt;
+}
+
+std::optional<Price> PriceBook::on_demand(const InstanceType& t, std::string_view zone) const {
+  const double keep = 1.0 - spec_.discount;
+  if (auto u = user(t, false, zone)) return u;
   if (auto p = t.on_demand_price(region_)) return Price{*p * keep, PriceSource::Catalog};
   return std::nullopt;
 }
 
-std::optional<Price> PriceBook::spot(const InstanceType& t) const {
-  auto u = user_.find(std::make_tuple(t.name, true));
-  if (u != user_.end()) return Price{u->second * (1.0 - spec_.discount), PriceSource::User};
+std::optional<Price> PriceBook::spot(const InstanceType& t, std::string_view zone) const {
+  if (auto u = user(t, true, zone)) return u;
   if (t.spot_price_factor <= 0) return std::nullopt;
-  auto od = on_demand(t);
+  auto od = on_demand(t, zone);
   if (!od) return std::nullopt;
   return Price{od->usd_per_hour * t.spot_price_factor, PriceSource::SpotFactor};
 }
 
-double PriceBook::hourly(const InstanceType& t, bool spot) const {
-  auto p = price(t, spot);
+double PriceBook::hourly(const InstanceType& t, bool spot, std::string_view zone) const {
+  auto p = price(t, spot, zone);
   return p ? p->usd_per_hour : 0.0;
 }
 
 std::string describe(const Price& p, const InstanceType& t, const PricingSpec& spec) {
   std::string s;
   switch (p.source) {
+    case PriceSource::CapacityPool: s = "capacity pool price (usdPerHour)"; break;
     case PriceSource::User: s = "price file " + spec.file; break;
     case PriceSource::Catalog: s = "catalog On-Demand price"; break;
     case PriceSource::SpotFactor:

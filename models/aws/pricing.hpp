@@ -21,6 +21,7 @@ struct UserPrice {
   std::string instance_type;
   bool spot = false;
   double usd_per_hour = 0;
+  std::string zone;  // a capacity pool's price holds in its AZ only; "" = the whole region
 };
 
 struct PricingSpec {
@@ -29,7 +30,7 @@ struct PricingSpec {
   double discount = 0;            // fraction taken off every price, [0, 1)
 };
 
-enum class PriceSource { User, Catalog, SpotFactor };
+enum class PriceSource { CapacityPool, User, Catalog, SpotFactor };
 
 struct Price {
   double usd_per_hour = 0;  // after the discount
@@ -41,20 +42,24 @@ class PriceBook {
   PriceBook() = default;
   PriceBook(std::string region, PricingSpec spec);
 
-  // nullopt when neither the user nor the catalog prices the type in the region.
-  std::optional<Price> on_demand(const InstanceType& t) const;
-  std::optional<Price> spot(const InstanceType& t) const;
-  std::optional<Price> price(const InstanceType& t, bool spot) const { return spot ? this->spot(t) : on_demand(t); }
+  // nullopt when neither the user nor the catalog prices the type in the region. With a zone, a
+  // capacity pool's own price for that AZ wins.
+  std::optional<Price> on_demand(const InstanceType& t, std::string_view zone = {}) const;
+  std::optional<Price> spot(const InstanceType& t, std::string_view zone = {}) const;
+  std::optional<Price> price(const InstanceType& t, bool spot, std::string_view zone = {}) const {
+    return spot ? this->spot(t, zone) : on_demand(t, zone);
+  }
   // Hourly price, 0 when unknown (the loader refuses node groups without a price; Karpenter
   // offers no type without one).
-  double hourly(const InstanceType& t, bool spot) const;
+  double hourly(const InstanceType& t, bool spot, std::string_view zone = {}) const;
   const std::string& region() const { return region_; }
   double discount() const { return spec_.discount; }
 
  private:
   std::string region_ = "us-east-1";
   PricingSpec spec_;
-  std::map<std::tuple<std::string, bool>, double, std::less<>> user_;  // (type, spot) in region_
+  std::optional<Price> user(const InstanceType& t, bool spot, std::string_view zone) const;
+  std::map<std::tuple<std::string, bool, std::string>, double, std::less<>> user_;  // (type, spot, zone)
 };
 
 // How a price was found, for the report: "user price file prices.csv", "catalog", "assumed: spot

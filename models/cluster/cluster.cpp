@@ -228,7 +228,7 @@ aws::BillingLedger Cluster::billing() const {
   aws::BillingLedger ledger;
   for (const auto& inst : ec2.instances()) {
     if (!inst.running_at) continue;
-    double hourly = prices_.hourly(*inst.type, inst.spot);
+    double hourly = prices_.hourly(*inst.type, inst.spot, inst.az);
     std::string owner = inst.owner;
     if (const aws::ManagedNodegroup* ng = eks.by_asg(inst.owner)) owner = ng->spec.name;
     ledger.add_instance(owner, hourly, *inst.running_at, inst.terminated_at.value_or(sim.now()),

@@ -1,6 +1,7 @@
 #include "sim/report/json_report.hpp"
 
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include <nlohmann/json.hpp>
@@ -225,17 +226,17 @@ void write_json_report(const scenario::RunResult& run, const std::vector<Expecta
     return out;
   };
   // Every price the bill used and where it came from (catalog, price file, or assumed from the
-  // catalog's spot factor), one entry per instance type and capacity type, sorted.
-  std::set<std::pair<std::string, bool>> billed;
+  // catalog's spot factor), one entry per instance type, capacity type and zone, sorted.
+  std::set<std::tuple<std::string, bool, std::string>> billed;
   for (const auto& inst : c.ec2.instances())
-    if (inst.running_at) billed.insert({inst.type->name, inst.spot});
+    if (inst.running_at) billed.insert({inst.type->name, inst.spot, inst.az});
   Json prices = Json::array();
-  for (const auto& [name, spot] : billed) {
+  for (const auto& [name, spot, zone] : billed) {
     const aws::InstanceType& t = *c.catalog().find(name);
-    auto p = c.prices().price(t, spot);
+    auto p = c.prices().price(t, spot, zone);
     prices.push_back(Json{{"instanceType", name},
                           {"capacityType", spot ? "spot" : "on-demand"},
-                          {"region", c.prices().region()},
+                          {"zone", zone},
                           {"usdPerHour", p ? Json(p->usd_per_hour) : Json()},
                           {"source", p ? aws::describe(*p, t, c.spec().pricing) : "no price"},
                           {"assumed", p && p->source == aws::PriceSource::SpotFactor}});

@@ -657,6 +657,13 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
         p.spot = t == "spot";
       }
       if (auto n = pr.get("instances")) p.instances = n->as_non_negative("a non-negative instance count");
+      // The pool's own price (a Spot price of that AZ, say): wins over the price file and the
+      // catalog for this type, capacity type and AZ.
+      if (auto x = pr.get("usdPerHour")) {
+        double usd = x->as_double();
+        if (!(usd > 0)) x->fail("usdPerHour must be a positive number of dollars");
+        c.pricing.prices.push_back(aws::UserPrice{c.region, p.instance_type, p.spot, usd, p.az});
+      }
       // Spot interruptions of the pool (README, "Spot interruptions").
       if (auto x = pr.get("interruptionsPerHour")) {
         p.interruptions_per_hour = x->as_double();
@@ -667,7 +674,7 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
         p.rebalance_lead = x->as_duration();
         if (!p.spot) x->fail("rebalanceLead applies to a spot pool (capacityType: spot)");
       }
-      if (!p.instances && p.interruptions_per_hour == 0) pr.require("instances");
+      if (!p.instances && p.interruptions_per_hour == 0 && !pr.has("usdPerHour")) pr.require("instances");
       pr.finish();
       c.capacity_pools.push_back(p);
     }

@@ -71,8 +71,8 @@ InstanceTypeInfo build_instance_type(const aws::InstanceType& t, const InstanceT
   const auto spot = prices.spot(t);
   if (od) {
     for (const auto& z : opts.zones) {
-      if (spot) info.offerings.push_back(Offering{z, "spot", spot->usd_per_hour, true});
-      info.offerings.push_back(Offering{z, "on-demand", od->usd_per_hour, true});
+      if (spot) info.offerings.push_back(Offering{z, "spot", prices.spot(t, z)->usd_per_hour, true});
+      info.offerings.push_back(Offering{z, "on-demand", prices.on_demand(t, z)->usd_per_hour, true});
     }
     if (spot) cts.push_back("spot");
     cts.push_back("on-demand");

@@ -31,12 +31,17 @@ TEST(PriceBook, SpotIsTheAssumedFactorUnlessGiven) {
   EXPECT_NE(describe(*spot, g5, {}).find("assumed: spot factor 0.40"), std::string::npos);
   PricingSpec spec;
   spec.file = "prices.csv";
-  spec.prices = {{"us-east-1", "g5.xlarge", true, 0.3931}, {"eu-west-1", "g5.xlarge", false, 1.123}};
+  spec.prices = {{"us-east-1", "g5.xlarge", true, 0.3931, ""}, {"eu-west-1", "g5.xlarge", false, 1.123, ""},
+                 {"us-east-1", "g5.xlarge", true, 0.35, "us-east-1b"}};
   const PriceBook user("us-east-1", spec);
   EXPECT_DOUBLE_EQ(user.spot(g5)->usd_per_hour, 0.3931);
   EXPECT_EQ(user.spot(g5)->source, PriceSource::User);
   EXPECT_DOUBLE_EQ(user.on_demand(g5)->usd_per_hour, 1.006) << "the eu-west-1 row does not apply";
   EXPECT_DOUBLE_EQ(PriceBook("eu-west-1", spec).on_demand(g5)->usd_per_hour, 1.123);
+  // A capacity pool's price holds in its AZ only.
+  EXPECT_DOUBLE_EQ(user.spot(g5, "us-east-1b")->usd_per_hour, 0.35);
+  EXPECT_EQ(user.spot(g5, "us-east-1b")->source, PriceSource::CapacityPool);
+  EXPECT_DOUBLE_EQ(user.spot(g5, "us-east-1a")->usd_per_hour, 0.3931);
 }
 
 TEST(PriceBook, DiscountAppliesToEveryPrice) {

@@ -121,7 +121,7 @@ TEST(KarpenterCatalog, NoPriceNoOffering) {
   opts.zones = {"eu-west-1a"};
   EXPECT_TRUE(build_instance_type(*cat.find("m5.large"), opts, NodeClass{}).offerings.empty());
   aws::PricingSpec spec;
-  spec.prices.push_back({"eu-west-1", "m5.large", false, 0.107});
+  spec.prices.push_back({"eu-west-1", "m5.large", false, 0.107, ""});
   const aws::PriceBook prices("eu-west-1", spec);
   opts.prices = &prices;
   const auto info = build_instance_type(*cat.find("m5.large"), opts, NodeClass{});
