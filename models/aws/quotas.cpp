@@ -11,15 +11,18 @@ bool is_quota_bucket(std::string_view bucket) {
 }
 
 std::string_view quota_code(std::string_view bucket, bool spot) {
-  // Source: FACTS.md "EC2, Auto Scaling, EKS managed node groups" (Service Quotas codes).
+  // Source: FACTS.md "EC2, Auto Scaling, EKS managed node groups" (Service Quotas codes), and
+  // Service Quotas' EC2 list for Trn, HPC, High Memory and the F/X/Inf/DL/Trn Spot codes (the
+  // same codes as models/data/sources/eksim-additions.json quotaBuckets).
   struct Row {
     std::string_view bucket, on_demand, spot;
   };
   static constexpr Row kRows[] = {
       {"Standard", "L-1216C47A", "L-34B43A08"}, {"G", "L-DB2E81BA", "L-3819A6DF"},
-      {"P", "L-417A185B", "L-7212CCBC"},        {"F", "L-74FC7D96", ""},
-      {"X", "L-7295265B", ""},                  {"Inf", "L-1945791B", ""},
-      {"DL", "L-6E869C2A", ""},
+      {"P", "L-417A185B", "L-7212CCBC"},        {"F", "L-74FC7D96", "L-88CF9481"},
+      {"X", "L-7295265B", "L-E3A00192"},        {"Inf", "L-1945791B", "L-B5D1601B"},
+      {"DL", "L-6E869C2A", "L-85EED4F7"},       {"Trn", "L-2C3B7624", "L-6B0D517C"},
+      {"HPC", "L-F7808C92", ""},                {"HighMemory", "L-43DA4232", ""},
   };
   for (const auto& r : kRows)
     if (r.bucket == bucket) return spot ? r.spot : r.on_demand;

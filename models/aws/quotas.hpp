@@ -19,12 +19,12 @@ namespace eksim::aws {
 
 // Bucket names as the instance catalog's quota_bucket spells them.
 // Source: Service Quotas, EC2 "Running On-Demand ... instances" / "All ... Spot Instance Requests".
-inline constexpr std::string_view kQuotaBuckets[] = {"Standard", "G", "P", "F", "X", "Inf", "DL"};
+inline constexpr std::string_view kQuotaBuckets[] = {"Standard", "G", "P", "F", "X", "Inf", "DL", "Trn", "HPC", "HighMemory"};
 
 bool is_quota_bucket(std::string_view bucket);
 
 // Service Quotas code of a bucket (L-1216C47A for On-Demand Standard, L-3819A6DF for G and VT
-// Spot, ...); empty when FACTS.md names none (the Spot F/X/Inf/DL codes).
+// Spot, ...); empty for Spot HPC and High Memory, which EC2 does not offer as Spot.
 std::string_view quota_code(std::string_view bucket, bool spot);
 
 // EC2's text for a launch that would exceed the On-Demand vCPU quota; limit is the quota value.

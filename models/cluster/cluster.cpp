@@ -71,7 +71,8 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
       spot(sim, log, rng, ec2),
       spec_(std::move(spec)),
       start_epoch_(parse_epoch(spec_.start_time)),
-      catalog_(aws::InstanceCatalog::builtin()) {
+      catalog_(aws::InstanceCatalog::builtin()),
+      prices_(spec_.region, spec_.pricing) {
   kubelet = std::make_unique<k8s::Kubelet>(api);
   scheduler = std::make_unique<k8s::SchedulerController>(
       api, k8s::SchedulerControllerOptions{k8s::KubernetesVersion{spec_.kubernetes_minor, -1}}, kubelet.get());
@@ -234,7 +235,7 @@ aws::BillingLedger Cluster::billing() const {
   aws::BillingLedger ledger;
   for (const auto& inst : ec2.instances()) {
     if (!inst.running_at) continue;
-    double hourly = inst.spot ? inst.type->spot_price(spec_.region) : inst.type->on_demand_price(spec_.region);
+    double hourly = prices_.hourly(*inst.type, inst.spot, inst.az);
     std::string owner = inst.owner;
     if (const aws::ManagedNodegroup* ng = eks.by_asg(inst.owner)) owner = ng->spec.name;
     ledger.add_instance(owner, hourly, *inst.running_at, inst.terminated_at.value_or(sim.now()),

@@ -48,6 +48,8 @@ class Cluster {
 
   const ClusterSpec& spec() const { return spec_; }
   const aws::InstanceCatalog& catalog() const { return catalog_; }
+  // Prices in the cluster's region (catalog, price file, discount).
+  const aws::PriceBook& prices() const { return prices_; }
 
   engine::Simulator sim;
   engine::RngStreams rng;
@@ -100,6 +102,7 @@ class Cluster {
   bool starting_ = false;  // inside start(): instances and nodes that exist before t=0
   std::int64_t start_epoch_;
   const aws::InstanceCatalog& catalog_;
+  aws::PriceBook prices_;
   std::map<std::string, k8s::NodeJoinHandle> joins_;  // instance id -> pending join
   std::map<std::string, std::string> node_by_instance_;  // instance id -> node name
 };

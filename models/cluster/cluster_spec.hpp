@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/aws/nodegroup_spec.hpp"
+#include "models/aws/pricing.hpp"
 #include "models/k8s/objects.hpp"
 #include "sim/engine/time.hpp"
 
@@ -86,6 +87,8 @@ struct ClusterSpec {
   std::string vpc_cidr = "10.0.0.0/16";
   std::vector<SubnetSpec> subnets;
   QuotaSpec quotas;
+  // `cluster.pricing`: a price file and a uniform discount (models/aws/pricing.hpp).
+  aws::PricingSpec pricing;
   std::vector<CapacityPoolSpec> capacity_pools;
   std::vector<SecurityGroupSpec> security_groups;
   std::vector<NodeGroupSpec> node_groups;

@@ -85,9 +85,17 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   nccl->add_option("--scenario", nccl_args.scenario, "Scenario whose VPC and security groups apply");
 
-  std::string region = "us-east-1";
+  report::CatalogFilter catalog_filter;
+  std::string catalog_output = "table";
   auto* catalog = app.add_subcommand("catalog", "List the instance types the simulator knows");
-  catalog->add_option("--region", region, "Region for prices (us-east-1, ap-northeast-2)");
+  catalog->add_option("--region", catalog_filter.region,
+                      "Region for prices (us-east-1 and GovCloud for every type, ap-northeast-2 for some)");
+  catalog->add_option("--family", catalog_filter.family, "Only this instance family (g5, m7g, ...)");
+  catalog->add_flag("--gpu", catalog_filter.gpu, "Only types with GPUs");
+  catalog->add_option("--arch", catalog_filter.arch, "Only this architecture")->check(CLI::IsMember({"amd64", "arm64"}));
+  catalog->add_option("--min-vcpu", catalog_filter.min_vcpu, "Only types with at least this many vCPUs")
+      ->check(CLI::NonNegativeNumber);
+  catalog->add_option("-o,--output", catalog_output, "table or json")->check(CLI::IsMember({"table", "json"}));
 
   try {
     app.parse(argc, argv);
@@ -108,7 +116,11 @@ int main(int argc, char** argv) {
     if (*sweep) return sweep_command(sweep_args);
     if (*nccl) return nccl_command(nccl_args);
     if (*catalog) {
-      std::fputs(report::format_catalog_table(aws::InstanceCatalog::builtin(), region).c_str(), stdout);
+      const auto& cat = aws::InstanceCatalog::builtin();
+      std::fputs((catalog_output == "json" ? report::format_catalog_json(cat, catalog_filter)
+                                           : report::format_catalog_table(cat, catalog_filter))
+                     .c_str(),
+                 stdout);
       return 0;
     }
   } catch (const scenario::InputError& e) {

@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
+#include "models/aws/pricing.hpp"
 #include "models/k8s/allocatable.hpp"
 
 namespace eksim::report {
@@ -30,6 +34,7 @@ std::string gpus(const aws::InstanceType& t) {
 }
 
 std::string network(const aws::InstanceType& t) {
+  if (t.network_burst_gbps == 0) return t.network_performance.empty() ? "-" : t.network_performance;
   if (t.network_up_to)
     return fmt::format("up to {} ({} base) Gbps", number(t.network_burst_gbps), number(t.network_baseline_gbps));
   return fmt::format("{} Gbps", number(t.network_burst_gbps));
@@ -41,20 +46,81 @@ std::string enis(const aws::InstanceType& t) {
   return fmt::format("{}x{}", t.max_enis, t.ipv4_per_eni);
 }
 
+std::string money(std::optional<double> v) { return v ? fmt::format("{:.4f}", *v) : "-"; }
+
 }  // namespace
 
+bool catalog_matches(const aws::InstanceType& t, const CatalogFilter& f) {
+  if (!f.family.empty() && t.family != f.family) return false;
+  if (f.gpu && t.gpu.count == 0) return false;
+  if (!f.arch.empty() && t.arch != f.arch) return false;
+  return t.vcpu >= f.min_vcpu;
+}
+
 std::string format_catalog_table(const aws::InstanceCatalog& catalog, std::string_view region) {
+  CatalogFilter f;
+  f.region = std::string(region);
+  return format_catalog_table(catalog, f);
+}
+
+std::string format_catalog_json(const aws::InstanceCatalog& catalog, const CatalogFilter& filter) {
+  const aws::PriceBook prices(filter.region, {});
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& t : catalog.all()) {
+    if (!catalog_matches(t, filter)) continue;
+    nlohmann::ordered_json j;
+    j["name"] = t.name;
+    j["family"] = t.family;
+    j["vcpu"] = t.vcpu;
+    j["memoryMiB"] = t.memory_mib;
+    j["arch"] = t.arch;
+    j["gpus"] = t.gpu.count;
+    if (!t.gpu.name.empty()) {
+      j["gpuName"] = t.gpu.name;
+      j["gpuManufacturer"] = t.gpu.manufacturer;
+      j["gpuMemoryMiB"] = t.gpu.memory_mib;
+    }
+    if (t.accelerator.count > 0) {
+      j["acceleratorName"] = t.accelerator.name;
+      j["acceleratorCount"] = t.accelerator.count;
+    }
+    j["enis"] = t.default_card_enis;
+    j["ipv4PerEni"] = t.ipv4_per_eni;
+    j["maxPods"] = t.eks_max_pods;
+    j["baselineBandwidthMbps"] = static_cast<std::int64_t>(t.network_baseline_gbps * 1000 + 0.5);
+    j["efa"] = t.efa;
+    j["hypervisor"] = t.hypervisor;
+    j["bareMetal"] = t.bare_metal;
+    j["localNvmeGB"] = t.local_nvme_gb;
+    j["quotaBucket"] = t.quota_bucket;
+    j["region"] = filter.region;
+    auto od = prices.on_demand(t);
+    auto spot = prices.spot(t);
+    j["onDemandUSD"] = od ? nlohmann::ordered_json(od->usd_per_hour) : nlohmann::ordered_json(nullptr);
+    j["spotUSD"] = spot ? nlohmann::ordered_json(spot->usd_per_hour) : nlohmann::ordered_json(nullptr);
+    j["spotAssumed"] = spot && spot->source == aws::PriceSource::SpotFactor;
+    out.push_back(std::move(j));
+  }
+  return out.dump(2) + "\n";
+}
+
+std::string format_catalog_table(const aws::InstanceCatalog& catalog, const CatalogFilter& filter) {
+  const aws::PriceBook prices(filter.region, {});
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"TYPE", "VCPU", "MEMORY(GiB)", "GPUS", "ARCH", "NETWORK", "ENIxIPS", "MAXPODS", "EFA",
                   "BUCKET", "$/H", "SPOT$/H"});
   for (const auto& t : catalog.all()) {
-    const double price = t.on_demand_price(region);
+    if (!catalog_matches(t, filter)) continue;
+    auto od = prices.on_demand(t);
+    auto spot = prices.spot(t);
     rows.push_back({t.name, std::to_string(t.vcpu), number(static_cast<double>(t.memory_mib) / 1024.0), gpus(t),
-                    t.arch, network(t), enis(t),
+                    t.arch.empty() ? "-" : t.arch, network(t), enis(t),
                     std::to_string(k8s::eni_max_pods(t.default_card_enis, t.ipv4_per_eni)),
-                    t.efa ? "yes" : "no", t.quota_bucket, fmt::format("{:.4f}", price),
-                    fmt::format("{:.4f}", price * t.spot_price_factor)});
+                    t.efa ? "yes" : "no", t.quota_bucket.empty() ? "-" : t.quota_bucket,
+                    money(od ? std::optional<double>(od->usd_per_hour) : std::nullopt),
+                    money(spot ? std::optional<double>(spot->usd_per_hour) : std::nullopt)});
   }
+  const std::string_view region = filter.region;
   // Numbers right-aligned, text left-aligned, two spaces between columns.
   const std::vector<bool> right = {false, true, true, false, false, false, false, true, false, false, true, true};
   std::vector<std::size_t> width(rows[0].size(), 0);

@@ -1,7 +1,12 @@
 #include "sim/report/json_report.hpp"
 
+#include <set>
+#include <tuple>
+#include <utility>
+
 #include <nlohmann/json.hpp>
 
+#include "models/aws/pricing.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "sim/report/run_facts.hpp"
 
@@ -219,6 +224,22 @@ void write_json_report(const scenario::RunResult& run, const std::vector<Expecta
     for (const auto& [key, usd] : t) out[key] = usd;
     return out;
   };
+  // Every price the bill used and where it came from (catalog, price file, or assumed from the
+  // catalog's spot factor), one entry per instance type, capacity type and zone, sorted.
+  std::set<std::tuple<std::string, bool, std::string>> billed;
+  for (const auto& inst : c.ec2.instances())
+    if (inst.running_at) billed.insert({inst.type->name, inst.spot, inst.az});
+  Json prices = Json::array();
+  for (const auto& [name, spot, zone] : billed) {
+    const aws::InstanceType& t = *c.catalog().find(name);
+    auto p = c.prices().price(t, spot, zone);
+    prices.push_back(Json{{"instanceType", name},
+                          {"capacityType", spot ? "spot" : "on-demand"},
+                          {"zone", zone},
+                          {"usdPerHour", p ? Json(p->usd_per_hour) : Json()},
+                          {"source", p ? aws::describe(*p, t, c.spec().pricing) : "no price"},
+                          {"assumed", p && p->source == aws::PriceSource::SpotFactor}});
+  }
   // byNodeGroup is CONTRACT's; the instance, zone and capacity-type splits are additions (instance
   // charges only: cross-AZ transfer is its own line).
   j.member("cost", Json{{"totalUSD", billing.total_usd() + c.cross_az_transfer_usd},
@@ -226,7 +247,8 @@ void write_json_report(const scenario::RunResult& run, const std::vector<Expecta
                    {"byInstance", totals(billing.by_instance())},
                    {"byZone", totals(billing.by_zone())},
                    {"byCapacityType", totals(billing.by_capacity_type())},
-                   {"crossAzTransferUSD", billing.cross_az_transfer_usd() + c.cross_az_transfer_usd}});
+                   {"crossAzTransferUSD", billing.cross_az_transfer_usd() + c.cross_az_transfer_usd},
+                   {"prices", prices}});
 
   Json exps = Json::array();
   for (const auto& r : results)

@@ -1,5 +1,7 @@
 #include "sim/scenario/cluster_loader.hpp"
 
+#include "sim/scenario/price_file.hpp"
+
 #include <algorithm>
 
 #include "models/aws/asg_rules.hpp"
@@ -321,6 +323,31 @@ std::vector<NodegroupTaint> read_taints(const Value& v) {
   return out;
 }
 
+// EKS CreateNodegroup / UpdateNodegroupVersion refuse an instance type whose architecture is
+// not the AMI type's, with InvalidParameterException "[t4g.medium] is not a valid instance type
+// for requested amiType BOTTLEROCKET_x86_64". A type without a price in the region cannot be
+// billed: an error naming type and region unless `cluster.pricing` gives one.
+void check_instance_types(const NodeGroupSpec& spec, const ClusterSpec& cluster, const aws::InstanceCatalog& catalog,
+                          const Value& at) {
+  const std::string& ami = spec.ami_type;
+  const bool arm = ami.find("ARM_64") != std::string::npos;
+  const bool custom = ami == "CUSTOM";
+  const aws::PriceBook prices(cluster.region, cluster.pricing);
+  for (const auto& name : spec.instance_types) {
+    const aws::InstanceType* t = catalog.find(name);
+    if (!t) continue;
+    if (!custom && t->arch != (arm ? "arm64" : "amd64"))
+      at.fail("InvalidParameterException: [" + name + "] is not a valid instance type for requested amiType " + ami);
+    const bool spot = spec.capacity_type == "SPOT";
+    if (!prices.on_demand(*t))
+      at.fail("no On-Demand price for " + name + " in " + cluster.region +
+              " (the catalog prices every type in us-east-1 and GovCloud, the FACTS.md types in ap-northeast-2); "
+              "give one in cluster.pricing.file (region,instanceType,capacityType,usdPerHour)");
+    if (spot && !prices.spot(*t))
+      at.fail("no Spot price for " + name + " in " + cluster.region + "; give one in cluster.pricing.file");
+  }
+}
+
 const std::vector<std::string>& ami_types() {
   // EKS CreateNodegroup amiType values.
   static const std::vector<std::string> types{
@@ -470,7 +497,9 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
     if (x) given.insert(key);
     return x;
   };
+  std::optional<Value> types_at;
   if (auto x = get("instance_types")) {
+    types_at = *x;
     spec.instance_types.clear();
     for (const auto& item : x->items()) {
       std::string t = item.as_string();
@@ -483,7 +512,9 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
     }
     if (spec.instance_types.empty()) x->fail("instance_types must name at least one type");
   }
+  std::optional<Value> ami_at;
   if (auto x = get("ami_type")) {
+    ami_at = *x;
     spec.ami_type = x->as_string();
     check_one_of(*x, spec.ami_type, ami_types(), "ami_type");
   }
@@ -557,6 +588,7 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
   } else {
     r.finish();
   }
+  if (types_at || ami_at) check_instance_types(spec, cluster, catalog, types_at ? *types_at : *ami_at);
   // Sizes are validated as EKS validates CreateNodegroup; on an existing group desired_size is
   // ignored by the module (lifecycle ignore_changes), so only min/max matter there.
   if (creating) {
@@ -569,7 +601,6 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
 }
 
 ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
-  (void)catalog;
   MapReader r(v, "cluster");
   ClusterSpec c;
   if (auto x = r.get("name")) c.name = x->as_string();
@@ -593,6 +624,7 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
     c.module_semantics = mode == "terraform-module";
   }
   if (auto x = r.get("startTime")) c.start_time = x->as_string();
+  if (auto x = r.get("pricing")) c.pricing = read_pricing(*x, catalog);
   if (auto vpc = r.get("vpc")) {
     MapReader vr(*vpc, "vpc");
     if (auto x = vr.get("cidr")) c.vpc_cidr = read_cidr(*x);
@@ -625,6 +657,13 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
         p.spot = t == "spot";
       }
       if (auto n = pr.get("instances")) p.instances = n->as_non_negative("a non-negative instance count");
+      // The pool's own price (a Spot price of that AZ, say): wins over the price file and the
+      // catalog for this type, capacity type and AZ.
+      if (auto x = pr.get("usdPerHour")) {
+        double usd = x->as_double();
+        if (!(usd > 0)) x->fail("usdPerHour must be a positive number of dollars");
+        c.pricing.prices.push_back(aws::UserPrice{c.region, p.instance_type, p.spot, usd, p.az});
+      }
       // Spot interruptions of the pool (README, "Spot interruptions").
       if (auto x = pr.get("interruptionsPerHour")) {
         p.interruptions_per_hour = x->as_double();
@@ -635,7 +674,7 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
         p.rebalance_lead = x->as_duration();
         if (!p.spot) x->fail("rebalanceLead applies to a spot pool (capacityType: spot)");
       }
-      if (!p.instances && p.interruptions_per_hour == 0) pr.require("instances");
+      if (!p.instances && p.interruptions_per_hour == 0 && !pr.has("usdPerHour")) pr.require("instances");
       pr.finish();
       c.capacity_pools.push_back(p);
     }

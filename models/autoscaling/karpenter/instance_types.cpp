@@ -18,8 +18,16 @@ double InstanceTypeInfo::cheapest(const Requirements& reqs) const {
 }
 
 Requirements instance_type_requirements(const aws::InstanceType& t, LabelDomain d) {
+  // computeRequirements (karpenter-provider-aws pkg/providers/instancetype/types.go): every
+  // well-known label the type has is In [value]; the optional ones (GPU, accelerator, local
+  // NVMe, bandwidths) start as DoesNotExist, so `Gt 0` or `In` requirements on them exclude the
+  // types without them.
   Requirements r;
   auto in = [&](const std::string& key, const std::string& v) { r.add(Requirement(key, "In", {v})); };
+  auto optional = [&](const char* name, bool present, const std::string& v) {
+    if (present) in(instance_key(d, name), v);
+    else r.add(Requirement(instance_key(d, name), "DoesNotExist"));
+  };
   in(k8s::kLabelInstanceType, t.name);
   in(k8s::kLabelArch, t.arch);
   in(k8s::kLabelOs, "linux");
@@ -28,19 +36,25 @@ Requirements instance_type_requirements(const aws::InstanceType& t, LabelDomain 
   in(instance_key(d, "instance-generation"), std::to_string(t.generation));
   in(instance_key(d, "instance-size"), t.size);
   in(instance_key(d, "instance-cpu"), std::to_string(t.vcpu));
+  in(instance_key(d, "instance-cpu-manufacturer"), t.cpu_manufacturer);
   in(instance_key(d, "instance-memory"), std::to_string(t.memory_mib));
-  in(instance_key(d, "instance-hypervisor"), "nitro");
-  // GPU keys are DoesNotExist on types without GPUs (computeRequirements), so `Gt 0` or `In`
-  // requirements on them exclude CPU-only types.
-  if (t.gpu.count > 0) {
-    in(instance_key(d, "instance-gpu-name"), t.gpu.name);
-    in(instance_key(d, "instance-gpu-manufacturer"), t.gpu.manufacturer);
-    in(instance_key(d, "instance-gpu-count"), std::to_string(t.gpu.count));
-    in(instance_key(d, "instance-gpu-memory"), std::to_string(t.gpu.memory_mib));
-  } else {
-    for (const char* k : {"instance-gpu-name", "instance-gpu-manufacturer", "instance-gpu-count", "instance-gpu-memory"})
-      r.add(Requirement(instance_key(d, k), "DoesNotExist"));
-  }
+  // Bare metal has no hypervisor: the label's value is "" (EC2 reports none).
+  in(instance_key(d, "instance-hypervisor"), t.hypervisor);
+  in(instance_key(d, "instance-capability-flex"), t.capability_flex() ? "true" : "false");
+  // Fractional-GPU types (g6f) carry the GPU's name and memory slice with a count of 0.
+  const bool gpu = t.gpu.count > 0 || !t.gpu.name.empty();
+  optional("instance-gpu-name", gpu, t.gpu.name);
+  optional("instance-gpu-manufacturer", gpu, t.gpu.manufacturer);
+  optional("instance-gpu-count", gpu, std::to_string(t.gpu.count));
+  optional("instance-gpu-memory", gpu, std::to_string(t.gpu.memory_mib));
+  const bool acc = t.accelerator.count > 0;
+  optional("instance-accelerator-name", acc, t.accelerator.name);
+  optional("instance-accelerator-manufacturer", acc, t.accelerator.manufacturer);
+  optional("instance-accelerator-count", acc, std::to_string(t.accelerator.count));
+  optional("instance-local-nvme", t.local_nvme_gb > 0, std::to_string(t.local_nvme_gb));
+  optional("instance-ebs-bandwidth", t.ebs_bandwidth_mbps > 0, std::to_string(t.ebs_bandwidth_mbps));
+  const auto mbps = static_cast<std::int64_t>(t.network_baseline_gbps * 1000 + 0.5);
+  optional("instance-network-bandwidth", mbps > 0, std::to_string(mbps));
   return r;
 }
 
@@ -49,20 +63,30 @@ InstanceTypeInfo build_instance_type(const aws::InstanceType& t, const InstanceT
   info.type = &t;
   info.requirements = instance_type_requirements(t, opts.domain);
   std::vector<std::string> cts;
-  const double od = t.on_demand_price(opts.region);
-  for (const auto& z : opts.zones) {
-    if (t.spot_price_factor > 0) info.offerings.push_back(Offering{z, "spot", od * t.spot_price_factor, true});
-    info.offerings.push_back(Offering{z, "on-demand", od, true});
+  // No On-Demand price in the region: no offerings at all (the pricing provider has nothing to
+  // offer), so the type never launches there.
+  const aws::PriceBook fallback = opts.prices ? aws::PriceBook() : aws::PriceBook(opts.region, {});
+  const aws::PriceBook& prices = opts.prices ? *opts.prices : fallback;
+  const auto od = prices.on_demand(t);
+  const auto spot = prices.spot(t);
+  if (od) {
+    for (const auto& z : opts.zones) {
+      if (spot) info.offerings.push_back(Offering{z, "spot", prices.spot(t, z)->usd_per_hour, true});
+      info.offerings.push_back(Offering{z, "on-demand", prices.on_demand(t, z)->usd_per_hour, true});
+    }
+    if (spot) cts.push_back("spot");
+    cts.push_back("on-demand");
   }
-  if (t.spot_price_factor > 0) cts.push_back("spot");
-  cts.push_back("on-demand");
   info.requirements.add(Requirement(kLabelCapacityType, "In", cts));
   info.requirements.add(Requirement(k8s::kLabelZone, "In", opts.zones));
   // Capacity as Karpenter predicts it before launch: EC2 memory minus the VM overhead, ENI-limited
   // pods (or the NodeClass's kubelet maxPods), the NodeClass's root volume. ENIs kept for other
   // uses (RESERVED_ENIS) carry no pods: (ENIs - reserved) * (IPv4 per ENI - 1) + 2, and no pods
   // at all when none is left (ENILimitedPods, karpenter-provider-aws pkg/providers/instancetype).
-  k8s::NodeShape shape{t.vcpu, k8s::karpenter_memory_capacity_bytes(t.memory_mib, opts.vm_memory_overhead_percent) / 1024,
+  // Gravitons keep 64 MiB of CMA reserved memory the kubelet cannot use; Karpenter takes it off
+  // before the VM overhead (pkg/providers/instancetype/types.go memory()).
+  const std::int64_t memory_mib = t.memory_mib - (t.arch == "arm64" ? kGravitonCmaReservedMiB : 0);
+  k8s::NodeShape shape{t.vcpu, k8s::karpenter_memory_capacity_bytes(memory_mib, opts.vm_memory_overhead_percent) / 1024,
                        t.default_card_enis - opts.reserved_enis, t.ipv4_per_eni, t.gpu.count, nc.root_volume_gib};
   k8s::KubeletOptions ko;
   ko.max_pods = nc.max_pods;

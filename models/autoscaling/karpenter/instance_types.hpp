@@ -12,6 +12,7 @@
 #include "models/autoscaling/karpenter/nodepool.hpp"
 #include "models/autoscaling/karpenter/requirements.hpp"
 #include "models/aws/instance_catalog.hpp"
+#include "models/aws/pricing.hpp"
 #include "models/k8s/resources.hpp"
 #include "sim/engine/time.hpp"
 
@@ -36,8 +37,15 @@ struct InstanceTypeInfo {
   bool has_offering(const Requirements& reqs) const { return cheapest(reqs) >= 0; }
 };
 
+// "Gravitons have an extra 64 MiB of cma reserved memory that we can't use" (karpenter-provider-aws
+// pkg/providers/instancetype/types.go memory()).
+inline constexpr std::int64_t kGravitonCmaReservedMiB = 64;
+
 struct InstanceTypeOptions {
   std::string region;
+  // Prices of the region; a type without an On-Demand price there gets no offerings (Karpenter's
+  // pricing provider has none to offer). nullptr: the catalog's prices for `region`.
+  const aws::PriceBook* prices = nullptr;
   std::vector<std::string> zones;
   LabelDomain domain = LabelDomain::Oss;
   double vm_memory_overhead_percent = 0.075;  // VM_MEMORY_OVERHEAD_PERCENT default

@@ -259,7 +259,7 @@ const std::set<std::string>& well_known_labels(LabelDomain d) {
       "instance-generation", "instance-local-nvme", "instance-size", "instance-cpu", "instance-cpu-manufacturer",
       "instance-memory", "instance-ebs-bandwidth", "instance-network-bandwidth", "instance-gpu-name",
       "instance-gpu-manufacturer", "instance-gpu-count", "instance-gpu-memory", "instance-accelerator-name",
-      "instance-accelerator-manufacturer", "instance-accelerator-count"};
+      "instance-accelerator-manufacturer", "instance-accelerator-count", "instance-capability-flex"};
   auto build = [&](LabelDomain dom) {
     std::set<std::string> s(core.begin(), core.end());
     for (const char* i : instance) s.insert(instance_key(dom, i));

@@ -13,6 +13,7 @@ std::vector<InstanceTypeInfo>& Controller::instance_types_for(const NodeClass& n
   if (it == types_by_class_.end()) {
     InstanceTypeOptions opts;
     opts.region = c_.spec().region;
+    opts.prices = &c_.prices();
     opts.domain = domain();
     opts.vm_memory_overhead_percent = settings_.vm_memory_overhead_percent;
     opts.reserved_enis = settings_.reserved_enis;
@@ -23,7 +24,14 @@ std::vector<InstanceTypeInfo>& Controller::instance_types_for(const NodeClass& n
     std::sort(zones.begin(), zones.end());
     opts.zones = zones;
     std::vector<InstanceTypeInfo> types;
-    for (const auto& t : c_.catalog().all()) types.push_back(build_instance_type(t, opts, nc));
+    // Types without an On-Demand price in the region have no offerings and can never launch
+    // there (the pricing provider has nothing to offer): leave them out of every pass rather
+    // than filter them again for each pod.
+    std::vector<std::string> user_priced;
+    for (const auto& p : c_.spec().pricing.prices)
+      if (p.region == opts.region && !p.spot) user_priced.push_back(p.instance_type);
+    for (const aws::InstanceType* t : c_.catalog().priced_in(opts.region, user_priced))
+      types.push_back(build_instance_type(*t, opts, nc));
     it = types_by_class_.emplace(nc.name, std::move(types)).first;
   }
   ice_.apply(it->second, c_.sim.now());

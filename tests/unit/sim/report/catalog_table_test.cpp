@@ -44,16 +44,16 @@ const aws::InstanceCatalog& cat() { return aws::InstanceCatalog::builtin(); }
 TEST(CatalogTable, HeaderAndOneRowPerType) {
   auto lines = lines_of(format_catalog_table(cat(), "us-east-1"));
   ASSERT_EQ(lines.size(), 2 + cat().all().size());
+  EXPECT_EQ(lines[2].rfind("a1.medium ", 0), 0u) << "catalog order: family, then size";
   EXPECT_EQ(lines[0], "On-demand and typical spot prices for us-east-1");
   EXPECT_EQ(cells(lines[1]), (std::vector<std::string>{"TYPE", "VCPU", "MEMORY(GiB)", "GPUS", "ARCH", "NETWORK",
                                                        "ENIxIPS", "MAXPODS", "EFA", "BUCKET", "$/H", "SPOT$/H"}));
-  EXPECT_EQ(lines[2].rfind("t3.medium ", 0), 0u) << "catalog order";
 }
 
 TEST(CatalogTable, G5XlargeRowUsEast1) {
   auto lines = lines_of(format_catalog_table(cat(), "us-east-1"));
   EXPECT_EQ(cells(line_for(lines, "g5.xlarge")),
-            (std::vector<std::string>{"g5.xlarge", "4", "16", "1x A10G 24GiB", "amd64", "up to 10 (2.5 base) Gbps",
+            (std::vector<std::string>{"g5.xlarge", "4", "16", "1x A10G 22.4GiB", "amd64", "up to 10 (2.5 base) Gbps",
                                       "4x15", "58", "no", "G", "1.0060", "0.4024"}));
 }
 
@@ -77,8 +77,10 @@ TEST(CatalogTable, RegionalPricesAndMultiCardTypes) {
   EXPECT_EQ(cells(line_for(lines, "g5g.xlarge"))[4], "arm64");
   EXPECT_EQ(cells(line_for(lines, "p3.2xlarge"))[2], "61");
   // A region without prices in the catalog shows us-east-1's.
+  // A region the catalog has no prices for shows none.
   auto other = lines_of(format_catalog_table(cat(), "eu-west-1"));
-  EXPECT_EQ(cells(line_for(other, "g5.xlarge"))[10], "1.0060");
+  EXPECT_EQ(cells(line_for(other, "g5.xlarge"))[10], "-");
+  EXPECT_EQ(cells(line_for(other, "g5.xlarge"))[11], "-");
 }
 
 TEST(CatalogTable, ColumnsAreAligned) {
@@ -90,6 +92,39 @@ TEST(CatalogTable, ColumnsAreAligned) {
     EXPECT_NE(lines[i][vcpu_end - 1], ' ') << lines[i];
     EXPECT_EQ(lines[i][vcpu_end], ' ') << lines[i];
   }
+}
+
+TEST(CatalogTable, Filters) {
+  CatalogFilter f;
+  f.family = "g5";
+  auto lines = lines_of(format_catalog_table(cat(), f));
+  ASSERT_EQ(lines.size(), 2u + 8u);  // g5.xlarge ... g5.48xlarge
+  for (std::size_t i = 2; i < lines.size(); ++i) EXPECT_EQ(lines[i].rfind("g5.", 0), 0u) << lines[i];
+  f = {};
+  f.arch = "arm64";
+  f.gpu = true;
+  lines = lines_of(format_catalog_table(cat(), f));
+  ASSERT_GT(lines.size(), 2u);
+  for (std::size_t i = 2; i < lines.size(); ++i) {
+    auto c = cells(lines[i]);
+    EXPECT_EQ(c[4], "arm64") << lines[i];
+    EXPECT_NE(c[3], "-") << lines[i];
+  }
+  EXPECT_NE(line_for(lines, "g5g.xlarge"), "");
+  f = {};
+  f.min_vcpu = 192;
+  for (const auto& t : cat().all()) EXPECT_EQ(catalog_matches(t, f), t.vcpu >= 192) << t.name;
+}
+
+TEST(CatalogTable, JsonRows) {
+  CatalogFilter f;
+  f.family = "g6e";
+  f.region = "us-east-1";
+  const std::string j = format_catalog_json(cat(), f);
+  EXPECT_NE(j.find("\"name\": \"g6e.xlarge\""), std::string::npos);
+  EXPECT_NE(j.find("\"gpuMemoryMiB\": 45776"), std::string::npos);
+  EXPECT_EQ(j.find("\"g5.xlarge\""), std::string::npos);
+  EXPECT_NE(j.find("\"spotAssumed\": true"), std::string::npos);
 }
 
 }  // namespace

@@ -119,7 +119,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     opt.group_id = g.id;
     opt.template_node = tmpl;
     const aws::InstanceType* type = asg->launch_template.instance_types.front();
-    opt.node_price_per_hour = asg->launch_template.spot ? type->spot_price(c_.spec().region) : type->on_demand_price(c_.spec().region);
+    opt.node_price_per_hour = c_.prices().hourly(*type, asg->launch_template.spot);
     cas::FirstFitMemo first_fit(all);
     for (const k8s::Pod* pod : fitting) {
       bool placed = false;
