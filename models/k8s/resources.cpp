@@ -80,8 +80,17 @@ bool ResourceList::operator==(const ResourceList& o) const {
 }
 
 void ResourceList::max_with(const ResourceList& o) {
-  for (const auto& [name, amount] : o.items_)
-    if (amount > get(name)) set(name, amount);
+  // Karpenter takes this over hundreds of instance types per pod: update in place, and only
+  // insert (the sorted, slower path) a name this list does not have.
+  for (const auto& [name, amount] : o.items_) {
+    if (auto* item = find_item(items_, name)) {
+      if (amount <= item->second) continue;
+      item->second = amount;
+      if (int slot = known_slot(name); slot >= 0) known_[static_cast<std::size_t>(slot)] = amount;
+    } else if (amount > 0) {
+      set(name, amount);
+    }
+  }
 }
 
 }  // namespace eksim::k8s
