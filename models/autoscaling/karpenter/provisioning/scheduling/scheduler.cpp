@@ -383,7 +383,13 @@ std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::R
                          const std::set<std::string>& well_known, bool quick_reject, Topology& topo) {
   k8s::ResourceList requests = nc.requests;
   requests += pod_requests;
-  if (quick_reject && !fits_in(requests, nc.max_allocatable)) return "no capacity";
+  if (quick_reject) {
+    if (nc.max_allocatable_stale) {
+      nc.max_allocatable = max_allocatable(nc.options);
+      nc.max_allocatable_stale = false;
+    }
+    if (!fits_in(requests, nc.max_allocatable)) return "no capacity";
+  }
   std::string err = tolerates(nc.tmpl->taints, pod.spec.tolerations);
   if (!err.empty()) return err;
   Requirements pod_reqs = Requirements::from_pod(pod);
@@ -413,7 +419,7 @@ std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::R
            " (" + f.failure_reason() + ")";
   }
   nc.pods.push_back(&pod);
-  if (f.remaining.size() != nc.options.size()) nc.max_allocatable = max_allocatable(f.remaining);
+  if (f.remaining.size() != nc.options.size()) nc.max_allocatable_stale = true;
   nc.options = std::move(f.remaining);
   nc.requests = std::move(requests);
   if (narrowed) nc.requirements = std::move(merged);
@@ -612,7 +618,7 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
       nc.requirements = t.requirements;
       nc.options = std::move(types);
       nc.requests = t.daemon_overhead;
-      nc.max_allocatable = max_allocatable(nc.options);
+      nc.max_allocatable_stale = true;
       std::string err = add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/false, topo);
       if (!err.empty()) {
         errs.push_back("incompatible with nodepool \"" + t.pool->name + "\", daemonset overhead=" +

@@ -101,8 +101,10 @@ struct PlannedNodeClaim {
   std::vector<const InstanceTypeInfo*> options;  // still feasible, cheapest first
   k8s::ResourceList requests;                     // daemon overhead + pods
   std::vector<const k8s::Pod*> pods;
-  // Upper bound of allocatable over `options`, for a quick reject of pods that cannot fit.
+  // Upper bound of allocatable over `options`, for a quick reject of pods that cannot fit;
+  // computed when a pod is next offered (over hundreds of types, most claims never need it).
   k8s::ResourceList max_allocatable;
+  bool max_allocatable_stale = true;
 };
 
 struct SchedulingResults {
