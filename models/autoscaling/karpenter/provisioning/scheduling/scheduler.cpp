@@ -94,9 +94,24 @@ std::string min_values_violation(const Requirements& reqs, const std::vector<con
 FilterResults filter_types(const std::vector<const InstanceTypeInfo*>& types, const Requirements& reqs,
                            const k8s::ResourceList& requests, bool check_requirements, bool min_values) {
   FilterResults r;
+  // fits_in over hundreds of types: resolve the requested names to ResourceList's fixed slots
+  // once, so each type is read by slot (other names by name, as fits_in does).
+  std::vector<std::pair<int, std::int64_t>> by_slot;
+  std::vector<std::pair<const std::string*, std::int64_t>> by_name;
+  for (const auto& [name, amount] : requests.items()) {
+    if (int slot = k8s::known_slot(name); slot >= 0) by_slot.emplace_back(slot, amount);
+    else by_name.emplace_back(&name, amount);
+  }
+  auto fits = [&](const k8s::ResourceList& allocatable) {
+    for (const auto& [slot, amount] : by_slot)
+      if (amount > allocatable.known(slot)) return false;
+    for (const auto& [name, amount] : by_name)
+      if (amount > allocatable.get(*name)) return false;
+    return true;
+  };
   for (const InstanceTypeInfo* it : types) {
     bool compat = !check_requirements || it->requirements.intersects(reqs).empty();
-    bool fit = fits_in(requests, it->allocatable);
+    bool fit = fits(it->allocatable);
     bool offering = !check_requirements || it->has_offering(reqs);
     r.requirements_met |= compat;
     r.fits |= fit;
