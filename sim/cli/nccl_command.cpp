@@ -93,6 +93,10 @@ int nccl_command(const NcclArgs& args) {
     return fail("unknown instance type \"" + args.instance + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
   }
   if (args.nodes < 1) return fail("--nodes must be at least 1");
+  if (args.nodes > 1 && t->network_baseline_gbps <= 0)
+    return fail("instance type \"" + args.instance + "\" has no baseline network bandwidth in the catalog" +
+                (t->network_performance.empty() ? std::string() : " (EC2 lists \"" + t->network_performance + "\")") +
+                ", so eksim cannot model NCCL between nodes");
   int gpus = t->gpu.count;
   int gpus_per_node = args.gpus_per_node > 0 ? args.gpus_per_node : (gpus > 0 ? gpus : 1);
   if (gpus > 0 && gpus_per_node > gpus)

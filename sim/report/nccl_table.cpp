@@ -19,7 +19,9 @@ constexpr std::uint64_t kFloatBytes = 4;
 
 std::string nccl_float(double value, int width) {
   int power = 0;
-  for (std::uint64_t val = 1; value >= static_cast<double>(val); val *= 10) power++;
+  // nccl-tests' getFloatStr, bounded: 10^19 is the last power of ten a uint64 holds, and an
+  // infinite value must not spin.
+  for (std::uint64_t val = 1; power < 20 && value >= static_cast<double>(val); val *= 10) power++;
   if (power < width - 2) return printf_string("%*.2f", width, value);
   if (power < width - 1) return printf_string("%*.1f", width, value);
   if (power < width + 1) return printf_string("%*.0f", width, value);

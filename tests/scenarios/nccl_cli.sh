@@ -18,4 +18,9 @@ check "blocked SG: NCCL retries" "$blocked" 'returned Connection timed out, retr
 check "blocked SG: watchdog" "$blocked" 'ran for 600081 milliseconds before timing out'
 allowed=$("$eksim" nccl --instance g5.xlarge --nodes 2 --scenario "$root/scenarios/nccl/lab000-allreduce.yaml" --security-groups node-sg)
 check "allowed SG: the table follows" "$allowed" 'all [0-9]+ NCCL connections allowed'
+# A type EC2 gives no bandwidth figure for ("Moderate") is refused, not modelled at 0 Gbps (that
+# printed infinite times and once spun forever formatting them).
+moderate=$(timeout 10 "$eksim" nccl --instance m4.large --nodes 2 2>&1; echo "rc=$?")
+check "no bandwidth figure: refused" "$moderate" 'error: instance type "m4.large" has no baseline network bandwidth in the catalog \(EC2 lists "Moderate"\).*'
+check "no bandwidth figure: exit 2" "$moderate" '^rc=2$'
 exit $fail

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <sstream>
 
 namespace eksim::report {
@@ -22,6 +23,9 @@ TEST(NcclTable, FloatFormatsLikeNcclTests) {
   EXPECT_EQ(nccl_float(12345.6, 7), "12345.6");
   EXPECT_EQ(nccl_float(429731.0, 7), " 429731");
   EXPECT_EQ(nccl_float(0.0, 6), "  0.00");
+  // Past the largest power of ten a uint64 holds, and infinity, end in the exponent form.
+  EXPECT_EQ(nccl_float(std::numeric_limits<double>::infinity(), 7), "    inf");
+  EXPECT_EQ(nccl_float(1e25, 7), "1.0e+25");
 }
 
 TEST(NcclTable, G5XlargeTwoNodesLargeMessageBusbwIsTheNicBaseline) {
