@@ -1,5 +1,7 @@
 #include "models/autoscaling/karpenter/instance_types.hpp"
 
+#include <algorithm>
+
 #include "models/k8s/allocatable.hpp"
 
 namespace eksim::autoscaling::karpenter {
@@ -98,25 +100,39 @@ InstanceTypeInfo build_instance_type(const aws::InstanceType& t, const InstanceT
 }
 
 void UnavailableOfferings::mark(const std::string& type, const std::string& zone, const std::string& ct, engine::SimTime now) {
-  until_[{type, zone, ct}] = now + kTtl;
+  auto& marks = until_[type];
+  auto it = std::find_if(marks.begin(), marks.end(), [&](const Mark& m) { return m.zone == zone && m.capacity_type == ct; });
+  if (it == marks.end()) marks.push_back(Mark{zone, ct, now + kTtl});
+  else it->until = now + kTtl;
   ++marks_;
 }
 
-bool UnavailableOfferings::unavailable(const std::string& type, const std::string& zone, const std::string& ct,
+bool UnavailableOfferings::unavailable(std::string_view type, const std::string& zone, const std::string& ct,
                                        engine::SimTime now) const {
-  auto it = until_.find({type, zone, ct});
-  return it != until_.end() && now < it->second;
+  auto it = until_.find(type);
+  if (it == until_.end()) return false;
+  for (const Mark& m : it->second)
+    if (m.zone == zone && m.capacity_type == ct) return now < m.until;
+  return false;
 }
 
-void UnavailableOfferings::apply(std::vector<InstanceTypeInfo>& types, engine::SimTime now) const {
-  for (auto& t : types)
-    for (auto& o : t.offerings) o.available = !unavailable(t.name(), o.zone, o.capacity_type, now);
+void UnavailableOfferings::apply(std::vector<InstanceTypeInfo>& types, engine::SimTime now) {
+  // Expired marks go first: the cache is mostly empty, and then no type needs a lookup.
+  for (auto it = until_.begin(); it != until_.end();) {
+    std::erase_if(it->second, [now](const Mark& m) { return now >= m.until; });
+    it = it->second.empty() ? until_.erase(it) : std::next(it);
+  }
+  for (auto& t : types) {
+    const bool marked = !until_.empty() && until_.count(t.name());
+    for (auto& o : t.offerings) o.available = !marked || !unavailable(t.name(), o.zone, o.capacity_type, now);
+  }
 }
 
 std::size_t UnavailableOfferings::size(engine::SimTime now) const {
   std::size_t n = 0;
-  for (const auto& [k, t] : until_)
-    if (now < t) ++n;
+  for (const auto& [type, marks] : until_)
+    for (const Mark& m : marks)
+      if (now < m.until) ++n;
   return n;
 }
 

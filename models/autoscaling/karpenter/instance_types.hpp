@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tuple>
+#include <string_view>
 #include <vector>
 
 #include "models/autoscaling/karpenter/nodepool.hpp"
@@ -63,17 +63,22 @@ class UnavailableOfferings {
  public:
   static constexpr engine::Duration kTtl = engine::Duration::minutes(3);
   void mark(const std::string& type, const std::string& zone, const std::string& capacity_type, engine::SimTime now);
-  bool unavailable(const std::string& type, const std::string& zone, const std::string& capacity_type,
+  bool unavailable(std::string_view type, const std::string& zone, const std::string& capacity_type,
                    engine::SimTime now) const;
-  // Sets Offering::available on every offering of the types.
-  void apply(std::vector<InstanceTypeInfo>& types, engine::SimTime now) const;
+  // Sets Offering::available on every offering of the types (and forgets expired marks).
+  void apply(std::vector<InstanceTypeInfo>& types, engine::SimTime now);
   std::size_t size(engine::SimTime now) const;
   // Number of mark() calls so far: with size(now), tells whether availability changed.
   std::uint64_t marks() const { return marks_; }
 
  private:
   std::uint64_t marks_ = 0;
-  std::map<std::tuple<std::string, std::string, std::string>, engine::SimTime> until_;
+  struct Mark {
+    std::string zone;
+    std::string capacity_type;
+    engine::SimTime until;
+  };
+  std::map<std::string, std::vector<Mark>, std::less<>> until_;  // by instance type
 };
 
 // EC2 error codes Karpenter treats as insufficient capacity (pkg/errors: ICE codes, vCPU limits,

@@ -61,6 +61,7 @@ int Controller::launch(const PlannedNodeClaim& planned, bool replacement) {
 
   std::optional<aws::AwsError> last_error;
   const aws::InstanceType* chosen = nullptr;
+  const std::uint64_t marks_before = ice_.marks();
   for (const auto& o : overrides) {
     aws::LaunchRequest lr;
     lr.type = o.type->type;
@@ -95,7 +96,8 @@ int Controller::launch(const PlannedNodeClaim& planned, bool replacement) {
     c.allocatable = o.type->allocatable;
     break;
   }
-  ice_.apply(types_by_class_[nc.name], now);
+  // Offerings that just failed are out for the rest of the batch.
+  if (ice_.marks() != marks_before) ice_.apply(types_by_class_[nc.name], now);
   if (c.instance_id.empty()) {
     // The NodeClaim is deleted and the pods go back to the next batch without those offerings.
     c.phase = NodeClaimPhase::Deleted;
