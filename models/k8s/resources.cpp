@@ -1,8 +1,12 @@
 #include "models/k8s/resources.hpp"
 
-#include <cstring>
-
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
 
 #include "models/k8s/quantity.hpp"
 
@@ -20,75 +24,124 @@ std::string format_amount(std::string_view name, std::int64_t amount) {
   return format_count(amount);
 }
 
+namespace {
+// The names beyond the five well-known ones. Readers of a published id never take the lock: a
+// name's slot is written once, before its id is handed out.
+class ResourceNames {
+ public:
+  static ResourceNames& instance() {
+    static ResourceNames names;
+    return names;
+  }
+  ResourceId intern(std::string_view name) {
+    std::lock_guard lock(mu_);
+    auto it = ids_.find(name);
+    if (it != ids_.end()) return it->second;
+    if (next_ > kMaxId) throw std::length_error("more than 65535 distinct resource names");
+    const auto id = static_cast<ResourceId>(next_++);
+    auto owned = std::make_unique<std::string>(name);
+    names_[id].store(owned.get(), std::memory_order_release);
+    ids_.emplace(*owned, id);
+    storage_.push_back(std::move(owned));
+    return id;
+  }
+  int find(std::string_view name) {
+    std::lock_guard lock(mu_);
+    auto it = ids_.find(name);
+    return it == ids_.end() ? -1 : it->second;
+  }
+  const std::string& name(ResourceId id) const { return *names_[id].load(std::memory_order_acquire); }
+
+ private:
+  static constexpr std::size_t kMaxId = 65535;
+  ResourceNames() {
+    for (std::string_view known : {kCpu, kMemory, kPods, kEphemeralStorage, kNvidiaGpu}) intern(known);
+  }
+  std::mutex mu_;
+  std::size_t next_ = 0;
+  std::map<std::string, ResourceId, std::less<>> ids_;
+  std::vector<std::unique_ptr<std::string>> storage_;
+  std::array<std::atomic<const std::string*>, kMaxId + 1> names_{};
+};
+}  // namespace
+
+ResourceId resource_id(std::string_view name) {
+  if (int slot = known_slot(name); slot >= 0) return static_cast<ResourceId>(slot);
+  return ResourceNames::instance().intern(name);
+}
+
+int find_resource_id(std::string_view name) {
+  if (int slot = known_slot(name); slot >= 0) return slot;
+  return ResourceNames::instance().find(name);
+}
+
+const std::string& resource_name(ResourceId id) { return ResourceNames::instance().name(id); }
+
 ResourceList::ResourceList(std::initializer_list<std::pair<std::string, std::int64_t>> items) {
   for (const auto& [name, amount] : items) set(name, amount);
 }
 
-namespace {
-// Lists hold a handful of names that mostly differ in length ("cpu", "pods", "memory",
-// "nvidia.com/gpu"): a linear scan comparing the length first beats a binary search of string
-// comparisons on the scheduler's hot path.
-template <typename Items>
-auto* find_item(Items& items, std::string_view name) {
-  for (auto& item : items)
-    if (item.first.size() == name.size() && std::memcmp(item.first.data(), name.data(), name.size()) == 0) return &item;
-  return static_cast<decltype(&items[0])>(nullptr);
-}
-}  // namespace
-
 std::int64_t ResourceList::get(std::string_view name) const {
   if (int slot = known_slot(name); slot >= 0) return known_[static_cast<std::size_t>(slot)];
-  const auto* item = find_item(items_, name);
-  return item ? item->second : 0;
+  const int id = find_resource_id(name);
+  return id < 0 ? 0 : get(static_cast<ResourceId>(id));
 }
 
-bool ResourceList::has(std::string_view name) const { return find_item(items_, name) != nullptr; }
+bool ResourceList::has(std::string_view name) const {
+  const int id = find_resource_id(name);
+  return id >= 0 && find(static_cast<ResourceId>(id)) != nullptr;
+}
 
-void ResourceList::set(std::string_view name, std::int64_t amount) {
-  if (int slot = known_slot(name); slot >= 0) known_[static_cast<std::size_t>(slot)] = amount;
-  auto it = std::lower_bound(items_.begin(), items_.end(), name,
-                             [](const auto& item, std::string_view n) { return item.first < n; });
-  if (it != items_.end() && it->first == name)
-    it->second = amount;
-  else
-    items_.insert(it, {std::string(name), amount});
+void ResourceList::insert(ResourceId id, std::int64_t amount) {
+  if (id < kKnownResources) known_[id] = amount;
+  const std::string& name = resource_name(id);
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), name,
+                             [](const Entry& e, const std::string& n) { return resource_name(e.id) < n; });
+  entries_.insert(it, Entry{id, amount});
+}
+
+void ResourceList::set(ResourceId id, std::int64_t amount) {
+  Entry* e = find(id);
+  if (!e) return insert(id, amount);
+  e->amount = amount;
+  if (id < kKnownResources) known_[id] = amount;
+}
+
+void ResourceList::add(ResourceId id, std::int64_t amount) {
+  Entry* e = find(id);
+  if (!e) return insert(id, amount);
+  e->amount += amount;
+  if (id < kKnownResources) known_[id] = e->amount;
 }
 
 ResourceList& ResourceList::operator+=(const ResourceList& o) {
-  for (const auto& [name, amount] : o.items_) {
-    if (auto* item = find_item(items_, name)) {
-      item->second += amount;
-      if (int slot = known_slot(name); slot >= 0) known_[static_cast<std::size_t>(slot)] = item->second;
-    } else {
-      set(name, amount);
-    }
-  }
+  for (const Entry& oe : o.entries_) add(oe.id, oe.amount);
   return *this;
 }
 
 ResourceList& ResourceList::operator-=(const ResourceList& o) {
-  for (const auto& [name, amount] : o.items_) add(name, -amount);
+  for (const Entry& oe : o.entries_) add(oe.id, -oe.amount);
   return *this;
 }
 
 bool ResourceList::operator==(const ResourceList& o) const {
-  for (const auto& [name, amount] : items_)
-    if (o.get(name) != amount) return false;
-  for (const auto& [name, amount] : o.items_)
-    if (get(name) != amount) return false;
+  for (const Entry& e : entries_)
+    if (o.get(e.id) != e.amount) return false;
+  for (const Entry& e : o.entries_)
+    if (get(e.id) != e.amount) return false;
   return true;
 }
 
 void ResourceList::max_with(const ResourceList& o) {
   // Karpenter takes this over hundreds of instance types per pod: update in place, and only
   // insert (the sorted, slower path) a name this list does not have.
-  for (const auto& [name, amount] : o.items_) {
-    if (auto* item = find_item(items_, name)) {
-      if (amount <= item->second) continue;
-      item->second = amount;
-      if (int slot = known_slot(name); slot >= 0) known_[static_cast<std::size_t>(slot)] = amount;
-    } else if (amount > 0) {
-      set(name, amount);
+  for (const Entry& oe : o.entries_) {
+    if (Entry* e = find(oe.id)) {
+      if (oe.amount <= e->amount) continue;
+      e->amount = oe.amount;
+      if (oe.id < kKnownResources) known_[oe.id] = oe.amount;
+    } else if (oe.amount > 0) {
+      insert(oe.id, oe.amount);
     }
   }
 }
