@@ -390,6 +390,23 @@ class Topology {
   std::vector<Placed> placed_;
 };
 
+// Whether a type that `remaining` no longer has (it keeps the order of `options`) attains the
+// bound in some resource. A claim filling up mostly sheds its smallest types, which leave the
+// per-resource maximum where it was: it need not be recomputed over hundreds of types.
+bool drops_max(const std::vector<const InstanceTypeInfo*>& options, const std::vector<const InstanceTypeInfo*>& remaining,
+               const k8s::ResourceList& max) {
+  std::size_t j = 0;
+  for (const InstanceTypeInfo* it : options) {
+    if (j < remaining.size() && remaining[j] == it) {
+      ++j;
+      continue;
+    }
+    for (const auto& e : it->allocatable)
+      if (e.amount >= max.get(e.id)) return true;
+  }
+  return false;
+}
+
 // Every planned NodeClaim is its own hostname domain.
 std::string claim_host(const PlannedNodeClaim& nc) { return "nodeclaim-" + std::to_string(nc.serial); }
 
@@ -434,7 +451,8 @@ std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::R
            " (" + f.failure_reason() + ")";
   }
   nc.pods.push_back(&pod);
-  if (f.remaining.size() != nc.options.size()) nc.max_allocatable_stale = true;
+  if (f.remaining.size() != nc.options.size() && !nc.max_allocatable_stale)
+    nc.max_allocatable_stale = drops_max(nc.options, f.remaining, nc.max_allocatable);
   nc.options = std::move(f.remaining);
   nc.requests = std::move(requests);
   if (narrowed) nc.requirements = std::move(merged);
