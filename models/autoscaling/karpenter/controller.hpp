@@ -255,6 +255,11 @@ class Controller : public eksim::Controller {
     std::uint64_t stamp = 0;
     bool blocks = false;
     int reschedulable = 0;
+    std::vector<k8s::PodId> reschedulable_ids;  // in the node's pod order
+    // The pod classes of those pods in first-seen order, nullopt when one has none (see
+    // node_classes); computed on first use.
+    bool classes_known = false;
+    std::optional<std::vector<std::uint32_t>> classes;
     // requirements_drifted's verdict, for config_version_ + 1 and that NodePool.
     std::uint64_t drift_config = 0;
     const NodePool* drift_pool = nullptr;
@@ -276,12 +281,18 @@ class Controller : public eksim::Controller {
     bool relies_on_uninitialized = false;
   };
   std::unordered_map<std::size_t, Settled> settled_;
-  // Multi-node consolidation simulations that found no command, by what they read.
+  // Consolidation simulations that found no command, by what they read (no_command_key).
   std::unordered_set<std::string> no_command_;
+  std::string no_command_key(char kind, const std::vector<std::size_t>& candidates, const std::vector<std::uint32_t>& classes,
+                             const state::SimulationNodes& others, std::uint64_t generation);
+  void remember_no_command(const std::string& key);
   bool still_settled(std::size_t index, engine::SimTime now);
   void settle(std::size_t index, k8s::NodeId node, const NodePool& pool, std::uint64_t generation,
               const std::vector<std::uint32_t>& classes, bool relies_on_uninitialized);
   NodePods& node_pods(k8s::NodeId node);
+  // What SimulationNodes::classes_of gives for the node's reschedulable pods (the snapshot's
+  // required anti-affinity aside), cached with the node's stamp.
+  const std::optional<std::vector<std::uint32_t>>& node_classes(k8s::NodeId node);
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
   std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;
   std::map<std::string, std::pair<std::uint64_t, std::string>> pool_hashes_, class_hashes_;

@@ -29,6 +29,41 @@ bool Controller::underutilized_candidate(const NodeClaimState& c, SimTime now) {
 }
 
 
+std::string Controller::no_command_key(char kind, const std::vector<std::size_t>& candidates,
+                                       const std::vector<std::uint32_t>& classes, const state::SimulationNodes& others,
+                                       std::uint64_t generation) {
+  // A simulation that found no command is remembered by everything it read: the kind of
+  // consolidation, the templates, the candidates' nodes (stamps), and per pod class the nodes
+  // outside the candidates it fits, with their stamps. The same inputs give the same answer.
+  std::string key(1, kind);
+  auto put = [&key](std::uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+  put(generation);
+  for (std::size_t index : candidates) {
+    put(index);
+    auto node = node_of(claims_[index]);
+    put(node ? node->v : UINT64_MAX);
+    put(node ? state_.node_stamp(node->v) : 0);
+  }
+  state::Snapshot& snap = snapshot();
+  const k8s::SchedulerOptions options;
+  for (std::uint32_t k : classes) {
+    put(UINT64_MAX - k);
+    for (std::uint32_t pos : snap.fits_of(k, state_.classes, options)) {
+      if (others.excluded(pos)) continue;
+      const state::StateNode* s = snap.nodes[pos];
+      put(s->identity);
+      put(s->identity >> 32 ? 0 : state_.node_stamp(static_cast<std::uint32_t>(s->identity)));
+    }
+  }
+  return key;
+}
+
+void Controller::remember_no_command(const std::string& key) {
+  if (key.empty()) return;
+  if (no_command_.size() >= 4096) no_command_.clear();  // bounded: hits are mostly the last passes
+  no_command_.insert(key);
+}
+
 std::optional<Controller::ConsolidationCommand> Controller::compute_consolidation(const std::vector<std::size_t>& candidates) {
   // computeConsolidation: simulate the candidates' pods without the candidates; all fit on the
   // rest -> delete; else at most one new NodeClaim, cheaper than the candidates together -> replace.
@@ -48,12 +83,24 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
     auto node = node_of(*c);
     if (!node) continue;
     nodes.push_back(*node);
-    for (k8s::PodId p : api.node(*node).pods)
-      if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
+    for (k8s::PodId p : node_pods(*node).reschedulable_ids) pods.push_back(&api.pod(p).pod);
   }
   state::Snapshot& snap = snapshot();
   state::SimulationNodes others(snap, state_.classes, positions_of(snap, nodes));
-  const auto classes = others.classes_of(pods);
+  // SimulationNodes::classes_of over all the candidates' pods, from each node's cached classes.
+  std::optional<std::vector<std::uint32_t>> classes;
+  if (!snap.any_required_anti_affinity) {
+    classes.emplace();
+    for (k8s::NodeId node : nodes) {
+      const auto& own = node_classes(node);
+      if (!own) {
+        classes.reset();
+        break;
+      }
+      for (std::uint32_t k : *own)
+        if (std::find(classes->begin(), classes->end(), k) == classes->end()) classes->push_back(k);
+    }
+  }
   if (!classes) {
     cmd.pods = std::make_unique<std::vector<k8s::Pod>>();
     for (const k8s::Pod* p : pods) cmd.pods->push_back(unbound(*p));
@@ -65,37 +112,10 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   }
   cmd.candidates = candidates;
   cmd.templates = template_set();
-  // A simulation that found no command is remembered by everything it read: the templates, the
-  // candidates' nodes (stamps), and per pod class the nodes outside the candidates it fits, with
-  // their stamps. The same inputs again give the same no-command answer.
-  std::string key;
-  if (!cmd.pods) {
-    auto put = [&key](std::uint64_t v) { key.append(reinterpret_cast<const char*>(&v), sizeof v); };
-    put(cmd.templates->generation);
-    for (std::size_t index : candidates) {
-      const NodeClaimState* c = &claims_[index];
-      put(index);
-      auto node = node_of(*c);
-      put(node ? node->v : UINT64_MAX);
-      put(node ? state_.node_stamp(node->v) : 0);
-    }
-    const k8s::SchedulerOptions options;
-    for (std::uint32_t k : *classes) {
-      put(UINT64_MAX - k);
-      for (std::uint32_t pos : snap.fits_of(k, state_.classes, options)) {
-        if (others.excluded(pos)) continue;
-        const state::StateNode* s = snap.nodes[pos];
-        put(s->identity);
-        put(s->identity >> 32 ? 0 : state_.node_stamp(static_cast<std::uint32_t>(s->identity)));
-      }
-    }
-    if (no_command_.count(key)) return std::nullopt;
-  }
+  const std::string key = cmd.pods ? std::string() : no_command_key('m', candidates, *classes, others, cmd.templates->generation);
+  if (!key.empty() && no_command_.count(key)) return std::nullopt;
   auto none = [&]() -> std::optional<ConsolidationCommand> {
-    if (!key.empty()) {
-      if (no_command_.size() >= 4096) no_command_.clear();  // bounded: hits are mostly the last passes
-      no_command_.insert(key);
-    }
+    remember_no_command(key);
     return std::nullopt;
   };
   // Spot candidates are only replaced with the SpotToSpotConsolidation feature gate: without it

@@ -145,8 +145,7 @@ void Controller::disrupt() {
       continue;
     }
     std::vector<const k8s::Pod*> pods;
-    for (k8s::PodId p : api.node(*node).pods)
-      if (reschedulable(api.pod(p))) pods.push_back(&api.pod(p).pod);
+    for (k8s::PodId p : node_pods(*node).reschedulable_ids) pods.push_back(&api.pod(p).pod);
     // Simulate the node's pods elsewhere: existing nodes first, new NodeClaims if needed.
     std::vector<PlannedNodeClaim> replacements;
     std::shared_ptr<TemplateSet> tmpls;
@@ -157,7 +156,8 @@ void Controller::disrupt() {
       tmpls = template_set();
       state::Snapshot& snap = snapshot();
       state::SimulationNodes others(snap, state_.classes, positions_of(snap, {*node}));
-      const auto classes = others.classes_of(pods);
+      std::optional<std::vector<std::uint32_t>> classes;
+      if (!snap.any_required_anti_affinity) classes = node_classes(*node);
       if (!classes) {
         for (const k8s::Pod* p : pods) moved.push_back(unbound(*p));
         for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &moved[i];
@@ -167,6 +167,16 @@ void Controller::disrupt() {
         pending_commands_.erase(index);
         settle(index, *node, pool, tmpls->generation, *classes, true);
         continue;
+      }
+      // An underutilized candidate whose simulation found no cheaper command with the same
+      // inputs is still a no-op.
+      std::string key;
+      if (classes && reason == "Underutilized") {
+        key = no_command_key('s', {index}, *classes, others, tmpls->generation);
+        if (no_command_.count(key)) {
+          pending_commands_.erase(index);
+          continue;
+        }
       }
       SchedulingResults sim = solve(pods, others, tmpls->templates, domain());
       if (relies_on_uninitialized(sim, others)) {
@@ -181,6 +191,7 @@ void Controller::disrupt() {
           if (!cheaper) {
             pending_commands_.erase(index);
             if (sim.existing.empty() && classes) settle(index, *node, pool, tmpls->generation, *classes, false);
+            else remember_no_command(key);
             continue;
           }
         }

@@ -465,9 +465,27 @@ Controller::NodePods& Controller::node_pods(k8s::NodeId node) {
     const auto& r = c_.api.pod(p);
     if (!reschedulable(r)) continue;
     ++m.reschedulable;
+    m.reschedulable_ids.push_back(p);
     m.blocks |= dnd(r.pod.meta.annotations);
   }
   return m;
+}
+
+const std::optional<std::vector<std::uint32_t>>& Controller::node_classes(k8s::NodeId node) {
+  NodePods& m = node_pods(node);
+  if (m.classes_known) return m.classes;
+  m.classes_known = true;
+  std::vector<std::uint32_t> out;
+  for (k8s::PodId p : m.reschedulable_ids) {
+    const auto k = state_.classes.of(c_.api.pod(p).pod);
+    if (!k) {
+      m.classes.reset();
+      return m.classes;
+    }
+    if (std::find(out.begin(), out.end(), *k) == out.end()) out.push_back(*k);
+  }
+  m.classes = std::move(out);
+  return m.classes;
 }
 
 void Controller::on_pod_moved(k8s::NodeId node) {

@@ -545,6 +545,7 @@ NodeClaimTemplate make_template(const NodePool& pool, const std::vector<Instance
     return a.second->name() < b.second->name();
   });
   for (const auto& [p, it] : priced) t.instance_types.push_back(it);
+  t.max_allocatable = max_allocatable(t.instance_types);
   if (!pool.limits.empty()) {
     std::map<std::string, std::int64_t> rem;
     for (const auto& [name, limit] : pool.limits) {
@@ -651,7 +652,9 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
       nc.requirements = t.requirements;
       nc.options = std::move(types);
       nc.requests = t.daemon_overhead;
-      nc.max_allocatable_stale = true;
+      // The template's bound holds for any subset of its types (limits only take some away).
+      nc.max_allocatable = t.max_allocatable;
+      nc.max_allocatable_stale = false;
       std::string err = add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/false, topo);
       if (!err.empty()) {
         errs.push_back("incompatible with nodepool \"" + t.pool->name + "\", daemonset overhead=" +

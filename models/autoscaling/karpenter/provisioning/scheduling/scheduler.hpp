@@ -29,6 +29,7 @@ struct NodeClaimTemplate {
   // Types compatible with the requirements and having an offering, cheapest first.
   std::vector<const InstanceTypeInfo*> instance_types;
   k8s::ResourceList daemon_overhead;  // requests of the DaemonSet pods that would land, incl. pods
+  k8s::ResourceList max_allocatable;  // per-resource maximum over instance_types
   // limits minus what the pool's nodes and NodeClaims hold; nullopt when the pool has no limits.
   std::optional<std::map<std::string, std::int64_t>> remaining;
 };
@@ -101,8 +102,10 @@ struct PlannedNodeClaim {
   std::vector<const InstanceTypeInfo*> options;  // still feasible, cheapest first
   k8s::ResourceList requests;                     // daemon overhead + pods
   std::vector<const k8s::Pod*> pods;
-  // Upper bound of allocatable over `options`, for a quick reject of pods that cannot fit;
-  // computed when a pod is next offered (over hundreds of types, most claims never need it).
+  // Upper bound of allocatable over `options`, for a quick reject of pods that cannot fit (a
+  // bound over more types than `options` is still sound: filter_types rejects what it lets by).
+  // Starts as the template's; recomputed when a pod is next offered after a type that attained
+  // it dropped out (drops_max).
   k8s::ResourceList max_allocatable;
   bool max_allocatable_stale = true;
 };
