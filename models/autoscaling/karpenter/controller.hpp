@@ -162,7 +162,14 @@ class Controller : public eksim::Controller {
     std::vector<k8s::Pod> daemons;
     std::vector<NodeClaimTemplate> templates;
     std::uint64_t generation = 0;  // moves when the content may differ
+    // Per pod class, the lowest price of a type any template could launch for a pod of it
+    // (price_floor).
+    std::unordered_map<std::uint32_t, double> floor_by_class;
   };
+  // A floor under the price of any NodeClaim a simulation could plan for pods of these classes:
+  // the cheapest offering, over the templates, of a type that fits the daemon overhead and one
+  // such pod (a claim holds at least that, and narrowing only takes types and offerings away).
+  double price_floor(TemplateSet& set, const std::vector<std::uint32_t>& classes);
   // What the templates are built from: NodePools and NodeClasses (config_version_), offering
   // availability (ICE marks and live entries), the DaemonSet pods' scheduling fields, and the
   // NodeClaims' capacity when a NodePool has limits.

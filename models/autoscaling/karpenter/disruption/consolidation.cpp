@@ -5,6 +5,7 @@
 #include "models/autoscaling/karpenter/internal.hpp"
 #include "models/autoscaling/karpenter/state/cluster.hpp"
 
+#include <limits>
 #include <unordered_set>
 
 namespace eksim::autoscaling::karpenter {
@@ -62,6 +63,27 @@ void Controller::remember_no_command(const std::string& key) {
   if (key.empty()) return;
   if (no_command_.size() >= 4096) no_command_.clear();  // bounded: hits are mostly the last passes
   no_command_.insert(key);
+}
+
+double Controller::price_floor(TemplateSet& set, const std::vector<std::uint32_t>& classes) {
+  double floor = std::numeric_limits<double>::infinity();
+  for (std::uint32_t k : classes) {
+    auto [it, inserted] = set.floor_by_class.try_emplace(k, std::numeric_limits<double>::infinity());
+    if (inserted) {
+      const k8s::ResourceList pod = karpenter_requests(state_.classes.representative(k));
+      for (const NodeClaimTemplate& t : set.templates) {
+        k8s::ResourceList requests = t.daemon_overhead;
+        requests += pod;
+        for (const InstanceTypeInfo* type : t.instance_types) {
+          if (!fits_in(requests, type->allocatable)) continue;
+          const double p = type->cheapest(t.requirements);
+          if (p >= 0) it->second = std::min(it->second, p);
+        }
+      }
+    }
+    floor = std::min(floor, it->second);
+  }
+  return floor;
 }
 
 std::optional<Controller::ConsolidationCommand> Controller::compute_consolidation(const std::vector<std::size_t>& candidates) {

@@ -168,30 +168,27 @@ void Controller::disrupt() {
         settle(index, *node, pool, tmpls->generation, *classes, true);
         continue;
       }
-      // An underutilized candidate whose simulation found no cheaper command with the same
-      // inputs is still a no-op.
-      std::string key;
-      if (classes && reason == "Underutilized") {
-        key = no_command_key('s', {index}, *classes, others, tmpls->generation);
-        if (no_command_.count(key)) {
-          pending_commands_.erase(index);
-          continue;
-        }
-      }
-      SchedulingResults sim = solve(pods, others, tmpls->templates, domain());
+      // A spot candidate is never replaced without SpotToSpotConsolidation, and no replacement
+      // can be cheaper than the candidate when the price floor of its pods' classes is not:
+      // only a delete can come of it, so the simulation stops at the first pod that would need
+      // a NodeClaim (any such pod makes it a no-op).
+      const bool delete_only =
+          reason == "Underutilized" && classes &&
+          ((c->capacity_type == "spot" && !settings_.spot_to_spot_consolidation) ||
+           price_floor(*tmpls, *classes) >= c->price_per_hour);
+      SchedulingResults sim = solve(pods, others, tmpls->templates, domain(), {}, delete_only);
       if (relies_on_uninitialized(sim, others)) {
         pending_commands_.erase(index);
         continue;
       }
-      if (!sim.errors.empty() || !sim.new_claims.empty()) {
+      if (sim.stopped || !sim.errors.empty() || !sim.new_claims.empty()) {
         if (reason == "Underutilized") {
-          bool cheaper = sim.errors.empty() && sim.new_claims.size() == 1 &&
+          bool cheaper = !sim.stopped && sim.errors.empty() && sim.new_claims.size() == 1 &&
                          sim.new_claims[0].options.front()->cheapest(sim.new_claims[0].requirements) < c->price_per_hour;
           if (cheaper && c->capacity_type == "spot" && !settings_.spot_to_spot_consolidation) cheaper = false;
           if (!cheaper) {
             pending_commands_.erase(index);
             if (sim.existing.empty() && classes) settle(index, *node, pool, tmpls->generation, *classes, false);
-            else remember_no_command(key);
             continue;
           }
         }

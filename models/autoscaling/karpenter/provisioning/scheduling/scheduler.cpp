@@ -9,13 +9,13 @@
 
 namespace eksim::autoscaling::karpenter {
 
-namespace {
-
 bool fits_in(const k8s::ResourceList& requests, const k8s::ResourceList& allocatable) {
-  for (const auto& [name, amount] : requests.items())
-    if (amount > allocatable.get(name)) return false;
+  for (const auto& e : requests)
+    if (e.amount > allocatable.get(e.id)) return false;
   return true;
 }
+
+namespace {
 
 // Quantity.String() in canonical form: cpu "310m" or "2"; byte amounts with the largest binary
 // suffix that divides them; counts as integers.
@@ -94,24 +94,9 @@ std::string min_values_violation(const Requirements& reqs, const std::vector<con
 FilterResults filter_types(const std::vector<const InstanceTypeInfo*>& types, const Requirements& reqs,
                            const k8s::ResourceList& requests, bool check_requirements, bool min_values) {
   FilterResults r;
-  // fits_in over hundreds of types: resolve the requested names to ResourceList's fixed slots
-  // once, so each type is read by slot (other names by name, as fits_in does).
-  std::vector<std::pair<int, std::int64_t>> by_slot;
-  std::vector<std::pair<const std::string*, std::int64_t>> by_name;
-  for (const auto& [name, amount] : requests.items()) {
-    if (int slot = k8s::known_slot(name); slot >= 0) by_slot.emplace_back(slot, amount);
-    else by_name.emplace_back(&name, amount);
-  }
-  auto fits = [&](const k8s::ResourceList& allocatable) {
-    for (const auto& [slot, amount] : by_slot)
-      if (amount > allocatable.known(slot)) return false;
-    for (const auto& [name, amount] : by_name)
-      if (amount > allocatable.get(*name)) return false;
-    return true;
-  };
   for (const InstanceTypeInfo* it : types) {
     bool compat = !check_requirements || it->requirements.intersects(reqs).empty();
-    bool fit = fits(it->allocatable);
+    bool fit = fits_in(requests, it->allocatable);
     bool offering = !check_requirements || it->has_offering(reqs);
     r.requirements_met |= compat;
     r.fits |= fit;
@@ -127,12 +112,6 @@ FilterResults filter_types(const std::vector<const InstanceTypeInfo*>& types, co
     if (!r.min_values_key.empty()) r.remaining.clear();
   }
   return r;
-}
-
-k8s::ResourceList max_allocatable(const std::vector<const InstanceTypeInfo*>& types) {
-  k8s::ResourceList m;
-  for (const auto* t : types) m.max_with(t->allocatable);
-  return m;
 }
 
 // Karpenter's topology tracking (provisioning/scheduling/topology.go, topologygroup.go) for what
@@ -390,21 +369,20 @@ class Topology {
   std::vector<Placed> placed_;
 };
 
-// Whether a type that `remaining` no longer has (it keeps the order of `options`) attains the
-// bound in some resource. A claim filling up mostly sheds its smallest types, which leave the
-// per-resource maximum where it was: it need not be recomputed over hundreds of types.
-bool drops_max(const std::vector<const InstanceTypeInfo*>& options, const std::vector<const InstanceTypeInfo*>& remaining,
-               const k8s::ResourceList& max) {
+// Takes the types that `remaining` no longer has (it keeps the order of `options`) out of the
+// bound; false when that may have lowered it.
+bool drop_from_bound(AllocatableBound& bound, const std::vector<const InstanceTypeInfo*>& options,
+                     const std::vector<const InstanceTypeInfo*>& remaining) {
   std::size_t j = 0;
+  bool holds = true;
   for (const InstanceTypeInfo* it : options) {
     if (j < remaining.size() && remaining[j] == it) {
       ++j;
       continue;
     }
-    for (const auto& e : it->allocatable)
-      if (e.amount >= max.get(e.id)) return true;
+    holds = bound.drop(*it) && holds;
   }
-  return false;
+  return holds;
 }
 
 // Every planned NodeClaim is its own hostname domain.
@@ -416,11 +394,11 @@ std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::R
   k8s::ResourceList requests = nc.requests;
   requests += pod_requests;
   if (quick_reject) {
-    if (nc.max_allocatable_stale) {
-      nc.max_allocatable = max_allocatable(nc.options);
-      nc.max_allocatable_stale = false;
+    if (nc.bound_stale) {
+      nc.bound = AllocatableBound::over(nc.options);
+      nc.bound_stale = false;
     }
-    if (!fits_in(requests, nc.max_allocatable)) return "no capacity";
+    if (!fits_in(requests, nc.bound.max)) return "no capacity";
   }
   std::string err = tolerates(nc.tmpl->taints, pod.spec.tolerations);
   if (!err.empty()) return err;
@@ -451,8 +429,8 @@ std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::R
            " (" + f.failure_reason() + ")";
   }
   nc.pods.push_back(&pod);
-  if (f.remaining.size() != nc.options.size() && !nc.max_allocatable_stale)
-    nc.max_allocatable_stale = drops_max(nc.options, f.remaining, nc.max_allocatable);
+  if (f.remaining.size() != nc.options.size() && !nc.bound_stale)
+    nc.bound_stale = !drop_from_bound(nc.bound, nc.options, f.remaining);
   nc.options = std::move(f.remaining);
   nc.requests = std::move(requests);
   if (narrowed) nc.requirements = std::move(merged);
@@ -545,7 +523,7 @@ NodeClaimTemplate make_template(const NodePool& pool, const std::vector<Instance
     return a.second->name() < b.second->name();
   });
   for (const auto& [p, it] : priced) t.instance_types.push_back(it);
-  t.max_allocatable = max_allocatable(t.instance_types);
+  t.bound = AllocatableBound::over(t.instance_types);
   if (!pool.limits.empty()) {
     std::map<std::string, std::int64_t> rem;
     for (const auto& [name, limit] : pool.limits) {
@@ -555,6 +533,32 @@ NodeClaimTemplate make_template(const NodePool& pool, const std::vector<Instance
     t.remaining = std::move(rem);
   }
   return t;
+}
+
+AllocatableBound AllocatableBound::over(const std::vector<const InstanceTypeInfo*>& types) {
+  AllocatableBound b;
+  for (const InstanceTypeInfo* t : types)
+    for (const auto& e : t->allocatable) {
+      if (e.amount <= 0) continue;
+      const std::int64_t cur = b.max.get(e.id);
+      if (e.amount > cur) {
+        b.max.set(e.id, e.amount);
+        b.attained.set(e.id, 1);
+      } else if (e.amount == cur) {
+        b.attained.add(e.id, 1);
+      }
+    }
+  return b;
+}
+
+bool AllocatableBound::drop(const InstanceTypeInfo& t) {
+  bool holds = true;
+  for (const auto& e : t.allocatable) {
+    if (e.amount <= 0 || e.amount != max.get(e.id)) continue;
+    attained.add(e.id, -1);
+    if (attained.get(e.id) <= 0) holds = false;
+  }
+  return holds;
 }
 
 ExistingNodeVector::ExistingNodeVector(std::vector<ExistingNode>& nodes) : nodes_(nodes), order_(nodes.size()) {
@@ -653,8 +657,8 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
       nc.options = std::move(types);
       nc.requests = t.daemon_overhead;
       // The template's bound holds for any subset of its types (limits only take some away).
-      nc.max_allocatable = t.max_allocatable;
-      nc.max_allocatable_stale = false;
+      nc.bound = t.bound;
+      nc.bound_stale = false;
       std::string err = add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/false, topo);
       if (!err.empty()) {
         errs.push_back("incompatible with nodepool \"" + t.pool->name + "\", daemonset overhead=" +

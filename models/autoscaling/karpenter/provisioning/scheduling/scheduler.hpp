@@ -22,6 +22,17 @@
 namespace eksim::autoscaling::karpenter {
 
 // A NodePool made ready for scheduling (NodeClaimTemplate upstream).
+// A per-resource upper bound of allocatable over a set of instance types, with how many of them
+// attain each maximum: taking types out only lowers it when the last one at a maximum goes
+// (most types share the largest root volume, many the largest pod count).
+struct AllocatableBound {
+  k8s::ResourceList max;
+  k8s::ResourceList attained;  // per resource, the number of types at `max`
+  static AllocatableBound over(const std::vector<const InstanceTypeInfo*>& types);
+  // Takes a type of the set out; false when the bound may now be above the true maximum.
+  bool drop(const InstanceTypeInfo& t);
+};
+
 struct NodeClaimTemplate {
   const NodePool* pool = nullptr;
   Requirements requirements;  // pool requirements + template labels + karpenter.sh/nodepool
@@ -29,7 +40,7 @@ struct NodeClaimTemplate {
   // Types compatible with the requirements and having an offering, cheapest first.
   std::vector<const InstanceTypeInfo*> instance_types;
   k8s::ResourceList daemon_overhead;  // requests of the DaemonSet pods that would land, incl. pods
-  k8s::ResourceList max_allocatable;  // per-resource maximum over instance_types
+  AllocatableBound bound;             // over instance_types
   // limits minus what the pool's nodes and NodeClaims hold; nullopt when the pool has no limits.
   std::optional<std::map<std::string, std::int64_t>> remaining;
 };
@@ -104,10 +115,9 @@ struct PlannedNodeClaim {
   std::vector<const k8s::Pod*> pods;
   // Upper bound of allocatable over `options`, for a quick reject of pods that cannot fit (a
   // bound over more types than `options` is still sound: filter_types rejects what it lets by).
-  // Starts as the template's; recomputed when a pod is next offered after a type that attained
-  // it dropped out (drops_max).
-  k8s::ResourceList max_allocatable;
-  bool max_allocatable_stale = true;
+  // Starts as the template's; recomputed when a pod is next offered after it went stale.
+  AllocatableBound bound;
+  bool bound_stale = true;
 };
 
 struct SchedulingResults {
@@ -119,6 +129,8 @@ struct SchedulingResults {
   bool stopped = false;
 };
 
+// Every requested amount within the allocatable one (resources.Fits).
+bool fits_in(const k8s::ResourceList& requests, const k8s::ResourceList& allocatable);
 // Karpenter's pod order (queue.go byCPUAndMemoryDescending, then creation time, then name).
 void order_pods(std::vector<const k8s::Pod*>& pods);
 // resources.RequestsForPods: the pod's requests plus pods: 1.
