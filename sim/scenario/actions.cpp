@@ -8,6 +8,7 @@
 #include "models/aws/asg_rules.hpp"
 #include "models/cluster/nodegroup_update.hpp"
 #include "models/net/training_controller.hpp"
+#include "sim/engine/numbers.hpp"
 #include "sim/scenario/autoscaling_actions.hpp"
 #include "sim/scenario/cas_config_map.hpp"
 #include "sim/scenario/instance_pick.hpp"
@@ -93,7 +94,14 @@ void apply_pdb(Cluster& c, const RawObject& raw) {
            std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"", "eksim");
       return std::nullopt;
     }
-    return std::stoll(text);
+    // A quoted count beyond int32 is no count the API server would keep.
+    auto n = engine::parse_integer<std::int32_t>(text);
+    if (!n.ok()) {
+      warn(c, {"PodDisruptionBudget", pdb.ns, pdb.name}, "Unsupported",
+           std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"", "eksim");
+      return std::nullopt;
+    }
+    return std::int64_t{n.value};
   };
   pdb.min_available = count("minAvailable");
   pdb.max_unavailable = count("maxUnavailable");

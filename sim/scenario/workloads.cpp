@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -185,7 +186,7 @@ WorkloadGenerator read_generator(const std::string& name, const Value& v, FileLo
     }
     if (g.duration.us <= 0) x->fail("duration must be positive");
   }
-  if (auto x = r.get("replicas")) g.replicas = static_cast<std::int32_t>(x->as_non_negative());
+  if (auto x = r.get("replicas")) g.replicas = static_cast<std::int32_t>(x->as_int_in(0, INT32_MAX, "a replica count"));
   if (auto x = r.get("namespace")) g.ns = x->as_string();
   if (auto x = r.get("templates")) {
     for (auto& m : parse_manifests(*x, files)) {
@@ -236,16 +237,12 @@ Manifest stamp(const WorkloadGenerator& g, const Arrival& a) {
 
 std::vector<WorkloadGenerator> read_workloads(const Value& v, FileLoader& files) {
   if (!v.is_map()) v.fail("workloads: expected a mapping of generator names, got a " + v.kind_name());
-  MapReader r(v, "workloads");
   std::vector<WorkloadGenerator> out;
-  for (auto it = v.node().begin(); it != v.node().end(); ++it) {
-    std::string name = it->first.as<std::string>();
-    Value key(it->first, v.file_ptr());
+  for (const auto& [name, key, body] : v.entries("a workload name")) {
     auto errs = dns1123_label_errors(name);
     if (!errs.empty()) key.fail("workload name \"" + name + "\": " + errs[0]);
-    out.push_back(read_generator(name, *r.get(name), files));
+    out.push_back(read_generator(name, body, files));
   }
-  r.finish();
   return out;
 }
 
