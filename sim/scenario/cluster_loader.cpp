@@ -167,6 +167,10 @@ AutoscalerSpec read_autoscaler(const Value& v) {
   r.finish();
   if (!body) v.fail("autoscaler needs clusterAutoscaler or karpenter");
   if (body->is_null()) return spec;
+  if (!body->is_map())
+    body->fail(spec.kind + " takes a mapping of " +
+               (spec.kind == "clusterAutoscaler" ? "cluster-autoscaler flags" : "karpenter settings") + ", got " +
+               body->kind_name());
   const auto& table = spec.kind == "clusterAutoscaler" ? cas_flags() : karpenter_settings();
   std::vector<std::string> names;
   for (const auto& [name, kind] : table) names.push_back(name);

@@ -1,6 +1,7 @@
 #pragma once
 // The bounds eksim puts on input so that no file or flag can make it hang or exhaust memory.
 // Each is named in the README's "Input limits" section; change both together.
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/engine/time.hpp"
@@ -17,6 +18,10 @@ inline constexpr engine::Duration kMinLoopPeriod = engine::Duration::seconds(1);
 
 // `--metrics-interval`: at least one second of simulated time between samples.
 inline constexpr engine::Duration kMinMetricsInterval = engine::Duration::seconds(1);
+
+// A workload generator makes at most this many arrivals in one run (more is a rate typo, and
+// would hold gigabytes of pending objects).
+inline constexpr std::size_t kMaxArrivalsPerWorkload = 1000000;
 
 // YAML aliases may expand a document by at most this many nodes ("billion laughs").
 inline constexpr std::uint64_t kMaxAliasExpandedNodes = 100000;

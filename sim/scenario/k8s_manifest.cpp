@@ -909,7 +909,7 @@ k8s::ObjectMeta object_meta(const Ctx& ctx, const Value& obj, const std::optiona
                             bool namespaced) {
   k8s::ObjectMeta meta;
   if (!v) obj.fail("resource name may not be empty");
-  Fields f(ctx, *v, "metadata", "Pod", "v1.ObjectMeta");
+  Fields f(ctx, *v, "metadata", ctx.ref.kind.c_str(), "v1.ObjectMeta");
   auto nv = f.get("name");
   if (nv) meta.name = str(ctx, *nv, "ObjectMeta", "metadata.name");
   auto gv = f.get("generateName");

@@ -161,7 +161,7 @@ Expectation read_expectation(const Value& v) {
     }
   if (e.subject.empty()) {
     // Point at the first key with a suggestion among the subjects.
-    for (const auto& [key, k, value] : v.entries("a key")) {
+    for (const auto& [key, k, value] : v.entries("a field name")) {
       std::string hint = did_you_mean(key, subjects);
       if (!hint.empty()) k.fail("unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
     }

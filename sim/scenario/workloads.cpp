@@ -9,7 +9,9 @@
 #include <sstream>
 
 #include "models/cluster/cluster.hpp"
+#include "sim/engine/numbers.hpp"
 #include "sim/scenario/actions.hpp"
+#include "sim/scenario/input_limits.hpp"
 
 namespace eksim::scenario {
 
@@ -69,13 +71,16 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-// A CSV time: a duration string (90s, 1h30m) or plain seconds.
+// A CSV time: a duration string (90s, 1h30m) or plain seconds, within the longest run (beyond
+// it, seconds would not fit the microsecond clock).
 std::optional<engine::Duration> parse_time(const std::string& text) {
-  if (auto d = engine::parse_duration(text)) return d;
-  char* end = nullptr;
-  double secs = std::strtod(text.c_str(), &end);
-  if (end && *end == '\0' && !text.empty() && secs >= 0) return engine::Duration::from_seconds(secs);
-  return std::nullopt;
+  std::optional<engine::Duration> d = engine::parse_duration(text);
+  if (!d) {
+    auto secs = engine::parse_real(text);
+    if (secs.ok() && secs.value <= kMaxSimulatedTime.to_seconds()) d = engine::Duration::from_seconds(secs.value);
+  }
+  if (d && (d->us < 0 || *d > kMaxSimulatedTime)) return std::nullopt;
+  return d;
 }
 
 std::vector<TraceArrival> read_trace(const std::string& path, const Location& from) {
@@ -111,7 +116,9 @@ std::vector<TraceArrival> read_trace(const std::string& path, const Location& fr
     TraceArrival a;
     a.where = at(0);
     auto time = parse_time(cols[0]);
-    if (!time) throw InputError(at(0), "time: expected seconds or a duration such as 90s or 1h30m, got \"" + cols[0] + "\"");
+    if (!time)
+      throw InputError(at(0), "time: expected seconds or a duration such as 90s or 1h30m, at most " +
+                                  engine::format_duration(kMaxSimulatedTime) + ", got \"" + cols[0] + "\"");
     a.time = *time;
     a.kind = cols[1];
     if (a.kind != "Job" && a.kind != "Deployment")
@@ -119,11 +126,9 @@ std::vector<TraceArrival> read_trace(const std::string& path, const Location& fr
     a.name = cols[2];
     auto errs = dns1123_subdomain_errors(a.name);
     if (!errs.empty()) throw InputError(at(2), "name \"" + a.name + "\": " + errs[0]);
-    char* end = nullptr;
-    long long g = std::strtoll(cols[3].c_str(), &end, 10);
-    if (cols[3].empty() || *end != '\0' || g < 0)
-      throw InputError(at(3), "gpus: expected a non-negative integer, got \"" + cols[3] + "\"");
-    a.gpus = g;
+    auto g = engine::parse_integer<std::int32_t>(cols[3]);
+    if (!g.ok() || g.value < 0) throw InputError(at(3), "gpus: expected a non-negative integer, got \"" + cols[3] + "\"");
+    a.gpus = g.value;
     auto d = engine::parse_duration(cols[4]);
     if (!d || d->us <= 0) throw InputError(at(4), "duration: expected a positive duration such as 30m, got \"" + cols[4] + "\"");
     a.duration = *d;
@@ -172,7 +177,7 @@ WorkloadGenerator read_generator(const std::string& name, const Value& v, FileLo
   if (auto x = r.get("start")) g.start = x->as_duration();
   if (auto x = r.get("until")) g.until = x->as_duration();
   if (auto x = r.get("maxArrivals")) g.max_arrivals = x->as_non_negative();
-  if (auto x = r.get("gpus")) g.gpus = x->as_non_negative();
+  if (auto x = r.get("gpus")) g.gpus = x->as_int_in(0, INT32_MAX, "a GPU count");
   if (auto x = r.get("duration")) {
     if (x->is_map()) {
       MapReader d(*x, "duration");
@@ -253,7 +258,10 @@ std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster,
   auto& durations = cluster.rng.get("workloads/" + g.name + "/durations");
   auto draw_duration = [&] {
     if (g.duration_sigma <= 0) return g.duration;
-    auto d = engine::Duration::from_seconds(durations.lognormal_median(g.duration.to_seconds(), g.duration_sigma));
+    // A wide sigma draws the odd astronomically long run; beyond the longest simulation it
+    // changes nothing, and it must still fit the microsecond clock.
+    double secs = std::min(durations.lognormal_median(g.duration.to_seconds(), g.duration_sigma), kMaxSimulatedTime.to_seconds());
+    auto d = engine::Duration::from_seconds(secs);
     return d.us < 1000000 ? engine::Duration::seconds(1) : d;
   };
   auto full = [&] { return g.max_arrivals && static_cast<std::int64_t>(out.size()) >= *g.max_arrivals; };
@@ -272,6 +280,9 @@ std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster,
   double t = first.to_seconds();
   int n = 0;
   while (!full()) {
+    if (out.size() >= kMaxArrivalsPerWorkload)
+      throw InputError(g.where, fmt::format("workload \"{}\" would make more than {} arrivals before the run ends; lower "
+                                            "ratePerHour or set maxArrivals", g.name, kMaxArrivalsPerWorkload));
     t += rng.exponential(mean_gap);
     if (t >= stop.to_seconds()) break;
     if (g.arrival == "diurnal") {

@@ -1,6 +1,8 @@
 #include "sim/scenario/yaml_reader.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -187,11 +189,12 @@ void MapReader::finish() {
 }
 
 std::vector<Value> FileLoader::load_documents(const std::string& path, const std::optional<Location>& from) {
-  Location at = from.value_or(Location{path, 0, 0});
+  Location at = from.value_or(Location{});  // a file named on the command line: no place in a file
   std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(at, "cannot open \"" + path + "\": is a directory");
   if (!std::filesystem::is_regular_file(path, ec)) throw InputError(at, "cannot open \"" + path + "\": no such file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(at, "cannot open \"" + path + "\"");
+  if (!in) throw InputError(at, "cannot open \"" + path + "\": " + std::strerror(errno));
   std::stringstream buf;
   buf << in.rdbuf();
   auto file = std::make_shared<const std::string>(path);
