@@ -26,7 +26,9 @@ inline constexpr std::size_t kMaxArrivalsPerWorkload = 1000000;
 // YAML aliases may expand a document by at most this many nodes ("billion laughs").
 inline constexpr std::uint64_t kMaxAliasExpandedNodes = 100000;
 
-// Mappings and sequences nest at most this deep, counting through aliases.
-inline constexpr int kMaxNestingDepth = 1000;
+// Mappings and sequences nest at most this deep, counting through aliases. yaml-cpp 0.7 itself
+// stops near 500 literal levels (with the message "bad file"); below that, so that one limit
+// with one message holds whichever check meets it first.
+inline constexpr int kMaxNestingDepth = 400;
 
 }  // namespace eksim::scenario

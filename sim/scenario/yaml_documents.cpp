@@ -1,5 +1,6 @@
 #include "sim/scenario/yaml_documents.hpp"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
@@ -19,6 +20,18 @@ bool is_json_file(const std::string& file) {
 }
 
 std::string malformed(const std::string& file) { return is_json_file(file) ? "malformed JSON: " : "malformed YAML: "; }
+
+std::string too_deep() {
+  return "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels (counting through aliases)";
+}
+
+// yaml-cpp's exceptions as located errors; its messages repeat the position, keep the reason.
+[[noreturn]] void rethrow_located(const YAML::Exception& e, const std::string& file) {
+  Location at{file, e.mark.line + 1, e.mark.column + 1};
+  // yaml-cpp 0.7's depth guard says "bad file"; say what the limit is.
+  if (dynamic_cast<const YAML::DeepRecursion*>(&e)) throw InputError(at, too_deep());
+  throw InputError(at, malformed(file) + e.msg);
+}
 
 // The token that starts at pos, for messages: up to the next blank, at most 20 characters.
 std::string token_at(const std::string& text, int pos) {
@@ -123,7 +136,7 @@ class StructureCheck : public YAML::EventHandler {
   // it belongs to the innermost open collection.
   void complete(const YAML::Mark& mark, std::uint64_t nodes, int height, const std::optional<std::string>& scalar) {
     if (height > kMaxNestingDepth)
-      fail(mark, "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels (counting through aliases)");
+      fail(mark, too_deep());
     if (stack_.empty()) return;
     Frame& parent = stack_.back();
     parent.nodes += nodes;
@@ -160,8 +173,7 @@ std::vector<YAML::Node> parse_yaml_documents(const std::string& text, const std:
     check_structure(text, file, false);
     return YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
-    // yaml-cpp marks are 0-based; its message repeats the position, keep only the reason.
-    throw InputError(Location{file, e.mark.line + 1, e.mark.column + 1}, malformed(file) + e.msg);
+    rethrow_located(e, file);
   }
 }
 
@@ -170,7 +182,7 @@ YAML::Node parse_yaml_document(const std::string& text, const std::string& file)
     check_structure(text, file, true);
     return YAML::Load(text);
   } catch (const YAML::Exception& e) {
-    throw InputError(Location{file, e.mark.line + 1, e.mark.column + 1}, malformed(file) + e.msg);
+    rethrow_located(e, file);
   }
 }
 
