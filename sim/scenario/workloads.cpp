@@ -83,61 +83,6 @@ std::optional<engine::Duration> parse_time(const std::string& text) {
   return d;
 }
 
-std::vector<TraceArrival> read_trace(const std::string& path, const Location& from) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(from, "cannot open \"" + path + "\": no such file");
-  std::vector<TraceArrival> out;
-  std::string line;
-  int line_no = 0;
-  bool header = false;
-  while (std::getline(in, line)) {
-    ++line_no;
-    std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::vector<int> starts;
-    std::size_t pos = 0;
-    while (true) {
-      auto comma = line.find(',', pos);
-      cols.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
-      starts.push_back(static_cast<int>(pos) + 1);
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
-    auto at = [&](std::size_t col) { return Location{path, line_no, starts[std::min(col, starts.size() - 1)]}; };
-    if (!header) {
-      if (t != "time,kind,name,gpus,duration")
-        throw InputError(at(0), "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
-      header = true;
-      continue;
-    }
-    if (cols.size() != 5)
-      throw InputError(at(0), fmt::format("expected 5 columns (time,kind,name,gpus,duration), got {}", cols.size()));
-    TraceArrival a;
-    a.where = at(0);
-    auto time = parse_time(cols[0]);
-    if (!time)
-      throw InputError(at(0), "time: expected seconds or a duration such as 90s or 1h30m, at most " +
-                                  engine::format_duration(kMaxSimulatedTime) + ", got \"" + cols[0] + "\"");
-    a.time = *time;
-    a.kind = cols[1];
-    if (a.kind != "Job" && a.kind != "Deployment")
-      throw InputError(at(1), "kind must be Job or Deployment, got \"" + a.kind + "\"");
-    a.name = cols[2];
-    auto errs = dns1123_subdomain_errors(a.name);
-    if (!errs.empty()) throw InputError(at(2), "name \"" + a.name + "\": " + errs[0]);
-    auto g = engine::parse_integer<std::int32_t>(cols[3]);
-    if (!g.ok() || g.value < 0) throw InputError(at(3), "gpus: expected a non-negative integer, got \"" + cols[3] + "\"");
-    a.gpus = g.value;
-    auto d = engine::parse_duration(cols[4]);
-    if (!d || d->us <= 0) throw InputError(at(4), "duration: expected a positive duration such as 30m, got \"" + cols[4] + "\"");
-    a.duration = *d;
-    out.push_back(a);
-  }
-  if (!header) throw InputError(Location{path, 1, 1}, "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
-  std::stable_sort(out.begin(), out.end(), [](const TraceArrival& a, const TraceArrival& b) { return a.time < b.time; });
-  return out;
-}
 
 WorkloadGenerator read_generator(const std::string& name, const Value& v, FileLoader& files) {
   MapReader r(v, "workload \"" + name + "\"");
@@ -239,6 +184,62 @@ Manifest stamp(const WorkloadGenerator& g, const Arrival& a) {
 }
 
 }  // namespace
+
+std::vector<TraceArrival> read_trace(const std::string& path, const Location& from) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(from, "cannot open \"" + path + "\": no such file");
+  std::vector<TraceArrival> out;
+  std::string line;
+  int line_no = 0;
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    std::vector<std::string> cols;
+    std::vector<int> starts;
+    std::size_t pos = 0;
+    while (true) {
+      auto comma = line.find(',', pos);
+      cols.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+      starts.push_back(static_cast<int>(pos) + 1);
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    auto at = [&](std::size_t col) { return Location{path, line_no, starts[std::min(col, starts.size() - 1)]}; };
+    if (!header) {
+      if (t != "time,kind,name,gpus,duration")
+        throw InputError(at(0), "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
+      header = true;
+      continue;
+    }
+    if (cols.size() != 5)
+      throw InputError(at(0), fmt::format("expected 5 columns (time,kind,name,gpus,duration), got {}", cols.size()));
+    TraceArrival a;
+    a.where = at(0);
+    auto time = parse_time(cols[0]);
+    if (!time)
+      throw InputError(at(0), "time: expected seconds or a duration such as 90s or 1h30m, at most " +
+                                  engine::format_duration(kMaxSimulatedTime) + ", got \"" + cols[0] + "\"");
+    a.time = *time;
+    a.kind = cols[1];
+    if (a.kind != "Job" && a.kind != "Deployment")
+      throw InputError(at(1), "kind must be Job or Deployment, got \"" + a.kind + "\"");
+    a.name = cols[2];
+    auto errs = dns1123_subdomain_errors(a.name);
+    if (!errs.empty()) throw InputError(at(2), "name \"" + a.name + "\": " + errs[0]);
+    auto g = engine::parse_integer<std::int32_t>(cols[3]);
+    if (!g.ok() || g.value < 0) throw InputError(at(3), "gpus: expected a non-negative integer, got \"" + cols[3] + "\"");
+    a.gpus = g.value;
+    auto d = engine::parse_duration(cols[4]);
+    if (!d || d->us <= 0) throw InputError(at(4), "duration: expected a positive duration such as 30m, got \"" + cols[4] + "\"");
+    a.duration = *d;
+    out.push_back(a);
+  }
+  if (!header) throw InputError(Location{path, 1, 1}, "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
+  std::stable_sort(out.begin(), out.end(), [](const TraceArrival& a, const TraceArrival& b) { return a.time < b.time; });
+  return out;
+}
 
 std::vector<WorkloadGenerator> read_workloads(const Value& v, FileLoader& files) {
   if (!v.is_map()) v.fail("workloads: expected a mapping of generator names, got a " + v.kind_name());
