@@ -6,12 +6,14 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <new>
 
 #include "models/aws/instance_catalog.hpp"
 #include "sim/cli/check_command.hpp"
 #include "sim/cli/nccl_command.hpp"
 #include "sim/cli/run_command.hpp"
 #include "sim/cli/sweep_command.hpp"
+#include "sim/engine/numbers.hpp"
 #include "sim/report/catalog_table.hpp"
 #include "sim/scenario/input_error.hpp"
 
@@ -36,6 +38,14 @@ constexpr const char* kFooter = R"(Examples:
 
 Exit codes: 0 ok; 1 an expectation failed; 2 invalid input.)";
 
+// CLI11 turns "-1" into 2^64-1 and clamps a seed beyond 2^64; a seed is checked as written.
+const CLI::Validator kSeedCheck(
+    [](std::string& text) -> std::string {
+      if (engine::parse_integer<std::uint64_t>(text).ok()) return "";
+      return "expected a seed from 0 to 18446744073709551615, got \"" + text + "\"";
+    },
+    "SEED");
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -47,7 +57,7 @@ int main(int argc, char** argv) {
   RunArgs run_args;
   auto* run = app.add_subcommand("run", "Simulate one scenario and print its timeline");
   run->add_option("scenario", run_args.scenario, "Scenario file (YAML or JSON)")->required();
-  run->add_option("--seed", run_args.seed, "Random seed (overrides the scenario's)");
+  run->add_option("--seed", run_args.seed, "Random seed (overrides the scenario's)")->check(kSeedCheck);
   run->add_option("--until", run_args.until, "Simulated time to stop at, e.g. 2h (overrides duration)");
   run->add_option("--json", run_args.json_file, "Write the JSON report here");
   run->add_option("--trace", run_args.trace_file, "Write a Chrome/Perfetto trace here");
@@ -125,6 +135,18 @@ int main(int argc, char** argv) {
     }
   } catch (const scenario::InputError& e) {
     std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "eksim: error: out of memory\n");
+    return 2;
+  } catch (const std::exception& e) {
+    // Last resort: input should never get here (every reader gives a located InputError), but
+    // if a library's exception escapes, the contract is still one error line and exit 2, never
+    // an abort with a stack trace.
+    std::fprintf(stderr, "eksim: error: %s\n", e.what());
+    return 2;
+  } catch (...) {
+    std::fprintf(stderr, "eksim: error: unexpected failure\n");
     return 2;
   }
   return 0;

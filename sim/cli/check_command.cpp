@@ -121,6 +121,11 @@ int check_command(const CheckArgs& args) {
       } catch (const scenario::InputError& e) {
         o.invalid = true;
         o.error = e.what();
+      } catch (const std::exception& e) {
+        // An exception escaping a worker thread would terminate the process; report it as
+        // that file's error instead (the last-resort wording of cli::main).
+        o.invalid = true;
+        o.error = "eksim: error: " + o.file + ": " + e.what();
       }
     }
   };

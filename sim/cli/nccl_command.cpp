@@ -49,7 +49,7 @@ bool connections_pass(const NcclArgs& args, int gpus_per_node) {
   for (const auto& name : args.security_groups) {
     if (groups.find(name)) continue;
     std::string hint = scenario::did_you_mean(name, names);
-    throw scenario::InputError(scenario::Location{args.scenario, 0, 0},
+    throw scenario::InputError(scenario::Location{},
                                "--security-groups: no security group \"" + name + "\" in the scenario" +
                                    (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
   }

@@ -13,6 +13,7 @@
 #include "sim/report/metrics.hpp"
 #include "sim/report/trace.hpp"
 #include "sim/report/timeline.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace eksim::cli {
@@ -28,6 +29,11 @@ int run_command(const RunArgs& args) {
                    args.until.c_str());
       return 2;
     }
+    if (*d > scenario::kMaxSimulatedTime) {
+      std::fprintf(stderr, "error: --until: at most %s (one year of simulated time), got \"%s\"\n",
+                   engine::format_duration(scenario::kMaxSimulatedTime).c_str(), args.until.c_str());
+      return 2;
+    }
     options.until = *d;
   }
   if (!args.metrics_interval.empty()) {
@@ -35,6 +41,11 @@ int run_command(const RunArgs& args) {
     if (!d || d->us <= 0) {
       std::fprintf(stderr, "error: --metrics-interval: expected a positive duration such as 30s or 5m, got \"%s\"\n",
                    args.metrics_interval.c_str());
+      return 2;
+    }
+    if (*d < scenario::kMinMetricsInterval) {
+      std::fprintf(stderr, "error: --metrics-interval: at least %s of simulated time between samples, got \"%s\"\n",
+                   engine::format_duration(scenario::kMinMetricsInterval).c_str(), args.metrics_interval.c_str());
       return 2;
     }
     options.sample_interval = *d;

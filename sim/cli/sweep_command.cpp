@@ -38,7 +38,9 @@ Json yaml_to_json(const YAML::Node& n) {
   }
   if (n.IsMap()) {
     Json o = Json::object();
-    for (auto it = n.begin(); it != n.end(); ++it) o[it->first.as<std::string>()] = yaml_to_json(it->second);
+    // The plan's loader read these keys as names; a complex key would print as its YAML.
+    for (auto it = n.begin(); it != n.end(); ++it)
+      o[it->first.IsScalar() ? it->first.Scalar() : YAML::Dump(it->first)] = yaml_to_json(it->second);
     return o;
   }
   if (!n.IsScalar()) return nullptr;
@@ -135,7 +137,7 @@ void write_sorted(const std::string& out, const std::map<std::size_t, std::strin
   write_output_file(tmp, text);
   std::error_code ec;
   std::filesystem::rename(tmp, out, ec);
-  if (ec) throw scenario::InputError(scenario::Location{out, 0, 0}, "cannot write \"" + out + "\": " + ec.message());
+  if (ec) throw scenario::InputError(scenario::Location{}, "cannot write \"" + out + "\": " + ec.message());
 }
 
 // Shortest dotted suffixes that still tell the parameters apart, for table headers.
@@ -398,7 +400,7 @@ int sweep_command(const SweepArgs& args) {
                 j.value("seed", std::uint64_t{0}) == scenario::sweep_run(plan, run).seed &&
                 j["params"].dump() == sweep_point_params(plan, scenario::sweep_run(plan, run).point);
       if (!ok)
-        throw scenario::InputError(scenario::Location{args.out, 0, 0},
+        throw scenario::InputError(scenario::Location{},
                                    fmt::format("run {} in \"{}\" was not written by this plan and shard; use another --out "
                                                "or start over without --resume", run, args.out));
       lines.emplace(run, line);
@@ -409,7 +411,7 @@ int sweep_command(const SweepArgs& args) {
   // Rewrite what is kept (drops a torn tail), then append as runs finish.
   write_sorted(args.out, lines);
   std::FILE* out = std::fopen(args.out.c_str(), "ab");
-  if (!out) throw scenario::InputError(scenario::Location{args.out, 0, 0}, "cannot write \"" + args.out + "\"");
+  if (!out) throw scenario::InputError(scenario::Location{}, "cannot write \"" + args.out + "\"");
 
   std::vector<std::size_t> todo;
   for (std::size_t r : runs)

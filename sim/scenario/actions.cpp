@@ -8,6 +8,7 @@
 #include "models/aws/asg_rules.hpp"
 #include "models/cluster/nodegroup_update.hpp"
 #include "models/net/training_controller.hpp"
+#include "sim/engine/numbers.hpp"
 #include "sim/scenario/autoscaling_actions.hpp"
 #include "sim/scenario/cas_config_map.hpp"
 #include "sim/scenario/instance_pick.hpp"
@@ -79,21 +80,32 @@ void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
 void apply_pdb(Cluster& c, const RawObject& raw) {
   const YAML::Node& n = raw.value.node();
   PodDisruptionBudget pdb;
-  pdb.name = n["metadata"] && n["metadata"]["name"] ? n["metadata"]["name"].as<std::string>() : "";
-  if (n["metadata"] && n["metadata"]["namespace"]) pdb.ns = n["metadata"]["namespace"].as<std::string>();
+  // The manifest loader decoded the object (metadata a mapping, names strings, counts int or
+  // string); a JSON null there is an absent field.
+  auto scalar = [](const YAML::Node& x) { return x && x.IsScalar() ? x.Scalar() : std::string(); };
+  const YAML::Node meta = n["metadata"];
+  pdb.name = meta ? scalar(meta["name"]) : "";
+  if (std::string ns = meta ? scalar(meta["namespace"]) : ""; !ns.empty()) pdb.ns = ns;
   YAML::Node spec = n["spec"];
   if (spec && spec["selector"])
     pdb.selector = parse_label_selector(Value(spec["selector"], raw.value.file_ptr()),
                                         ObjectRef{"PodDisruptionBudget", pdb.name, "v1"}, "spec.selector");
   auto count = [&](const char* key) -> std::optional<std::int64_t> {
-    if (!spec || !spec[key]) return std::nullopt;
-    std::string text = spec[key].as<std::string>();
+    if (!spec || !spec[key] || !spec[key].IsScalar()) return std::nullopt;
+    std::string text = spec[key].Scalar();
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
       warn(c, {"PodDisruptionBudget", pdb.ns, pdb.name}, "Unsupported",
            std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"", "eksim");
       return std::nullopt;
     }
-    return std::stoll(text);
+    // A quoted count beyond int32 is no count the API server would keep.
+    auto n = engine::parse_integer<std::int32_t>(text);
+    if (!n.ok()) {
+      warn(c, {"PodDisruptionBudget", pdb.ns, pdb.name}, "Unsupported",
+           std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"", "eksim");
+      return std::nullopt;
+    }
+    return std::int64_t{n.value};
   };
   pdb.min_available = count("minAvailable");
   pdb.max_unavailable = count("maxUnavailable");

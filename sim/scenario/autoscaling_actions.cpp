@@ -108,9 +108,7 @@ void read_autoscaling_action(const Value& v, MapReader& r, Action& a) {
   if (auto x = r.get("instance")) {
     if (a.nodegroup.empty()) x->fail("\"instance\" picks one of a node group's instances; it needs \"nodegroup\"");
     a.instance = x->as_string();
-    bool index = !a.instance.empty() && a.instance.find_first_not_of("0123456789") == std::string::npos;
-    if (!index && a.instance != "newest" && a.instance != "oldest")
-      x->fail("instance is \"newest\", \"oldest\" or an index by launch order (0 = first), got \"" + a.instance + "\"");
+    check_instance_pick(*x, a.instance);
   }
   a.should_decrement = r.require("shouldDecrementDesiredCapacity").as_bool();
 }

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "models/autoscaling/cluster_autoscaler.hpp"
+#include "sim/engine/numbers.hpp"
 
 namespace eksim::scenario {
 
@@ -55,7 +56,7 @@ std::optional<autoscaling::cas::PriorityConfig> parse_priority_config(const std:
       errors += "\n  " + line_of(key) + ": cannot unmarshal " + yaml_tag(key) + " `" + k + "` into int";
       continue;
     }
-    auto& rules = config[std::stoi(k)];
+    auto& rules = config[engine::parse_integer<int>(k).value];  // is_go_int: fewer than 10 digits
     if (value.IsNull()) continue;
     if (!value.IsSequence()) {
       errors += "\n  " + line_of(value) + ": cannot unmarshal " + yaml_tag(value) + " `" +

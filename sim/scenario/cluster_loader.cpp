@@ -3,10 +3,14 @@
 #include "sim/scenario/price_file.hpp"
 
 #include <algorithm>
+#include <climits>
 
 #include "models/aws/asg_rules.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "models/aws/quotas.hpp"
+#include "sim/engine/numbers.hpp"
+#include "sim/scenario/input_limits.hpp"
+#include "sim/scenario/yaml_documents.hpp"
 
 namespace eksim::scenario {
 
@@ -24,13 +28,15 @@ bool valid_cidr(const std::string& s) {
   auto slash = s.find('/');
   if (slash == std::string::npos) return false;
   std::string ip = s.substr(0, slash), len = s.substr(slash + 1);
-  if (len.empty() || len.size() > 2 || !std::all_of(len.begin(), len.end(), ::isdigit) || std::stoi(len) > 32) return false;
+  auto bits = engine::parse_integer<int>(len);
+  if (len.size() > 2 || !std::all_of(len.begin(), len.end(), ::isdigit) || !bits.ok() || bits.value > 32) return false;
   int parts = 0;
   std::size_t start = 0;
   while (true) {
     auto dot = ip.find('.', start);
     std::string part = ip.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (part.empty() || part.size() > 3 || !std::all_of(part.begin(), part.end(), ::isdigit) || std::stoi(part) > 255)
+    auto octet = engine::parse_integer<int>(part);
+    if (part.size() > 3 || !std::all_of(part.begin(), part.end(), ::isdigit) || !octet.ok() || octet.value > 255)
       return false;
     ++parts;
     if (dot == std::string::npos) break;
@@ -48,10 +54,8 @@ std::string read_cidr(const Value& v) {
 // Helm values -> dotted paths ("gfd.enabled", "tolerations[0].key"), the form add-on models read.
 void flatten_values(const Value& v, const std::string& prefix, std::map<std::string, std::string>& out) {
   if (v.is_map()) {
-    for (auto it = v.node().begin(); it != v.node().end(); ++it) {
-      std::string key = it->first.as<std::string>();
-      flatten_values(Value(it->second, v.file_ptr()), prefix.empty() ? key : prefix + "." + key, out);
-    }
+    for (const auto& [key, k, value] : v.entries("a chart value name"))
+      flatten_values(value, prefix.empty() ? key : prefix + "." + key, out);
   } else if (v.is_seq()) {
     auto items = v.items();
     for (std::size_t i = 0; i < items.size(); ++i) flatten_values(items[i], prefix + "[" + std::to_string(i) + "]", out);
@@ -69,10 +73,14 @@ const std::vector<std::string>& known_addons() {
 // Cluster Autoscaler flags (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "What are the
 // parameters to CA?") with the kind of value each takes. camelCase spellings are accepted too
 // (scanInterval), and stored under the flag's real name.
-enum class FlagKind { Duration, Number, Bool, String, StringList };
+// Numbers are checked against the range the model can use, so that a model reading the stored
+// text back never meets "1e300" where it casts to an int: Integer is a whole number from 0 to
+// 2^31-1, Fraction a number from 0 to 1, Percent from 0 to 100. Period is a control loop's
+// interval, at least kMinLoopPeriod.
+enum class FlagKind { Duration, Period, Integer, Fraction, Percent, Bool, String, StringList };
 const std::vector<std::pair<std::string, FlagKind>>& cas_flags() {
   static const std::vector<std::pair<std::string, FlagKind>> flags{
-      {"scan-interval", FlagKind::Duration},
+      {"scan-interval", FlagKind::Period},
       {"expander", FlagKind::String},
       {"max-node-provision-time", FlagKind::Duration},
       {"scale-down-enabled", FlagKind::Bool},
@@ -82,31 +90,31 @@ const std::vector<std::pair<std::string, FlagKind>>& cas_flags() {
       {"scale-down-delay-after-add", FlagKind::Duration},
       {"scale-down-delay-after-delete", FlagKind::Duration},
       {"scale-down-delay-after-failure", FlagKind::Duration},
-      {"scale-down-utilization-threshold", FlagKind::Number},
-      {"scale-down-gpu-utilization-threshold", FlagKind::Number},
+      {"scale-down-utilization-threshold", FlagKind::Fraction},
+      {"scale-down-gpu-utilization-threshold", FlagKind::Fraction},
       {"balance-similar-node-groups", FlagKind::Bool},
       {"balancing-ignore-label", FlagKind::StringList},
-      {"max-nodes-total", FlagKind::Number},
+      {"max-nodes-total", FlagKind::Integer},
       {"node-group-auto-discovery", FlagKind::StringList},
       {"nodes", FlagKind::StringList},
       {"initial-node-group-backoff-duration", FlagKind::Duration},
       {"max-node-group-backoff-duration", FlagKind::Duration},
       {"node-group-backoff-reset-timeout", FlagKind::Duration},
-      {"max-graceful-termination-sec", FlagKind::Number},
+      {"max-graceful-termination-sec", FlagKind::Integer},
       {"skip-nodes-with-local-storage", FlagKind::Bool},
       {"skip-nodes-with-system-pods", FlagKind::Bool},
       {"new-pod-scale-up-delay", FlagKind::Duration},
-      {"max-total-unready-percentage", FlagKind::Number},
-      {"ok-total-unready-count", FlagKind::Number},
-      {"expendable-pods-priority-cutoff", FlagKind::Number},
+      {"max-total-unready-percentage", FlagKind::Percent},
+      {"ok-total-unready-count", FlagKind::Integer},
+      {"expendable-pods-priority-cutoff", FlagKind::Integer},
       // The bounds on a loop's work (scale-up estimator, scale-down planning and actuation).
-      {"max-nodes-per-scaleup", FlagKind::Number},
-      {"max-scale-down-parallelism", FlagKind::Number},
-      {"max-drain-parallelism", FlagKind::Number},
-      {"max-empty-bulk-delete", FlagKind::Number},
-      {"scale-down-non-empty-candidates-count", FlagKind::Number},
-      {"scale-down-candidates-pool-ratio", FlagKind::Number},
-      {"scale-down-candidates-pool-min-count", FlagKind::Number},
+      {"max-nodes-per-scaleup", FlagKind::Integer},
+      {"max-scale-down-parallelism", FlagKind::Integer},
+      {"max-drain-parallelism", FlagKind::Integer},
+      {"max-empty-bulk-delete", FlagKind::Integer},
+      {"scale-down-non-empty-candidates-count", FlagKind::Integer},
+      {"scale-down-candidates-pool-ratio", FlagKind::Fraction},
+      {"scale-down-candidates-pool-min-count", FlagKind::Integer},
       // Not a CA flag: whether CA's IAM policy allows eks:DescribeNodegroup (FACTS.md).
       {"describe-nodegroup-allowed", FlagKind::Bool},
   };
@@ -121,8 +129,8 @@ const std::vector<std::pair<std::string, FlagKind>>& karpenter_settings() {
       {"batch-max-duration", FlagKind::Duration},
       {"interruption-queue", FlagKind::String},
       {"feature-gates", FlagKind::String},
-      {"reserved-enis", FlagKind::Number},
-      {"vm-memory-overhead-percent", FlagKind::Number},
+      {"reserved-enis", FlagKind::Integer},
+      {"vm-memory-overhead-percent", FlagKind::Fraction},
   };
   return flags;
 }
@@ -159,12 +167,15 @@ AutoscalerSpec read_autoscaler(const Value& v) {
   r.finish();
   if (!body) v.fail("autoscaler needs clusterAutoscaler or karpenter");
   if (body->is_null()) return spec;
+  if (!body->is_map())
+    body->fail(spec.kind + " takes a mapping of " +
+               (spec.kind == "clusterAutoscaler" ? "cluster-autoscaler flags" : "karpenter settings") + ", got " +
+               body->kind_name());
   const auto& table = spec.kind == "clusterAutoscaler" ? cas_flags() : karpenter_settings();
   std::vector<std::string> names;
   for (const auto& [name, kind] : table) names.push_back(name);
-  for (auto it = body->node().begin(); it != body->node().end(); ++it) {
-    Value key(it->first, v.file_ptr()), val(it->second, v.file_ptr());
-    std::string raw = key.as_string(), flag = kebab(raw);
+  for (const auto& [raw, key, val] : body->entries("a flag name")) {
+    std::string flag = kebab(raw);
     auto found = std::find_if(table.begin(), table.end(), [&](const auto& f) { return f.first == flag; });
     if (found == table.end()) {
       std::string hint = did_you_mean(flag, names);
@@ -174,12 +185,26 @@ AutoscalerSpec read_autoscaler(const Value& v) {
     std::string value;
     switch (found->second) {
       case FlagKind::Duration: value = engine::format_duration(val.as_duration()); break;
-      case FlagKind::Number: {
-        double d = val.as_double();
-        if (d < 0) val.fail("expected a non-negative number");
-        value = val.as_string();
+      case FlagKind::Period: {
+        engine::Duration d = val.as_duration();
+        if (d < kMinLoopPeriod)
+          val.fail("expected an interval of at least " + engine::format_duration(kMinLoopPeriod) + ", got " +
+                   engine::format_duration(d));
+        value = engine::format_duration(d);
         break;
       }
+      case FlagKind::Integer:
+        val.as_int_in(0, INT32_MAX, "a whole number");
+        value = val.as_string();
+        break;
+      case FlagKind::Fraction:
+        val.as_double_in(0, 1, "a number");
+        value = val.as_string();
+        break;
+      case FlagKind::Percent:
+        val.as_double_in(0, 100, "a percentage");
+        value = val.as_string();
+        break;
       case FlagKind::Bool: value = val.as_bool() ? "true" : "false"; break;
       case FlagKind::String: value = val.as_string(); break;
       case FlagKind::StringList:
@@ -189,6 +214,19 @@ AutoscalerSpec read_autoscaler(const Value& v) {
           value = val.as_string();
         }
         break;
+    }
+    if (flag == "nodes") {
+      // --nodes MIN:MAX:ASG_NAME, as cluster-autoscaler's flag parser requires.
+      for (const auto& one : (val.is_seq() ? val.items() : std::vector<Value>{val})) {
+        std::string s = one.as_string();
+        auto a = s.find(':'), b = a == std::string::npos ? a : s.find(':', a + 1);
+        bool ok = b != std::string::npos && b + 1 < s.size();
+        if (ok) {
+          auto lo = engine::parse_integer<std::int32_t>(s.substr(0, a)), hi = engine::parse_integer<std::int32_t>(s.substr(a + 1, b - a - 1));
+          ok = lo.ok() && hi.ok() && lo.value >= 0 && hi.value >= lo.value;
+        }
+        if (!ok) one.fail("nodes takes MIN:MAX:NAME with 0 <= MIN <= MAX, got \"" + s + "\"");
+      }
     }
     if (flag == "expander") {
       for (std::size_t start = 0; start <= value.size();) {
@@ -274,26 +312,35 @@ void read_cloudinit(const Value& v, NodeGroupSpec& spec) {
     r.allow({"filename", "merge_type"});
     r.finish();
     if (type != "application/node.eks.aws") continue;  // shell scripts etc. run but change nothing modelled
+    // Positions inside the embedded document are relative to the string; report at the string.
     YAML::Node doc;
     try {
-      doc = YAML::Load(content.as_string());
-    } catch (const YAML::Exception& e) {
-      content.fail("NodeConfig content is not valid YAML: " + e.msg);
+      doc = parse_yaml_document(content.as_string(), "NodeConfig content");
+    } catch (const InputError& e) {
+      std::string why = e.message();
+      if (why.rfind("malformed YAML: ", 0) == 0) why = why.substr(16);
+      content.fail("NodeConfig content is not valid YAML: " + why);
     }
-    // Positions inside the embedded document are relative to the string; report at the string.
-    Value nc(doc, content.file_ptr());
     if (!doc.IsMap()) content.fail("NodeConfig content must be a mapping");
-    if (doc["kind"] && doc["kind"].as<std::string>() != "NodeConfig")
-      content.fail("expected kind NodeConfig, got " + doc["kind"].as<std::string>());
-    YAML::Node max_pods = doc["spec"]["kubelet"]["config"]["maxPods"];
+    const YAML::Node kind = doc["kind"];
+    if (kind && (!kind.IsScalar() || kind.Scalar() != "NodeConfig"))
+      content.fail("expected kind NodeConfig, got " + (kind.IsScalar() ? kind.Scalar() : Value(kind, content.file_ptr()).kind_name()));
+    // spec.kubelet.config.maxPods, each level a mapping when present (nodeadm's decoder refuses
+    // anything else).
+    YAML::Node at = doc;
+    std::string path = "NodeConfig";
+    for (const char* key : {"spec", "kubelet", "config"}) {
+      at = YAML::Node(at[key]);
+      path += std::string(".") + key;
+      if (at && !at.IsMap()) content.fail(path + " must be a mapping");
+      if (!at) break;
+    }
+    const YAML::Node max_pods = at ? YAML::Node(at["maxPods"]) : YAML::Node();
     if (max_pods) {
-      try {
-        long long n = max_pods.as<long long>();
-        if (n <= 0) content.fail("NodeConfig maxPods must be positive");
-        spec.max_pods = n;
-      } catch (const YAML::Exception&) {
-        content.fail("NodeConfig maxPods must be an integer");
-      }
+      auto n = max_pods.IsScalar() ? engine::parse_integer<std::int32_t>(max_pods.Scalar()) : engine::ParsedNumber<std::int32_t>{};
+      if (!n.ok()) content.fail("NodeConfig maxPods must be an integer from 1 to " + std::to_string(INT32_MAX));
+      if (n.value <= 0) content.fail("NodeConfig maxPods must be positive");
+      spec.max_pods = n.value;
     }
   }
 }
@@ -367,9 +414,7 @@ void read_eks_addons(const Value& v, ClusterSpec& c) {
                                               "aws-ebs-csi-driver", "eks-node-monitoring-agent", "amazon-cloudwatch-observability"};
   if (!v.is_map()) v.fail("eksAddons is a mapping of EKS add-on name -> module arguments");
   bool own_role = false, pod_identity = false, agent = false;
-  for (auto it = v.node().begin(); it != v.node().end(); ++it) {
-    Value key(it->first, v.file_ptr()), body(it->second, v.file_ptr());
-    std::string name = key.as_string();
+  for (const auto& [name, key, body] : v.entries("an EKS add-on name")) {
     check_one_of(key, name, names, "EKS add-on");
     agent |= name == "eks-pod-identity-agent";
     if (body.is_null()) continue;
@@ -475,9 +520,7 @@ QuotaSpec read_quotas(const Value& at, MapReader& r) {
     auto side = r.get(key);
     if (!side) return;
     if (!side->is_map()) side->fail(std::string("expected a mapping of bucket -> vCPUs for ") + key);
-    for (auto it = side->node().begin(); it != side->node().end(); ++it) {
-      Value k(it->first, side->file_ptr()), val(it->second, side->file_ptr());
-      std::string bucket = k.as_string();
+    for (const auto& [bucket, k, val] : side->entries("a quota bucket")) {
       if (!aws::is_quota_bucket(bucket)) check_one_of(k, bucket, buckets, "quota bucket");
       out[bucket] = val.as_non_negative("a non-negative vCPU count");
     }
@@ -610,8 +653,9 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
     const std::string& s = c.kubernetes_version;
     if (s.size() < 4 || s.compare(0, 2, "1.") != 0 || !std::all_of(s.begin() + 2, s.end(), ::isdigit))
       x->fail("kubernetesVersion must look like \"1.35\", got \"" + s + "\"");
-    c.kubernetes_minor = std::stoi(s.substr(2));
-    if (c.kubernetes_minor < 28 || c.kubernetes_minor > 36)
+    auto minor = engine::parse_integer<int>(s.substr(2));
+    c.kubernetes_minor = minor.value;
+    if (!minor.ok() || c.kubernetes_minor < 28 || c.kubernetes_minor > 36)
       x->fail("kubernetesVersion " + s + " is outside the versions eksim models (1.28 to 1.36)");
   }
   if (auto x = r.get("mode")) {
@@ -691,23 +735,20 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
   }
   if (auto access = r.get("access")) c.access = read_access(*access);
   if (auto ngs = r.get("nodeGroups")) {
-    MapReader nr(*ngs, "nodeGroups");
-    for (auto it = ngs->node().begin(); it != ngs->node().end(); ++it) {
+    (void)MapReader(*ngs, "nodeGroups");  // a mapping, or a located error
+    for (const auto& [name, key, body] : ngs->entries("a node group name")) {
       NodeGroupSpec spec;
-      spec.name = it->first.as<std::string>();
-      Value body = *nr.get(spec.name);
+      spec.name = name;
       read_node_group_into(body, c, spec, true);
       if (spec.iam_role_name.empty()) spec.iam_role_name = spec.name + "-eks-node-group";
       c.node_groups.push_back(std::move(spec));
     }
   }
   if (auto addons = r.get("addons")) {
-    MapReader ar(*addons, "addons");
-    for (auto it = addons->node().begin(); it != addons->node().end(); ++it) {
-      Value key(it->first, addons->file_ptr());
-      std::string name = key.as_string();
+    (void)MapReader(*addons, "addons");  // a mapping, or a located error
+    for (const auto& [name, key, value] : addons->entries("an add-on name")) {
       check_one_of(key, name, known_addons(), "add-on");
-      MapReader body(*ar.get(name), "add-on " + name);
+      MapReader body(value, "add-on " + name);
       AddonSpec a;
       a.name = name;
       if (auto ver = body.get("version")) a.version = ver->as_string();

@@ -5,6 +5,7 @@
 namespace eksim::scenario {
 
 std::string Location::str() const {
+  if (file.empty()) return "eksim";  // no place in any file: the program speaks for itself
   if (line <= 0) return file;
   return file + ":" + std::to_string(line) + ":" + std::to_string(column);
 }

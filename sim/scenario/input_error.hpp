@@ -11,7 +11,10 @@ struct Location {
   std::string file;
   int line = 0;    // 1-based; 0 when unknown
   int column = 0;  // 1-based
-  std::string str() const;  // "file:line:col" (or just "file")
+  // "file:line:col", just "file" when the line is unknown, "eksim" when there is no file (an
+  // output that cannot be written, a scenario that cannot be opened), so that every error line
+  // starts with something a reader can act on.
+  std::string str() const;
 };
 
 class InputError : public std::runtime_error {

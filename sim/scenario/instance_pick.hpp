@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "models/aws/ec2.hpp"
+#include "sim/scenario/yaml_reader.hpp"
 
 namespace eksim::scenario {
 
@@ -11,5 +12,8 @@ namespace eksim::scenario {
 // instance id, so the choice is deterministic); nullptr when there is no such instance. The
 // loader has already checked that `which` is one of those forms.
 const aws::Instance* pick_by_launch_order(std::vector<const aws::Instance*> candidates, const std::string& which);
+
+// The loader's check of `which` (at v): one of those forms, an index that fits an int32.
+void check_instance_pick(const Value& v, const std::string& which);
 
 }  // namespace eksim::scenario

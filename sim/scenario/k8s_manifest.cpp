@@ -4,10 +4,12 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
-#include <regex>
 #include <set>
+#include <string_view>
 
 #include "models/k8s/quantity.hpp"
+#include "sim/engine/numbers.hpp"
+#include "sim/scenario/k8s_syntax.hpp"
 
 namespace eksim::scenario {
 
@@ -122,9 +124,7 @@ JsonType json_type(const Value& v) {
                                                "on", "On", "ON", "off", "Off", "OFF"};
   if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return JsonType::Null;
   if (kBools.count(s)) return JsonType::Bool;
-  static const std::regex kInt("[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*)");
-  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
-  if (std::regex_match(s, kInt) || std::regex_match(s, kFloat)) return JsonType::Number;
+  if (syntax::yaml_int(s) || syntax::yaml_float(s)) return JsonType::Number;
   return JsonType::String;
 }
 
@@ -148,9 +148,9 @@ std::int64_t integer(const Ctx& ctx, const Value& v, const char* go_struct, cons
   if (t == JsonType::Null) return 0;
   if (t != JsonType::Number) type_error(ctx, v, t, go_struct, path, go_type);
   const std::string& s = v.node().Scalar();
-  static const std::regex kDec("[-+]?[0-9]{1,18}");
-  if (!std::regex_match(s, kDec)) type_error(ctx, v, t, go_struct, path, go_type);
-  std::int64_t x = std::stoll(s);
+  auto parsed = engine::parse_integer<std::int64_t>(s);
+  if (!syntax::signed_decimal(s) || !parsed.ok()) type_error(ctx, v, t, go_struct, path, go_type);
+  std::int64_t x = parsed.value;
   if (std::string(go_type) == "int32" &&
       (x > std::numeric_limits<std::int32_t>::max() || x < std::numeric_limits<std::int32_t>::min()))
     type_error(ctx, v, t, go_struct, path, go_type);
@@ -206,9 +206,7 @@ class Fields {
   const Value& self() const { return value_; }
   void finish() const {
     if (!value_.is_map()) return;
-    for (auto it = value_.node().begin(); it != value_.node().end(); ++it) {
-      Value k(it->first, value_.file_ptr());
-      std::string key = k.is_scalar() ? k.node().Scalar() : std::string("?");
+    for (const auto& [key, k, val] : value_.entries("a field name")) {
       if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
       std::string hint = did_you_mean(key, known_);
       std::string msg = "strict decoding error: unknown field " + quote(child(path_, key));
@@ -282,23 +280,20 @@ const char* kLabelValueMsg =
 }  // namespace
 
 std::vector<std::string> dns1123_label_errors(const std::string& s) {
-  static const std::regex re("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   std::vector<std::string> out;
   if (s.size() > 63) out.push_back("must be no more than 63 characters");
-  if (!std::regex_match(s, re)) out.push_back(kDns1123LabelMsg);
+  if (!syntax::dns1123_label(s)) out.push_back(kDns1123LabelMsg);
   return out;
 }
 
 std::vector<std::string> dns1123_subdomain_errors(const std::string& s) {
-  static const std::regex re("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
   std::vector<std::string> out;
   if (s.size() > 253) out.push_back("must be no more than 253 characters");
-  if (!std::regex_match(s, re)) out.push_back(kDns1123SubdomainMsg);
+  if (!syntax::dns1123_subdomain(s)) out.push_back(kDns1123SubdomainMsg);
   return out;
 }
 
 std::vector<std::string> qualified_name_errors(const std::string& s) {
-  static const std::regex re("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
   std::vector<std::string> out;
   std::string name = s;
   auto slash = s.find('/');
@@ -314,15 +309,14 @@ std::vector<std::string> qualified_name_errors(const std::string& s) {
   }
   if (name.empty()) out.push_back("name part must be non-empty");
   else if (name.size() > 63) out.push_back("name part must be no more than 63 characters");
-  if (!std::regex_match(name, re)) out.push_back(std::string("name part ") + kQualifiedNameMsg);
+  if (!syntax::qualified_name_part(name)) out.push_back(std::string("name part ") + kQualifiedNameMsg);
   return out;
 }
 
 std::vector<std::string> label_value_errors(const std::string& s) {
-  static const std::regex re("(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?");
   std::vector<std::string> out;
   if (s.size() > 63) out.push_back("must be no more than 63 characters");
-  if (!std::regex_match(s, re)) out.push_back(kLabelValueMsg);
+  if (!syntax::label_value(s)) out.push_back(kLabelValueMsg);
   return out;
 }
 
@@ -336,8 +330,7 @@ std::vector<std::pair<Value, Value>> string_map_entries(const Ctx& ctx, const Va
   if (t == JsonType::Null) return {};
   if (t != JsonType::Object) type_error(ctx, v, t, go_struct, path, "map[string]string");
   std::vector<std::pair<Value, Value>> out;
-  for (auto it = v.node().begin(); it != v.node().end(); ++it) {
-    Value k(it->first, v.file_ptr()), val(it->second, v.file_ptr());
+  for (const auto& [name, k, val] : v.entries("a string")) {
     str(ctx, val, go_struct, path);  // type check
     out.emplace_back(k, val);
   }
@@ -389,13 +382,12 @@ ParsedQuantity quantity(const Ctx& ctx, const Value& v) {
   JsonType t = json_type(v);
   std::string s = v.is_scalar() ? v.node().Scalar() : std::string();
   if (t == JsonType::Object || t == JsonType::Array || t == JsonType::Null) s = "";
-  static const std::regex kSplit("^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$");
-  std::smatch m;
-  if (!std::regex_match(s, m, kSplit))
+  std::string_view number;
+  if (!syntax::quantity_parts(s, &number, nullptr))
     ctx.decode(v, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
   auto q = k8s::parse_quantity(s);
   if (!q) {
-    std::string num = m[1].str();
+    std::string num(number);
     bool numeric_ok = std::count(num.begin(), num.end(), '.') <= 1 && num.find_first_of("0123456789") != std::string::npos;
     ctx.decode(v, numeric_ok ? "unable to parse quantity's suffix" : "unable to parse numeric part of quantity");
   }
@@ -413,9 +405,7 @@ std::vector<NamedQuantity> resource_entries(const Ctx& ctx, const Value& v, cons
   if (t == JsonType::Null) return {};
   if (t != JsonType::Object) type_error(ctx, v, t, "ResourceRequirements", path, "v1.ResourceList");
   std::vector<NamedQuantity> out;
-  for (auto it = v.node().begin(); it != v.node().end(); ++it) {
-    Value k(it->first, v.file_ptr()), val(it->second, v.file_ptr());
-    std::string name = k.node().Scalar();
+  for (const auto& [name, k, val] : v.entries("a resource name")) {
     std::string fld = keyed(path, name);
     for (const auto& msg : qualified_name_errors(name)) ctx.invalid(k, fe_invalid(fld, quote(name), msg));
     if (name.find('/') == std::string::npos) {
@@ -898,9 +888,8 @@ k8s::PodSpec pod_spec(const Ctx& ctx, const Value& v, const std::string& path) {
     for (std::size_t i = 0; i < items.size(); ++i) {
       k8s::Volume vol;
       if (items[i].is_map())
-        for (auto it = items[i].node().begin(); it != items[i].node().end(); ++it) {
-          std::string key = it->first.as<std::string>();
-          if (key == "name") vol.name = it->second.as<std::string>();
+        for (const auto& [key, k, val] : items[i].entries("a field name")) {
+          if (key == "name") vol.name = str(ctx, val, "Volume", index(f.path("volumes"), i) + ".name");
           else if (vol.source.empty()) vol.source = key;
         }
       s.volumes.push_back(std::move(vol));
@@ -920,7 +909,7 @@ k8s::ObjectMeta object_meta(const Ctx& ctx, const Value& obj, const std::optiona
                             bool namespaced) {
   k8s::ObjectMeta meta;
   if (!v) obj.fail("resource name may not be empty");
-  Fields f(ctx, *v, "metadata", "Pod", "v1.ObjectMeta");
+  Fields f(ctx, *v, "metadata", ctx.ref.kind.c_str(), "v1.ObjectMeta");
   auto nv = f.get("name");
   if (nv) meta.name = str(ctx, *nv, "ObjectMeta", "metadata.name");
   auto gv = f.get("generateName");
@@ -981,6 +970,34 @@ k8s::LabelSelector owner_selector(const Ctx& ctx, Fields& f, const Value& spec_n
 void require_restart_always(const Ctx& ctx, const Value& at, const k8s::PodTemplate& t) {
   if (t.spec.restart_policy != "Always")
     ctx.invalid(at, fe_not_supported("spec.template.spec.restartPolicy", t.spec.restart_policy, {"Always"}));
+}
+
+// ---- kinds kept raw (PodDisruptionBudget, ConfigMap) ---------------------------------------
+
+// intstr.IntOrString: a JSON number decodes as int32, a string is kept; nothing else decodes.
+void int_or_string(const Ctx& ctx, const Value& v, const char* go_struct, const std::string& path) {
+  JsonType t = json_type(v);
+  if (t == JsonType::Number) integer(ctx, v, go_struct, path, "int32");
+  else if (t != JsonType::String && t != JsonType::Null) type_error(ctx, v, t, go_struct, path, "intstr.IntOrString");
+}
+
+// The component that models these kinds reads them later from the raw tree; decoding them here
+// first refuses `spec: 5` or `data: [a]` at load, as the API server refuses them, instead of
+// meeting a scalar where that component expects a mapping.
+void decode_raw_object(const Ctx& ctx, const Value& v, const std::string& kind, Fields& top) {
+  object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
+  if (kind == "ConfigMap") {
+    if (auto dv = top.get("data")) string_map_entries(ctx, *dv, "ConfigMap", "data");
+    return;
+  }
+  auto sv = top.get("spec");
+  if (!sv) return;
+  Fields f(ctx, *sv, "spec", "PodDisruptionBudget", "v1.PodDisruptionBudgetSpec");
+  for (const char* key : {"minAvailable", "maxUnavailable"})
+    if (auto x = f.get(key)) int_or_string(ctx, *x, "PodDisruptionBudgetSpec", f.path(key));
+  if (auto sel = f.get("selector")) label_selector(ctx, *sel, f.path("selector"));
+  f.allow({"unhealthyPodEvictionPolicy"});
+  f.finish();
 }
 
 // ---- kinds -------------------------------------------------------------------------------
@@ -1147,6 +1164,9 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
     }
     top.allow({"status"});
     top.finish();
+  } else if (m.kind == "PodDisruptionBudget" || m.kind == "ConfigMap") {
+    decode_raw_object(ctx, v, m.kind, top);
+    m.object = RawObject{v};
   } else {
     // Parsed by the component that models the kind (Karpenter, PDBs, priority classes, ...).
     m.object = RawObject{v};

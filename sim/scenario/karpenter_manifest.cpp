@@ -1,10 +1,12 @@
 #include "sim/scenario/karpenter_manifest.hpp"
 
 #include <algorithm>
+#include <climits>
 
 #include "models/autoscaling/karpenter/controller.hpp"
 #include "models/autoscaling/karpenter/cron.hpp"
 #include "models/k8s/quantity.hpp"
+#include "sim/engine/numbers.hpp"
 
 namespace eksim::scenario {
 
@@ -108,10 +110,17 @@ kp::NodePool read_node_pool(const Value& v) {
         kp::Budget bg;
         if (auto n = br.get("nodes")) {
           bg.nodes = n->as_string();
-          std::string digits = !bg.nodes.empty() && bg.nodes.back() == '%' ? bg.nodes.substr(0, bg.nodes.size() - 1) : bg.nodes;
-          if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+          const bool percent = !bg.nodes.empty() && bg.nodes.back() == '%';
+          std::string digits = percent ? bg.nodes.substr(0, bg.nodes.size() - 1) : bg.nodes;
+          bool all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+          // The CRD's pattern: a percentage is 0-100 with at most three digits.
+          if (!all_digits || (percent && (digits.size() > 3 || (digits.size() == 3 && digits != "100"))))
             n->fail(invalid(obj, "spec.disruption.budgets.nodes", bg.nodes,
                             "spec.disruption.budgets.nodes in body should match '^((100|[0-9]{1,2})%|[0-9]+)$'"));
+          // The pattern lets any count through; Karpenter reads it with strconv.Atoi into an int.
+          if (!engine::parse_integer<std::int32_t>(digits).ok())
+            n->fail(invalid(obj, "spec.disruption.budgets.nodes", bg.nodes,
+                            "a node count must be at most " + std::to_string(INT32_MAX)));
         }
         if (auto rs = br.get("reasons")) {
           bg.reasons = rs->as_string_list();
@@ -291,7 +300,7 @@ kp::NodeClass read_ec2_node_class(const Value& v) {
   }
   if (auto k = s.get("kubelet")) {
     MapReader kr(*k, "kubelet");
-    if (auto mp = kr.get("maxPods")) nc.max_pods = static_cast<int>(mp->as_non_negative());
+    if (auto mp = kr.get("maxPods")) nc.max_pods = static_cast<int>(mp->as_int_in(0, INT32_MAX, "a pod count"));
     kr.allow({"podsPerCore", "systemReserved", "kubeReserved", "evictionHard", "evictionSoft", "evictionSoftGracePeriod",
               "evictionMaxPodGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "cpuCFSQuota",
               "clusterDNS"});

@@ -9,6 +9,8 @@
 #include "models/k8s/quantity.hpp"
 #include "sim/scenario/autoscaling_actions.hpp"
 #include "sim/scenario/cluster_loader.hpp"
+#include "sim/scenario/input_limits.hpp"
+#include "sim/scenario/instance_pick.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/yaml_reader.hpp"
@@ -63,9 +65,7 @@ void read_spot_interruption(const Value& v, MapReader& r, const ClusterSpec& clu
   if (targets != 1) v.fail("ec2.send-spot-instance-interruptions needs exactly one of \"nodegroup\", \"nodePool\" or \"node\"");
   if (auto x = r.get("instance")) {
     a.instance = x->as_string();
-    bool index = !a.instance.empty() && a.instance.find_first_not_of("0123456789") == std::string::npos;
-    if (!index && a.instance != "newest" && a.instance != "oldest")
-      x->fail("instance is \"newest\", \"oldest\" or an index by launch order (0 = first), got \"" + a.instance + "\"");
+    check_instance_pick(*x, a.instance);
   }
   if (auto x = r.get("durationBeforeInterruption")) {
     a.before_interruption = x->as_duration();
@@ -111,10 +111,8 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     if (auto x = r.get("force")) a.force = x->as_bool();
   } else if (a.action == "terraform.apply") {
     if (auto ngs = r.get("nodeGroups")) {
-      MapReader groups(*ngs, "nodeGroups");
-      for (auto it = ngs->node().begin(); it != ngs->node().end(); ++it) {
-        std::string name = it->first.as<std::string>();
-        Value body = *groups.get(name);
+      (void)MapReader(*ngs, "nodeGroups");  // a mapping, or a located error
+      for (const auto& [name, key, body] : ngs->entries("a node group name")) {
         const NodeGroupSpec* base = nullptr;
         for (const auto& ng : cluster.node_groups)
           if (ng.name == name) base = &ng;
@@ -163,12 +161,9 @@ Expectation read_expectation(const Value& v) {
     }
   if (e.subject.empty()) {
     // Point at the first key with a suggestion among the subjects.
-    for (auto it = v.node().begin(); it != v.node().end(); ++it) {
-      std::string key = it->first.as<std::string>();
+    for (const auto& [key, k, value] : v.entries("a field name")) {
       std::string hint = did_you_mean(key, subjects);
-      if (!hint.empty())
-        throw InputError(Value(it->first, v.file_ptr()).where(),
-                         "unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
+      if (!hint.empty()) k.fail("unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
     }
     v.fail("an expectation needs one of: pod, event, nodes, nodeGroup, job, cost, subnet");
   }
@@ -332,6 +327,9 @@ Scenario load_scenario_root(const Value& root, FileLoader& files, const std::str
   if (auto d = r.get("duration")) {
     s.duration = d->as_duration();
     if (s.duration.us <= 0) d->fail("duration must be positive");
+    if (s.duration > kMaxSimulatedTime)
+      d->fail("duration must be at most " + engine::format_duration(kMaxSimulatedTime) + " (one year), got " +
+              engine::format_duration(s.duration));
   }
   s.cluster = read_cluster(r.require("cluster"), aws::InstanceCatalog::builtin());
   if (auto m = r.get("manifests")) s.manifests = parse_manifests(*m, files);

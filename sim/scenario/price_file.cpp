@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "sim/engine/numbers.hpp"
+
 namespace eksim::scenario {
 
 namespace {
@@ -60,9 +62,9 @@ std::vector<aws::UserPrice> read_price_file(const std::string& path, const Locat
     if (cols[2] != "on-demand" && cols[2] != "spot")
       throw InputError(at(2), "capacityType must be on-demand or spot, got \"" + cols[2] + "\"");
     p.spot = cols[2] == "spot";
-    char* end = nullptr;
-    p.usd_per_hour = std::strtod(cols[3].c_str(), &end);
-    if (cols[3].empty() || *end != '\0' || !(p.usd_per_hour > 0) || p.usd_per_hour > 1e6)
+    auto usd = engine::parse_real(cols[3]);
+    p.usd_per_hour = usd.value;
+    if (!usd.ok() || !(p.usd_per_hour > 0) || p.usd_per_hour > 1e6)
       throw InputError(at(3), "usdPerHour: expected a positive number of dollars, got \"" + cols[3] + "\"");
     out.push_back(p);
   }

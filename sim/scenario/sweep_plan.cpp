@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/scenario/yaml_documents.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
 namespace eksim::scenario {
@@ -188,8 +189,8 @@ SweepPlan load_sweep_plan(const std::string& path) {
     for (const auto& item : pts->items()) {
       if (!item.is_map()) item.fail("a point is a mapping of PATH: value");
       SweepPoint p;
-      for (auto it = item.node().begin(); it != item.node().end(); ++it)
-        p.assignments.push_back(SweepAssignment{it->first.as<std::string>(), dump(it->second), Value(it->second, item.file_ptr()).where()});
+      for (const auto& [path, key, value] : item.entries("a path"))
+        p.assignments.push_back(SweepAssignment{path, dump(value.node()), value.where()});
       explicit_points.push_back(std::move(p));
     }
     if (explicit_points.empty()) pts->fail("points must not be empty");
@@ -230,12 +231,7 @@ SweepRun sweep_run(const SweepPlan& plan, std::size_t index) {
 }
 
 YAML::Node point_tree(const SweepPlan& plan, std::size_t point) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(plan.scenario_text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(Location{plan.scenario_file, e.mark.line + 1, e.mark.column + 1}, std::string("malformed YAML: ") + e.msg);
-  }
+  YAML::Node root = parse_yaml_document(plan.scenario_text, plan.scenario_file);
   for (const auto& a : plan.points[point].assignments) assign_path(root, a.path, YAML::Load(a.value_yaml), a.where);
   return root;
 }

@@ -3,12 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "models/cluster/cluster.hpp"
+#include "sim/engine/numbers.hpp"
 #include "sim/scenario/actions.hpp"
+#include "sim/scenario/input_limits.hpp"
 
 namespace eksim::scenario {
 
@@ -68,70 +71,18 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-// A CSV time: a duration string (90s, 1h30m) or plain seconds.
+// A CSV time: a duration string (90s, 1h30m) or plain seconds, within the longest run (beyond
+// it, seconds would not fit the microsecond clock).
 std::optional<engine::Duration> parse_time(const std::string& text) {
-  if (auto d = engine::parse_duration(text)) return d;
-  char* end = nullptr;
-  double secs = std::strtod(text.c_str(), &end);
-  if (end && *end == '\0' && !text.empty() && secs >= 0) return engine::Duration::from_seconds(secs);
-  return std::nullopt;
+  std::optional<engine::Duration> d = engine::parse_duration(text);
+  if (!d) {
+    auto secs = engine::parse_real(text);
+    if (secs.ok() && secs.value <= kMaxSimulatedTime.to_seconds()) d = engine::Duration::from_seconds(secs.value);
+  }
+  if (d && (d->us < 0 || *d > kMaxSimulatedTime)) return std::nullopt;
+  return d;
 }
 
-std::vector<TraceArrival> read_trace(const std::string& path, const Location& from) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(from, "cannot open \"" + path + "\": no such file");
-  std::vector<TraceArrival> out;
-  std::string line;
-  int line_no = 0;
-  bool header = false;
-  while (std::getline(in, line)) {
-    ++line_no;
-    std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::vector<int> starts;
-    std::size_t pos = 0;
-    while (true) {
-      auto comma = line.find(',', pos);
-      cols.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
-      starts.push_back(static_cast<int>(pos) + 1);
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
-    auto at = [&](std::size_t col) { return Location{path, line_no, starts[std::min(col, starts.size() - 1)]}; };
-    if (!header) {
-      if (t != "time,kind,name,gpus,duration")
-        throw InputError(at(0), "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
-      header = true;
-      continue;
-    }
-    if (cols.size() != 5)
-      throw InputError(at(0), fmt::format("expected 5 columns (time,kind,name,gpus,duration), got {}", cols.size()));
-    TraceArrival a;
-    a.where = at(0);
-    auto time = parse_time(cols[0]);
-    if (!time) throw InputError(at(0), "time: expected seconds or a duration such as 90s or 1h30m, got \"" + cols[0] + "\"");
-    a.time = *time;
-    a.kind = cols[1];
-    if (a.kind != "Job" && a.kind != "Deployment")
-      throw InputError(at(1), "kind must be Job or Deployment, got \"" + a.kind + "\"");
-    a.name = cols[2];
-    auto errs = dns1123_subdomain_errors(a.name);
-    if (!errs.empty()) throw InputError(at(2), "name \"" + a.name + "\": " + errs[0]);
-    char* end = nullptr;
-    long long g = std::strtoll(cols[3].c_str(), &end, 10);
-    if (cols[3].empty() || *end != '\0' || g < 0)
-      throw InputError(at(3), "gpus: expected a non-negative integer, got \"" + cols[3] + "\"");
-    a.gpus = g;
-    auto d = engine::parse_duration(cols[4]);
-    if (!d || d->us <= 0) throw InputError(at(4), "duration: expected a positive duration such as 30m, got \"" + cols[4] + "\"");
-    a.duration = *d;
-    out.push_back(a);
-  }
-  if (!header) throw InputError(Location{path, 1, 1}, "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
-  std::stable_sort(out.begin(), out.end(), [](const TraceArrival& a, const TraceArrival& b) { return a.time < b.time; });
-  return out;
-}
 
 WorkloadGenerator read_generator(const std::string& name, const Value& v, FileLoader& files) {
   MapReader r(v, "workload \"" + name + "\"");
@@ -171,7 +122,7 @@ WorkloadGenerator read_generator(const std::string& name, const Value& v, FileLo
   if (auto x = r.get("start")) g.start = x->as_duration();
   if (auto x = r.get("until")) g.until = x->as_duration();
   if (auto x = r.get("maxArrivals")) g.max_arrivals = x->as_non_negative();
-  if (auto x = r.get("gpus")) g.gpus = x->as_non_negative();
+  if (auto x = r.get("gpus")) g.gpus = x->as_int_in(0, INT32_MAX, "a GPU count");
   if (auto x = r.get("duration")) {
     if (x->is_map()) {
       MapReader d(*x, "duration");
@@ -185,7 +136,7 @@ WorkloadGenerator read_generator(const std::string& name, const Value& v, FileLo
     }
     if (g.duration.us <= 0) x->fail("duration must be positive");
   }
-  if (auto x = r.get("replicas")) g.replicas = static_cast<std::int32_t>(x->as_non_negative());
+  if (auto x = r.get("replicas")) g.replicas = static_cast<std::int32_t>(x->as_int_in(0, INT32_MAX, "a replica count"));
   if (auto x = r.get("namespace")) g.ns = x->as_string();
   if (auto x = r.get("templates")) {
     for (auto& m : parse_manifests(*x, files)) {
@@ -234,18 +185,70 @@ Manifest stamp(const WorkloadGenerator& g, const Arrival& a) {
 
 }  // namespace
 
+std::vector<TraceArrival> read_trace(const std::string& path, const Location& from) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(from, "cannot open \"" + path + "\": no such file");
+  std::vector<TraceArrival> out;
+  std::string line;
+  int line_no = 0;
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    std::vector<std::string> cols;
+    std::vector<int> starts;
+    std::size_t pos = 0;
+    while (true) {
+      auto comma = line.find(',', pos);
+      cols.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+      starts.push_back(static_cast<int>(pos) + 1);
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    auto at = [&](std::size_t col) { return Location{path, line_no, starts[std::min(col, starts.size() - 1)]}; };
+    if (!header) {
+      if (t != "time,kind,name,gpus,duration")
+        throw InputError(at(0), "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
+      header = true;
+      continue;
+    }
+    if (cols.size() != 5)
+      throw InputError(at(0), fmt::format("expected 5 columns (time,kind,name,gpus,duration), got {}", cols.size()));
+    TraceArrival a;
+    a.where = at(0);
+    auto time = parse_time(cols[0]);
+    if (!time)
+      throw InputError(at(0), "time: expected seconds or a duration such as 90s or 1h30m, at most " +
+                                  engine::format_duration(kMaxSimulatedTime) + ", got \"" + cols[0] + "\"");
+    a.time = *time;
+    a.kind = cols[1];
+    if (a.kind != "Job" && a.kind != "Deployment")
+      throw InputError(at(1), "kind must be Job or Deployment, got \"" + a.kind + "\"");
+    a.name = cols[2];
+    auto errs = dns1123_subdomain_errors(a.name);
+    if (!errs.empty()) throw InputError(at(2), "name \"" + a.name + "\": " + errs[0]);
+    auto g = engine::parse_integer<std::int32_t>(cols[3]);
+    if (!g.ok() || g.value < 0) throw InputError(at(3), "gpus: expected a non-negative integer, got \"" + cols[3] + "\"");
+    a.gpus = g.value;
+    auto d = engine::parse_duration(cols[4]);
+    if (!d || d->us <= 0) throw InputError(at(4), "duration: expected a positive duration such as 30m, got \"" + cols[4] + "\"");
+    a.duration = *d;
+    out.push_back(a);
+  }
+  if (!header) throw InputError(Location{path, 1, 1}, "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
+  std::stable_sort(out.begin(), out.end(), [](const TraceArrival& a, const TraceArrival& b) { return a.time < b.time; });
+  return out;
+}
+
 std::vector<WorkloadGenerator> read_workloads(const Value& v, FileLoader& files) {
   if (!v.is_map()) v.fail("workloads: expected a mapping of generator names, got a " + v.kind_name());
-  MapReader r(v, "workloads");
   std::vector<WorkloadGenerator> out;
-  for (auto it = v.node().begin(); it != v.node().end(); ++it) {
-    std::string name = it->first.as<std::string>();
-    Value key(it->first, v.file_ptr());
+  for (const auto& [name, key, body] : v.entries("a workload name")) {
     auto errs = dns1123_label_errors(name);
     if (!errs.empty()) key.fail("workload name \"" + name + "\": " + errs[0]);
-    out.push_back(read_generator(name, *r.get(name), files));
+    out.push_back(read_generator(name, body, files));
   }
-  r.finish();
   return out;
 }
 
@@ -256,7 +259,10 @@ std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster,
   auto& durations = cluster.rng.get("workloads/" + g.name + "/durations");
   auto draw_duration = [&] {
     if (g.duration_sigma <= 0) return g.duration;
-    auto d = engine::Duration::from_seconds(durations.lognormal_median(g.duration.to_seconds(), g.duration_sigma));
+    // A wide sigma draws the odd astronomically long run; beyond the longest simulation it
+    // changes nothing, and it must still fit the microsecond clock.
+    double secs = std::min(durations.lognormal_median(g.duration.to_seconds(), g.duration_sigma), kMaxSimulatedTime.to_seconds());
+    auto d = engine::Duration::from_seconds(secs);
     return d.us < 1000000 ? engine::Duration::seconds(1) : d;
   };
   auto full = [&] { return g.max_arrivals && static_cast<std::int64_t>(out.size()) >= *g.max_arrivals; };
@@ -275,6 +281,9 @@ std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster,
   double t = first.to_seconds();
   int n = 0;
   while (!full()) {
+    if (out.size() >= kMaxArrivalsPerWorkload)
+      throw InputError(g.where, fmt::format("workload \"{}\" would make more than {} arrivals before the run ends; lower "
+                                            "ratePerHour or set maxArrivals", g.name, kMaxArrivalsPerWorkload));
     t += rng.exponential(mean_gap);
     if (t >= stop.to_seconds()) break;
     if (g.arrival == "diurnal") {

@@ -69,6 +69,10 @@ struct WorkloadGenerator {
 
 // Parses the `workloads:` mapping. Throws InputError (unknown keys with did-you-mean, bad CSV rows
 // located in the CSV file).
+// A workload trace (CSV "time,kind,name,gpus,duration" with a header line); errors are located in
+// the CSV, or at from when the file cannot be opened.
+std::vector<TraceArrival> read_trace(const std::string& path, const Location& from);
+
 std::vector<WorkloadGenerator> read_workloads(const Value& v, FileLoader& files);
 
 // One arrival as drawn for a run (exposed for tests).

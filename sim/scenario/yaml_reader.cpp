@@ -1,13 +1,27 @@
 #include "sim/scenario/yaml_reader.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "models/k8s/quantity.hpp"
+#include "sim/engine/numbers.hpp"
+#include "sim/scenario/yaml_documents.hpp"
 
 namespace eksim::scenario {
+
+namespace {
+// 0.5, 100, 1e+06: the shortest form that reads back the same.
+std::string format_number(double d) {
+  std::ostringstream out;
+  out.imbue(std::locale::classic());
+  out << d;
+  return out.str();
+}
+}  // namespace
 
 Location Value::where() const {
   const YAML::Mark m = node_.Mark();
@@ -32,11 +46,18 @@ std::string Value::as_string(const char* what) const {
 std::int64_t Value::as_int(const char* what) const {
   if (!node_.IsScalar()) fail(std::string("expected ") + what + ", got " + kind_name());
   const std::string& s = node_.Scalar();
-  std::size_t i = (!s.empty() && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
-  if (i >= s.size() || s.size() - i > 18 ||
-      !std::all_of(s.begin() + static_cast<std::ptrdiff_t>(i), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    fail(std::string("expected ") + what + ", got \"" + s + "\"");
-  return std::stoll(s);
+  auto n = engine::parse_integer<std::int64_t>(s);
+  if (n.status == engine::NumberStatus::OutOfRange) fail(std::string("expected ") + what + ", got \"" + s + "\" (out of range)");
+  if (!n.ok()) fail(std::string("expected ") + what + ", got \"" + s + "\"");
+  return n.value;
+}
+
+std::int64_t Value::as_int_in(std::int64_t lo, std::int64_t hi, const char* what) const {
+  std::int64_t v = as_int(what);
+  if (v < lo || v > hi)
+    fail(std::string("expected ") + what + " from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got " +
+         std::to_string(v));
+  return v;
 }
 
 std::int64_t Value::as_non_negative(const char* what) const {
@@ -48,12 +69,18 @@ std::int64_t Value::as_non_negative(const char* what) const {
 double Value::as_double(const char* what) const {
   if (!node_.IsScalar()) fail(std::string("expected ") + what + ", got " + kind_name());
   const std::string& s = node_.Scalar();
-  std::istringstream in(s);
-  in.imbue(std::locale::classic());
-  double d = 0;
-  in >> d;
-  if (!in || !in.eof()) fail(std::string("expected ") + what + ", got \"" + s + "\"");
-  return d;
+  auto d = engine::parse_real(s);
+  if (d.status == engine::NumberStatus::OutOfRange) fail(std::string("expected ") + what + ", got \"" + s + "\" (out of range)");
+  if (!d.ok()) fail(std::string("expected ") + what + ", got \"" + s + "\"");
+  return d.value;
+}
+
+double Value::as_double_in(double lo, double hi, const char* what) const {
+  double v = as_double(what);
+  if (v < lo || v > hi)
+    fail(std::string("expected ") + what + " from " + format_number(lo) + " to " + format_number(hi) + ", got " +
+         node_.Scalar());
+  return v;
 }
 
 bool Value::as_bool() const {
@@ -81,6 +108,21 @@ std::int64_t Value::as_quantity() const {
   fail("expected a quantity such as 500m, 2 or 1Gi, got " + kind_name());
 }
 
+std::string Value::as_key(const char* what) const {
+  if (!node_.IsScalar()) fail(std::string("expected ") + what + " as key, got " + kind_name());
+  return node_.Scalar();
+}
+
+std::vector<MapEntry> Value::entries(const char* what) const {
+  if (!node_.IsMap()) fail("expected a mapping, got " + kind_name());
+  std::vector<MapEntry> out;
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    Value key(it->first, file_);
+    out.push_back(MapEntry{key.as_key(what), key, Value(it->second, file_)});
+  }
+  return out;
+}
+
 std::vector<Value> Value::items() const {
   if (!node_.IsSequence()) fail("expected a list, got " + kind_name());
   std::vector<Value> out;
@@ -97,10 +139,8 @@ std::vector<std::string> Value::as_string_list() const {
 std::map<std::string, std::string> Value::as_string_map() const {
   if (!node_.IsMap()) fail("expected a mapping of strings, got " + kind_name());
   std::map<std::string, std::string> out;
-  for (auto it = node_.begin(); it != node_.end(); ++it) {
-    Value k(it->first, file_), v(it->second, file_);
-    out[k.as_string("a key")] = v.is_null() ? std::string() : v.as_string("a string value");
-  }
+  for (const auto& [key, k, v] : entries("a string"))
+    out[key] = v.is_null() ? std::string() : v.as_string("a string value");
   return out;
 }
 
@@ -131,7 +171,7 @@ std::vector<std::pair<std::string, Location>> MapReader::unread_keys() const {
   std::vector<std::pair<std::string, Location>> out;
   for (auto it = value_.node().begin(); it != value_.node().end(); ++it) {
     Value k(it->first, value_.file_ptr());
-    std::string key = k.is_scalar() ? k.node().Scalar() : std::string("?");
+    std::string key = k.as_key("a name");
     if (!known_.count(key)) out.emplace_back(key, k.where());
   }
   return out;
@@ -149,23 +189,18 @@ void MapReader::finish() {
 }
 
 std::vector<Value> FileLoader::load_documents(const std::string& path, const std::optional<Location>& from) {
-  Location at = from.value_or(Location{path, 0, 0});
+  Location at = from.value_or(Location{});  // a file named on the command line: no place in a file
   std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw InputError(at, "cannot open \"" + path + "\": is a directory");
   if (!std::filesystem::is_regular_file(path, ec)) throw InputError(at, "cannot open \"" + path + "\": no such file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(at, "cannot open \"" + path + "\"");
+  if (!in) throw InputError(at, "cannot open \"" + path + "\": " + std::strerror(errno));
   std::stringstream buf;
   buf << in.rdbuf();
   auto file = std::make_shared<const std::string>(path);
   std::vector<Value> docs;
-  try {
-    for (auto& doc : YAML::LoadAll(buf.str()))
-      if (doc && !doc.IsNull()) docs.emplace_back(doc, file);
-  } catch (const YAML::Exception& e) {
-    // yaml-cpp marks are 0-based; its message repeats the position, keep only the reason.
-    bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-    throw InputError(Location{path, e.mark.line + 1, e.mark.column + 1}, std::string(json ? "malformed JSON: " : "malformed YAML: ") + e.msg);
-  }
+  for (auto& doc : parse_yaml_documents(buf.str(), path))
+    if (doc && !doc.IsNull()) docs.emplace_back(doc, file);
   return docs;
 }
 

@@ -21,6 +21,8 @@
 
 namespace eksim::scenario {
 
+struct MapEntry;
+
 class Value {
  public:
   Value(YAML::Node node, std::shared_ptr<const std::string> file) : node_(std::move(node)), file_(std::move(file)) {}
@@ -42,11 +44,21 @@ class Value {
   std::int64_t as_int(const char* what = "an integer") const;
   // An integer that must be >= 0 ("negative sizes" are input errors).
   std::int64_t as_non_negative(const char* what = "a non-negative integer") const;
+  // An integer in [lo, hi]; the bounds are part of the message.
+  std::int64_t as_int_in(std::int64_t lo, std::int64_t hi, const char* what = "an integer") const;
+  // A finite number; "1e400" and "1e-400" are out of range, not infinity or zero.
   double as_double(const char* what = "a number") const;
+  double as_double_in(double lo, double hi, const char* what = "a number") const;
   bool as_bool() const;
   engine::Duration as_duration() const;
   // Kubernetes quantity in milli-units (see models/k8s/quantity.hpp).
   std::int64_t as_quantity() const;
+  // This value read as a mapping key naming something: a plain scalar. A complex key
+  // (`? [a, b]: x`) or a null one (`~: x`) is a located error, "expected WHAT as key, got ...".
+  std::string as_key(const char* what = "a name") const;
+  // The one way to walk a mapping whose keys are names (node groups, workloads, add-on values,
+  // ...): every key read with as_key, in document order. Error if not a mapping.
+  std::vector<MapEntry> entries(const char* what = "a name") const;
   std::vector<Value> items() const;  // a sequence's elements; error if not a sequence
   std::vector<std::string> as_string_list() const;
   // A mapping of scalar values, e.g. labels; error on nested values.
@@ -55,6 +67,13 @@ class Value {
  private:
   YAML::Node node_;
   std::shared_ptr<const std::string> file_;
+};
+
+// One key: value pair of a mapping, the key read as a name (see Value::entries).
+struct MapEntry {
+  std::string name;
+  Value key;
+  Value value;
 };
 
 class MapReader {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <vector>
+#include "sim/engine/numbers.hpp"
 
 namespace eksim::autoscaling::karpenter {
 
@@ -53,7 +54,7 @@ std::optional<int> value_of(const std::string& tok, const char* const* names, in
   if (tok.empty()) return std::nullopt;
   if (std::all_of(tok.begin(), tok.end(), [](unsigned char ch) { return std::isdigit(ch); })) {
     if (tok.size() > 4) return std::nullopt;
-    return std::stoi(tok);
+    return engine::parse_integer<int>(tok).value;
   }
   if (!names) return std::nullopt;
   std::string low;

@@ -1,6 +1,7 @@
 #include "models/autoscaling/cas/config/autoscaling_options.hpp"
 
 #include <sstream>
+#include "sim/engine/numbers.hpp"
 
 namespace eksim::autoscaling {
 
@@ -24,7 +25,8 @@ CasOptions cas_options_from_flags(const std::map<std::string, std::string>& flag
       if (auto d = engine::parse_duration(it->second)) out = *d;
   };
   auto num = [&](const char* name, double& out) {
-    if (auto it = flags.find(name); it != flags.end()) out = std::stod(it->second);
+    // The scenario loader has range-checked every number flag.
+    if (auto it = flags.find(name); it != flags.end()) out = engine::parse_real(it->second).value;
   };
   auto boolean = [&](const char* name, bool& out) {
     if (auto it = flags.find(name); it != flags.end()) out = it->second == "true";

@@ -68,8 +68,39 @@ std::vector<ExpansionOption> filter_price(const std::vector<ExpansionOption>& op
       /*lowest=*/true);
 }
 
+namespace {
+
+// std::regex compiles and matches by recursion, about one frame per nesting level and per
+// literal character, so a rule like 30,000 nested groups overflows the stack. Go's regexp/syntax
+// refuses nesting beyond 1000 ("expression nests too deeply"); eksim also bounds a rule's
+// length, which Go does not need to.
+constexpr int kMaxRegexpNesting = 1000;       // regexp/syntax maxHeight
+constexpr std::size_t kMaxRegexpLength = 10000;  // eksim's own bound
+
+std::optional<std::string> regexp_limit_error(const std::string& re) {
+  if (re.size() > kMaxRegexpLength)
+    return "rule longer than " + std::to_string(kMaxRegexpLength) + " characters (eksim's limit)";
+  int depth = 0;
+  bool escaped = false;
+  for (char c : re) {
+    if (escaped) {
+      escaped = false;
+    } else if (c == '\\') {
+      escaped = true;
+    } else if (c == '(') {
+      if (++depth > kMaxRegexpNesting) return "error parsing regexp: expression nests too deeply: `" + re + "`";
+    } else if (c == ')') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 bool priority_group_matches(const std::string& group_id, const std::vector<std::string>& patterns) {
   for (const auto& pattern : patterns) {
+    if (regexp_limit_error(pattern)) continue;  // refused by check_priority_regexps as well
     try {
       if (std::regex_search(group_id, std::regex(pattern))) return true;
     } catch (const std::regex_error&) {
@@ -101,6 +132,8 @@ std::optional<std::string> check_priority_regexps(const PriorityConfig& config) 
   // Go ranges over the map in random order; std::map's order reports the lowest priority first.
   for (const auto& [prio, patterns] : config)
     for (const auto& re : patterns) {
+      if (auto limit = regexp_limit_error(re))
+        return "Can't compile regexp rule for priority " + std::to_string(prio) + " and rule " + re + ": " + *limit;
       try {
         std::regex compiled(re);
       } catch (const std::regex_error& e) {

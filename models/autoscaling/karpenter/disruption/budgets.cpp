@@ -4,6 +4,7 @@
 
 #include "models/autoscaling/karpenter/internal.hpp"
 #include "models/autoscaling/karpenter/cron.hpp"
+#include "sim/engine/numbers.hpp"
 
 namespace eksim::autoscaling::karpenter {
 
@@ -43,10 +44,11 @@ int Controller::allowed_disruptions(const NodePool& p, const std::string& reason
     std::int64_t v = 0;
     if (!b.nodes.empty() && b.nodes.back() == '%') {
       // intstr.GetScaledValueFromIntOrPercent(..., roundUp=true)
-      std::int64_t pct = std::stoll(b.nodes.substr(0, b.nodes.size() - 1));
+      // The loader has checked both forms (0-100%, a count within int32).
+      std::int64_t pct = engine::parse_integer<std::int64_t>(std::string_view(b.nodes).substr(0, b.nodes.size() - 1)).value;
       v = (nodes * pct + 99) / 100;
     } else {
-      v = std::stoll(b.nodes);
+      v = engine::parse_integer<std::int64_t>(b.nodes).value;
     }
     allowed = std::min(allowed, v);
   }

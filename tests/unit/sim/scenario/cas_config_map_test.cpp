@@ -31,5 +31,20 @@ TEST(CasPriority, ConfigParsing) {
   }
 }
 
+// std::regex recurses per nesting level and per character: rules that would overflow the stack
+// are refused with Go's "nests too deeply" text (beyond 1000 levels) or eksim's length limit.
+TEST(CasPriority, RulesThatWouldOverflowStdRegexAreRefused) {
+  std::string err;
+  const std::string nested = std::string(1001, '(') + "a" + std::string(1001, ')');
+  EXPECT_FALSE(parse_priority_config("10:\n  - \"" + nested + "\"\n", &err));
+  EXPECT_EQ(err, "Can't compile regexp rule for priority 10 and rule " + nested +
+                     ": error parsing regexp: expression nests too deeply: `" + nested + "`");
+  const std::string longest = std::string(10001, 'a');
+  EXPECT_FALSE(parse_priority_config("10:\n  - " + longest + "\n", &err));
+  EXPECT_EQ(err, "Can't compile regexp rule for priority 10 and rule " + longest +
+                     ": rule longer than 10000 characters (eksim's limit)");
+  EXPECT_TRUE(parse_priority_config("10:\n  - \"" + std::string(1000, '(') + "a" + std::string(1000, ')') + "\"\n", &err)) << err;
+}
+
 }  // namespace
 }  // namespace eksim::scenario

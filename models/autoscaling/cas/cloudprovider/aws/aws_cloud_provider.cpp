@@ -7,6 +7,7 @@
 
 #include "models/autoscaling/cas/core/scaledown/actuation/drain.hpp"
 #include "models/autoscaling/cluster_autoscaler.hpp"
+#include "sim/engine/numbers.hpp"
 
 namespace eksim::autoscaling {
 
@@ -52,8 +53,10 @@ void ClusterAutoscaler::refresh_groups() {
     auto a = spec.find(':'), b = spec.find(':', a == std::string::npos ? 0 : a + 1);
     if (a == std::string::npos || b == std::string::npos) continue;
     std::string name = spec.substr(b + 1);
-    if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(name))
-      keep(*asg, std::make_pair(std::stoll(spec.substr(0, a)), std::stoll(spec.substr(a + 1, b - a - 1))));
+    auto lo = engine::parse_integer<std::int64_t>(std::string_view(spec).substr(0, a));
+    auto hi = engine::parse_integer<std::int64_t>(std::string_view(spec).substr(a + 1, b - a - 1));
+    if (!lo.ok() || !hi.ok()) continue;  // the scenario loader refuses these
+    if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(name)) keep(*asg, std::make_pair(lo.value, hi.value));
   }
   std::set<std::string> named;
   for (const auto& g : next) named.insert(g.id);

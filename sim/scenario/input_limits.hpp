@@ -1,0 +1,34 @@
+#pragma once
+// The bounds eksim puts on input so that no file or flag can make it hang or exhaust memory.
+// Each is named in the README's "Input limits" section; change both together.
+#include <cstddef>
+#include <cstdint>
+
+#include "sim/engine/time.hpp"
+
+namespace eksim::scenario {
+
+// Simulated time of one run (scenario `duration`, `--until`): one year. Far beyond any capacity
+// plan, and far from the int64 microsecond clock's end, so no time arithmetic can overflow.
+inline constexpr engine::Duration kMaxSimulatedTime = engine::Duration::hours(24 * 365);
+
+// A control loop's interval (Cluster Autoscaler scan-interval): at least one second. A zero
+// interval would fire forever at one instant; a microsecond one billions of times an hour.
+inline constexpr engine::Duration kMinLoopPeriod = engine::Duration::seconds(1);
+
+// `--metrics-interval`: at least one second of simulated time between samples.
+inline constexpr engine::Duration kMinMetricsInterval = engine::Duration::seconds(1);
+
+// A workload generator makes at most this many arrivals in one run (more is a rate typo, and
+// would hold gigabytes of pending objects).
+inline constexpr std::size_t kMaxArrivalsPerWorkload = 1000000;
+
+// YAML aliases may expand a document by at most this many nodes ("billion laughs").
+inline constexpr std::uint64_t kMaxAliasExpandedNodes = 100000;
+
+// Mappings and sequences nest at most this deep, counting through aliases. yaml-cpp 0.7 itself
+// stops near 500 literal levels (with the message "bad file"); below that, so that one limit
+// with one message holds whichever check meets it first.
+inline constexpr int kMaxNestingDepth = 400;
+
+}  // namespace eksim::scenario

@@ -1,0 +1,189 @@
+#include "sim/scenario/yaml_documents.hpp"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/input_limits.hpp"
+
+namespace eksim::scenario {
+
+namespace {
+
+bool is_json_file(const std::string& file) {
+  return file.size() >= 5 && file.compare(file.size() - 5, 5, ".json") == 0;
+}
+
+std::string malformed(const std::string& file) { return is_json_file(file) ? "malformed JSON: " : "malformed YAML: "; }
+
+std::string too_deep() {
+  return "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels (counting through aliases)";
+}
+
+// yaml-cpp's exceptions as located errors; its messages repeat the position, keep the reason.
+[[noreturn]] void rethrow_located(const YAML::Exception& e, const std::string& file) {
+  Location at{file, e.mark.line + 1, e.mark.column + 1};
+  // yaml-cpp 0.7's depth guard says "bad file"; say what the limit is.
+  if (dynamic_cast<const YAML::DeepRecursion*>(&e)) throw InputError(at, too_deep());
+  throw InputError(at, malformed(file) + e.msg);
+}
+
+// The token that starts at pos, for messages: up to the next blank, at most 20 characters.
+std::string token_at(const std::string& text, int pos) {
+  if (pos < 0 || static_cast<std::size_t>(pos) >= text.size()) return "";
+  std::size_t end = static_cast<std::size_t>(pos) + 1;
+  while (end < text.size() && end - pos < 20 && text[end] != ' ' && text[end] != '\n' && text[end] != '\r' &&
+         text[end] != '\t' && text[end] != ',' && text[end] != ']' && text[end] != '}')
+    ++end;
+  return text.substr(static_cast<std::size_t>(pos), end - static_cast<std::size_t>(pos));
+}
+
+// Walks the parser's events keeping, for every open collection, its size and height with aliases
+// expanded, so that the checks cost one pass and no tree.
+class StructureCheck : public YAML::EventHandler {
+ public:
+  StructureCheck(const std::string& text, const std::string& file) : text_(text), file_(file) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    // A document that starts where the previous one did consumed nothing: the stray token that
+    // sends yaml-cpp's LoadAll into an endless loop.
+    if (last_doc_start_ && *last_doc_start_ == mark.pos)
+      fail(mark, malformed(file_) + "unexpected \"" + token_at(text_, mark.pos) + "\" outside any mapping or sequence");
+    last_doc_start_ = mark.pos;
+    anchors_.clear();
+    alias_nodes_ = 0;
+    stack_.clear();
+  }
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, std::nullopt); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    leaf(mark, anchor, value);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (anchor == 0 || anchor > anchors_.size()) return;  // yaml-cpp reports unknown anchors itself
+    const Anchor& a = anchors_[anchor - 1];
+    if (a.open) fail(mark, "alias " + token_at(text_, mark.pos) + " refers to a node that contains it (a cycle)");
+    alias_nodes_ += a.nodes;
+    if (alias_nodes_ > kMaxAliasExpandedNodes)
+      fail(mark, "aliases expand this document to more than " + std::to_string(kMaxAliasExpandedNodes) +
+                     " nodes (an alias bomb?)");
+    complete(mark, a.nodes, a.height, a.scalar);
+  }
+
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(mark, anchor, false);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+    open(mark, anchor, true);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  struct Anchor {
+    bool open = true;
+    std::uint64_t nodes = 1;
+    int height = 1;
+    std::optional<std::string> scalar;  // for an alias used as a key
+  };
+  struct Frame {
+    YAML::Mark mark;
+    YAML::anchor_t anchor = 0;
+    bool is_map = false;
+    bool expecting_key = true;
+    std::uint64_t nodes = 1;
+    int height = 1;
+    std::map<std::string, int> keys;  // scalar key -> 1-based line of its first occurrence
+  };
+
+  [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
+    throw InputError(Location{file_, mark.line + 1, mark.column + 1}, message);
+  }
+
+  Anchor& anchor_slot(YAML::anchor_t anchor) {
+    if (anchors_.size() < anchor) anchors_.resize(anchor);
+    return anchors_[anchor - 1];
+  }
+
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, const std::optional<std::string>& scalar) {
+    if (anchor) anchor_slot(anchor) = Anchor{false, 1, 1, scalar};
+    complete(mark, 1, 1, scalar);
+  }
+
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool is_map) {
+    if (anchor) anchor_slot(anchor) = Anchor{};
+    Frame f;
+    f.mark = mark;
+    f.anchor = anchor;
+    f.is_map = is_map;
+    stack_.push_back(std::move(f));
+  }
+
+  void close() {
+    Frame f = std::move(stack_.back());
+    stack_.pop_back();
+    if (f.anchor) anchor_slot(f.anchor) = Anchor{false, f.nodes, f.height, std::nullopt};
+    complete(f.mark, f.nodes, f.height, std::nullopt);
+  }
+
+  // A node (leaf, alias or closed collection) of the given expanded size and height is done;
+  // it belongs to the innermost open collection.
+  void complete(const YAML::Mark& mark, std::uint64_t nodes, int height, const std::optional<std::string>& scalar) {
+    if (height > kMaxNestingDepth)
+      fail(mark, too_deep());
+    if (stack_.empty()) return;
+    Frame& parent = stack_.back();
+    parent.nodes += nodes;
+    parent.height = std::max(parent.height, height + 1);
+    if (!parent.is_map) return;
+    if (parent.expecting_key && scalar) {
+      auto [it, inserted] = parent.keys.emplace(*scalar, mark.line + 1);
+      if (!inserted)
+        fail(mark, "mapping key \"" + *scalar + "\" already defined at line " + std::to_string(it->second));
+    }
+    parent.expecting_key = !parent.expecting_key;
+  }
+
+  const std::string& text_;
+  const std::string& file_;
+  std::optional<int> last_doc_start_;
+  std::vector<Anchor> anchors_;
+  std::uint64_t alias_nodes_ = 0;
+  std::vector<Frame> stack_;
+};
+
+void check_structure(const std::string& text, const std::string& file, bool first_only) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  StructureCheck check(text, file);
+  while (parser.HandleNextDocument(check))
+    if (first_only) break;
+}
+
+}  // namespace
+
+std::vector<YAML::Node> parse_yaml_documents(const std::string& text, const std::string& file) {
+  try {
+    check_structure(text, file, false);
+    return YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    rethrow_located(e, file);
+  }
+}
+
+YAML::Node parse_yaml_document(const std::string& text, const std::string& file) {
+  try {
+    check_structure(text, file, true);
+    return YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    rethrow_located(e, file);
+  }
+}
+
+}  // namespace eksim::scenario

@@ -1,0 +1,92 @@
+// The pass over yaml-cpp's events that runs before any tree is built (issue 17): stray tokens,
+// duplicate keys, alias cycles and alias bombs are located errors; ordinary YAML is untouched.
+#include "sim/scenario/yaml_documents.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/yaml_reader.hpp"
+
+namespace eksim::scenario {
+namespace {
+
+std::string error_of(const std::string& text, const std::string& file = "f.yaml") {
+  try {
+    parse_yaml_documents(text, file);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(YamlDocuments, OrdinaryYamlLoadsAsLoadAllDoes) {
+  auto docs = parse_yaml_documents("a: &x {b: 1}\nc: *x\n---\n---\n- [1, 2]\n", "f.yaml");
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_EQ(docs[0]["c"]["b"].as<int>(), 1);
+  EXPECT_TRUE(docs[1].IsNull());
+  EXPECT_EQ(docs[2][0][1].as<int>(), 2);
+  // The same key in different mappings, and anchors redefined in a later document, are fine.
+  EXPECT_EQ(error_of("a: {k: 1}\nb: {k: 2}\n---\nx: &a 1\n---\ny: &a 2\n"), "no error");
+}
+
+TEST(YamlDocuments, StrayTokenThatMakesLoadAllLoopIsLocated) {
+  EXPECT_EQ(error_of("{x: 1},\n"), "f.yaml:1:7: error: malformed YAML: unexpected \",\" outside any mapping or sequence");
+  EXPECT_EQ(error_of("a: 1\n---\n[1],\n"), "f.yaml:3:4: error: malformed YAML: unexpected \",\" outside any mapping or sequence");
+  EXPECT_EQ(error_of("{\"a\": 1},", "f.json"), "f.json:1:9: error: malformed JSON: unexpected \",\" outside any mapping or sequence");
+  EXPECT_EQ(parse_yaml_document("{x: 1},\n", "f.yaml")["x"].as<int>(), 1);  // Load reads one document: no loop
+}
+
+TEST(YamlDocuments, DuplicateKeysAreLocatedAtTheSecond) {
+  EXPECT_EQ(error_of("a: 1\nb:\n  c: 1\n  c: 2\n"), "f.yaml:4:3: error: mapping key \"c\" already defined at line 3");
+  EXPECT_EQ(error_of("{\"a\": 1,\n \"a\": 2}", "f.json"), "f.json:2:2: error: mapping key \"a\" already defined at line 1");
+  // A key written through an alias is the anchored scalar.
+  EXPECT_EQ(error_of("&n name: 1\n*n : 2\n"), "f.yaml:2:1: error: mapping key \"name\" already defined at line 1");
+  EXPECT_EQ(error_of("x: 1\n---\nx: 2\n"), "no error");
+}
+
+TEST(YamlDocuments, AliasCyclesAndBombsAreLocated) {
+  EXPECT_EQ(error_of("values: &x {a: *x}\n"), "f.yaml:1:16: error: alias *x refers to a node that contains it (a cycle)");
+  EXPECT_EQ(error_of("- &s [1, [2, *s]]\n"), "f.yaml:1:14: error: alias *s refers to a node that contains it (a cycle)");
+  // Six levels of ten aliases each: a million nodes from six lines.
+  std::string bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n";
+  const std::string names = "abcdef";
+  for (std::size_t level = 1; level < names.size(); ++level) {
+    std::string alias = std::string("*") + names[level - 1];
+    std::string line = names.substr(level, 1) + ": &" + names.substr(level, 1) + " [" + alias;
+    for (int i = 1; i < 10; ++i) line += ", " + alias;
+    bomb += line + "]\n";
+  }
+  EXPECT_EQ(error_of(bomb), "f.yaml:5:36: error: aliases expand this document to more than 100000 nodes (an alias bomb?)");
+  // A chain of aliases nests deeper than its text: each anchor wraps the one before.
+  std::string chain = "a0: &a0 [x]\n";
+  for (int i = 1; i <= 400; ++i) chain += fmt::format("a{0}: &a{0} [*a{1}]\n", i, i - 1);
+  EXPECT_EQ(error_of(chain), "f.yaml:400:7: error: nesting deeper than 400 levels (counting through aliases)");
+  // Literal nesting: this check below yaml-cpp's own guard, and that guard, give the same error.
+  EXPECT_EQ(error_of(std::string(450, '[') + std::string(450, ']')), "f.yaml:1:50: error: nesting deeper than 400 levels (counting through aliases)");
+  EXPECT_EQ(error_of(std::string(3000, '[') + std::string(3000, ']')), "f.yaml:1:1: error: nesting deeper than 400 levels (counting through aliases)");
+}
+
+TEST(YamlDocuments, KeysThatAreNotNamesAreLocatedErrors) {
+  auto file = std::make_shared<const std::string>("f.yaml");
+  Value v(parse_yaml_document("a: 1\n? [x, y]\n: 2\n", "f.yaml"), file);
+  try {
+    v.entries("a node group name");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "f.yaml:2:3: error: expected a node group name as key, got a sequence");
+  }
+  Value n(parse_yaml_document("~: 1\n", "f.yaml"), file);
+  try {
+    MapReader r(n, "cluster");
+    r.finish();
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "f.yaml:1:1: error: expected a name as key, got null");
+  }
+}
+
+}  // namespace
+}  // namespace eksim::scenario
