@@ -156,7 +156,6 @@ class Controller : public eksim::Controller {
   // Whether any pod waits for provisioning (prunes the pending set).
   bool any_provisionable();
   // NodeIds of the nodes not deleted, ascending (prunes the cluster state of deleted ones).
-  const std::vector<std::uint32_t>& live_nodes();
   // The DaemonSet pods and NodeClaimTemplates, built once per pass and state version.
   struct TemplateSet {
     std::vector<k8s::Pod> daemons;
@@ -297,6 +296,8 @@ class Controller : public eksim::Controller {
   void settle(std::size_t index, k8s::NodeId node, const NodePool& pool, std::uint64_t generation,
               const std::vector<std::uint32_t>& classes, bool relies_on_uninitialized);
   NodePods& node_pods(k8s::NodeId node);
+  // A NodeClaim's phase moved: its node's StateNode is revisited by the next snapshot.
+  void claim_phase_changed(const NodeClaimState& c);
   // What SimulationNodes::classes_of gives for the node's reschedulable pods (the snapshot's
   // required anti-affinity aside), cached with the node's stamp.
   const std::optional<std::vector<std::uint32_t>>& node_classes(k8s::NodeId node);

@@ -28,7 +28,7 @@ bool Controller::still_settled(std::size_t index, SimTime now) {
   state::Snapshot& snap = snapshot();
   if (snap.any_required_anti_affinity) return false;
   auto own = state_.nodes.find(st.node);
-  const bool listed = own != state_.nodes.end() && own->second.in_order && own->second.snapshot_version == snap.version;
+  const bool listed = own != state_.nodes.end() && own->second.in_order && own->second.snapshot_order == snap.order;
   const k8s::SchedulerOptions options;
   bool uninitialized = false;
   for (std::uint32_t k : st.classes) {

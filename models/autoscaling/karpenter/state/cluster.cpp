@@ -225,12 +225,27 @@ void Cluster::reorder(StateNode& s, bool keep) {
     auto it = m.find(s.ordered_name);
     if (it != m.end() && it->second == &s) m.erase(it);
     s.in_order = false;
+    ++order_epoch;
   }
   if (keep && !s.in_order) {
-    ordered[init ? 0 : 1][name] = &s;
+    StateNode*& slot = ordered[init ? 0 : 1][name];
+    // A node of the same name listed before (a new node on a reused address) leaves the order.
+    if (slot && slot != &s) {
+      slot->in_order = false;
+      if (slot->counts_anti_affinity) --anti_affinity_nodes;
+      slot->counts_anti_affinity = false;
+    }
+    slot = &s;
     s.in_order = true;
     s.ordered_initialized = init;
     s.ordered_name = name;
+    ++order_epoch;
+  }
+  const bool anti = s.in_order && s.node.info.pods_with_required_anti_affinity > 0;
+  if (anti != s.counts_anti_affinity) {
+    s.counts_anti_affinity = anti;
+    if (anti) ++anti_affinity_nodes;
+    else --anti_affinity_nodes;
   }
 }
 
@@ -302,27 +317,11 @@ void Controller::rebuild_state_node(state::StateNode& s, const k8s::NodeRecord& 
   s.dirty = false;
 }
 
-const std::vector<std::uint32_t>& Controller::live_nodes() {
-  auto& st = state_;
-  auto& api = c_.api;
-  for (; seen_node_slots_ < api.node_slots(); ++seen_node_slots_) st.live_nodes.push_back(seen_node_slots_);
-  std::erase_if(st.live_nodes, [&](std::uint32_t id) {
-    if (!api.node(k8s::NodeId{id}).deleted) return false;
-    auto it = st.nodes.find(id);
-    if (it != st.nodes.end()) {
-      st.reorder(it->second, false);
-      st.nodes.erase(it);
-    }
-    return true;
-  });
-  return st.live_nodes;
-}
-
 std::vector<std::uint32_t> Controller::positions_of(const state::Snapshot& snap, const std::vector<k8s::NodeId>& nodes) {
   std::vector<std::uint32_t> out;
   for (k8s::NodeId id : nodes) {
     auto it = state_.nodes.find(id.v);
-    if (it != state_.nodes.end() && it->second.snapshot_version == snap.version && it->second.in_order)
+    if (it != state_.nodes.end() && it->second.snapshot_order == snap.order && it->second.in_order)
       out.push_back(it->second.snapshot_pos);
   }
   return out;
@@ -350,10 +349,26 @@ state::Snapshot& Controller::snapshot() {
   auto& st = state_;
   if (st.snapshot && st.snapshot->version == st.version) return *st.snapshot;
   auto& api = c_.api;
-  // StateNodes for the nodes: rebuilt where something changed. A node marked for deletion (the
-  // karpenter.sh/disrupted taint, or its NodeClaim deleting) is not capacity.
-  for (std::uint32_t id : live_nodes()) {
+  // StateNodes for the nodes a notification touched (and new ones): rebuilt where something
+  // changed. A node marked for deletion (the karpenter.sh/disrupted taint, or its NodeClaim
+  // deleting) is not capacity. Deleted nodes leave first, then the rest in NodeId order, as a
+  // scan of every node would meet them.
+  for (; seen_node_slots_ < api.node_slots(); ++seen_node_slots_) st.mark_changed(seen_node_slots_);
+  std::vector<std::uint32_t> changed = std::move(st.changed);
+  st.changed.clear();
+  std::sort(changed.begin(), changed.end());
+  for (std::uint32_t id : changed) {
+    st.changed_flag[id] = false;
+    if (!api.node(k8s::NodeId{id}).deleted) continue;
+    auto it = st.nodes.find(id);
+    if (it != st.nodes.end()) {
+      st.reorder(it->second, false);
+      st.nodes.erase(it);
+    }
+  }
+  for (std::uint32_t id : changed) {
     const k8s::NodeRecord& rec = api.node(k8s::NodeId{id});
+    if (rec.deleted) continue;
     const NodeClaimState* claim = claim_of_node(id);
     state::StateNode& s = st.nodes[id];
     const std::uint64_t stamp = st.node_stamp(id) + 1;
@@ -390,13 +405,18 @@ state::Snapshot& Controller::snapshot() {
   }
   auto snap = std::make_unique<state::Snapshot>();
   snap->version = st.version;
-  for (const auto* m : {&st.ordered[0], &st.ordered[1]})
-    for (const auto& [name, s] : *m) {
-      s->snapshot_version = snap->version;
-      s->snapshot_pos = static_cast<std::uint32_t>(snap->nodes.size());
-      snap->any_required_anti_affinity |= s->node.info.pods_with_required_anti_affinity > 0;
-      snap->nodes.push_back(s);
-    }
+  snap->order = st.order_epoch;
+  snap->any_required_anti_affinity = st.anti_affinity_nodes > 0;
+  if (st.snapshot && st.snapshot->order == st.order_epoch) {
+    snap->nodes = std::move(st.snapshot->nodes);  // the same nodes at the same positions
+  } else {
+    for (const auto* m : {&st.ordered[0], &st.ordered[1]})
+      for (const auto& [name, s] : *m) {
+        s->snapshot_order = snap->order;
+        s->snapshot_pos = static_cast<std::uint32_t>(snap->nodes.size());
+        snap->nodes.push_back(s);
+      }
+  }
   st.snapshot = std::move(snap);
   return *st.snapshot;
 }
@@ -434,10 +454,18 @@ std::vector<ExistingNode> Controller::rebuilt_simulation_nodes() {
   return sorted;
 }
 
+void Controller::claim_phase_changed(const NodeClaimState& c) {
+  state_.touch();
+  if (auto n = node_of(c)) state_.mark_changed(n->v);
+  if (!c.instance_id.empty())
+    if (auto n = c_.node_of_instance(c.instance_id)) state_.mark_changed(n->v);
+}
+
 void Controller::state_changed(k8s::NodeId node) {
   state_.touch();
   if (!node.valid()) return;
   state_.dirty(node.v);
+  state_.mark_changed(node.v);
   ++state_.node_stamp(node.v);
 }
 

@@ -11,13 +11,14 @@ using namespace detail;
 void Controller::delete_claim(NodeClaimState& c, const std::string& reason, bool /*forceful*/) {
   if (c.phase == NodeClaimPhase::Deleting || c.phase == NodeClaimPhase::Deleted) return;
   c.phase = NodeClaimPhase::Deleting;
-  state_.touch();
+  claim_phase_changed(c);
   if (!reason.empty()) c.disruption_reason = reason;
   auto node = c.node_name.empty() ? std::nullopt : c_.api.find_node(c.node_name);
   if (!node) {
     if (!c.instance_id.empty()) c_.ec2.terminate(c.instance_id);
     else {
       c.phase = NodeClaimPhase::Deleted;
+      claim_phase_changed(c);
       ++claims_version_;
     }
     return;

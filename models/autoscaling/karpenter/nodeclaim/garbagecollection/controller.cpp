@@ -13,7 +13,7 @@ void Controller::on_instance_terminated(aws::Instance& inst) {
   if (!c || c->phase == NodeClaimPhase::Deleted) return;
   c->phase = NodeClaimPhase::Deleted;
   ++claims_version_;
-  state_.touch();
+  claim_phase_changed(*c);
   c->deleted_at = c_.sim.now();
   trigger();
 }

@@ -23,7 +23,7 @@ void Controller::check_initialized(NodeClaimState& c, k8s::NodeRecord& rec) {
   }
   c.initialized_message.clear();
   c.phase = NodeClaimPhase::Initialized;
-  state_.touch();
+  claim_phase_changed(c);
   c.initialized_at = c_.sim.now();
   c.last_pod_event = std::max(c.last_pod_event, c_.sim.now());
   rec.node.meta.labels[kLabelInitialized] = "true";
