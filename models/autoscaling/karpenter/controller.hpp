@@ -137,8 +137,8 @@ class Controller : public eksim::Controller {
   const std::vector<std::size_t>& live_claims();
   // The nodes the scheduling simulations see now (rebuilt only after a change).
   state::Snapshot& snapshot();
-  // Positions in the snapshot of the given nodes (those it lists).
-  std::vector<std::uint32_t> positions_of(const state::Snapshot& snap, const std::vector<k8s::NodeId>& nodes);
+  // Positions in the current snapshot of the given nodes (those it lists).
+  std::vector<std::uint32_t> positions_of(const std::vector<k8s::NodeId>& nodes);
   void rebuild_state_node(state::StateNode& s, const k8s::NodeRecord& rec, const NodeClaimState* claim);
   static ExistingNode launched_claim_node(const NodeClaimState& c);
   // Something a simulation could see changed on this node (invalid id: somewhere).

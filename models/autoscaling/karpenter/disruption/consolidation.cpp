@@ -108,7 +108,7 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
     for (k8s::PodId p : node_pods(*node).reschedulable_ids) pods.push_back(&api.pod(p).pod);
   }
   state::Snapshot& snap = snapshot();
-  state::SimulationNodes others(snap, state_.classes, positions_of(snap, nodes));
+  state::SimulationNodes others(snap, state_.classes, positions_of(nodes));
   // SimulationNodes::classes_of over all the candidates' pods, from each node's cached classes.
   std::optional<std::vector<std::uint32_t>> classes;
   if (!snap.any_required_anti_affinity) {

@@ -28,14 +28,14 @@ bool Controller::still_settled(std::size_t index, SimTime now) {
   state::Snapshot& snap = snapshot();
   if (snap.any_required_anti_affinity) return false;
   auto own = state_.nodes.find(st.node);
-  const bool listed = own != state_.nodes.end() && own->second.in_order && own->second.snapshot_order == snap.order;
+  const std::optional<std::uint32_t> own_pos = own == state_.nodes.end() ? std::nullopt : state_.position(own->second);
   const k8s::SchedulerOptions options;
   bool uninitialized = false;
   for (std::uint32_t k : st.classes) {
     // The simulation tries initialized nodes first: one that fits (other than the candidate's
     // own) could take the pod. Uninitialized ones only ever make it a no-op.
     for (std::uint32_t pos : snap.fits_of(k, state_.classes, options)) {
-      if (listed && pos == own->second.snapshot_pos) continue;
+      if (own_pos && pos == *own_pos) continue;
       if (!snap.nodes[pos]->node.initialized) {
         uninitialized = true;
         break;
@@ -155,7 +155,7 @@ void Controller::disrupt() {
       // means the pods fit elsewhere (their topology domains still count the pools' zones).
       tmpls = template_set();
       state::Snapshot& snap = snapshot();
-      state::SimulationNodes others(snap, state_.classes, positions_of(snap, {*node}));
+      state::SimulationNodes others(snap, state_.classes, positions_of({*node}));
       std::optional<std::vector<std::uint32_t>> classes;
       if (!snap.any_required_anti_affinity) classes = node_classes(*node);
       if (!classes) {

@@ -217,29 +217,39 @@ void Cluster::dirty(std::uint32_t node_id) {
   if (it != nodes.end()) it->second.dirty = true;
 }
 
+namespace {
+template <typename Order>
+auto by_name(Order& order, const std::string& name) {
+  return std::lower_bound(order.begin(), order.end(), name,
+                          [](const StateNode* s, const std::string& n) { return s->ordered_name < n; });
+}
+}  // namespace
+
 void Cluster::reorder(StateNode& s, bool keep) {
   const bool init = s.node.initialized;
   const std::string& name = s.node.info.name();
   if (s.in_order && (!keep || s.ordered_initialized != init || s.ordered_name != name)) {
-    auto& m = ordered[s.ordered_initialized ? 0 : 1];
-    auto it = m.find(s.ordered_name);
-    if (it != m.end() && it->second == &s) m.erase(it);
+    auto& order = ordered[s.ordered_initialized ? 0 : 1];
+    auto it = by_name(order, s.ordered_name);
+    if (it != order.end() && *it == &s) order.erase(it);
     s.in_order = false;
-    ++order_epoch;
   }
   if (keep && !s.in_order) {
-    StateNode*& slot = ordered[init ? 0 : 1][name];
-    // A node of the same name listed before (a new node on a reused address) leaves the order.
-    if (slot && slot != &s) {
-      slot->in_order = false;
-      if (slot->counts_anti_affinity) --anti_affinity_nodes;
-      slot->counts_anti_affinity = false;
+    auto& order = ordered[init ? 0 : 1];
+    auto it = by_name(order, name);
+    if (it != order.end() && (*it)->ordered_name == name) {
+      // A node of the same name listed before (a new node on a reused address) leaves the order.
+      StateNode* old = *it;
+      old->in_order = false;
+      if (old->counts_anti_affinity) --anti_affinity_nodes;
+      old->counts_anti_affinity = false;
+      *it = &s;
+    } else {
+      order.insert(it, &s);
     }
-    slot = &s;
     s.in_order = true;
     s.ordered_initialized = init;
     s.ordered_name = name;
-    ++order_epoch;
   }
   const bool anti = s.in_order && s.node.info.pods_with_required_anti_affinity > 0;
   if (anti != s.counts_anti_affinity) {
@@ -247,6 +257,15 @@ void Cluster::reorder(StateNode& s, bool keep) {
     if (anti) ++anti_affinity_nodes;
     else --anti_affinity_nodes;
   }
+}
+
+std::optional<std::uint32_t> Cluster::position(const StateNode& s) const {
+  if (!s.in_order) return std::nullopt;
+  const std::size_t group = s.ordered_initialized ? 0 : 1;
+  const auto& order = ordered[group];
+  auto it = by_name(order, s.ordered_name);
+  if (it == order.end() || *it != &s) return std::nullopt;
+  return static_cast<std::uint32_t>((group == 0 ? 0 : ordered[0].size()) + static_cast<std::size_t>(it - order.begin()));
 }
 
 }  // namespace state
@@ -317,12 +336,12 @@ void Controller::rebuild_state_node(state::StateNode& s, const k8s::NodeRecord& 
   s.dirty = false;
 }
 
-std::vector<std::uint32_t> Controller::positions_of(const state::Snapshot& snap, const std::vector<k8s::NodeId>& nodes) {
+std::vector<std::uint32_t> Controller::positions_of(const std::vector<k8s::NodeId>& nodes) {
   std::vector<std::uint32_t> out;
   for (k8s::NodeId id : nodes) {
     auto it = state_.nodes.find(id.v);
-    if (it != state_.nodes.end() && it->second.snapshot_order == snap.order && it->second.in_order)
-      out.push_back(it->second.snapshot_pos);
+    if (it == state_.nodes.end()) continue;
+    if (auto pos = state_.position(it->second)) out.push_back(*pos);
   }
   return out;
 }
@@ -405,18 +424,10 @@ state::Snapshot& Controller::snapshot() {
   }
   auto snap = std::make_unique<state::Snapshot>();
   snap->version = st.version;
-  snap->order = st.order_epoch;
   snap->any_required_anti_affinity = st.anti_affinity_nodes > 0;
-  if (st.snapshot && st.snapshot->order == st.order_epoch) {
-    snap->nodes = std::move(st.snapshot->nodes);  // the same nodes at the same positions
-  } else {
-    for (const auto* m : {&st.ordered[0], &st.ordered[1]})
-      for (const auto& [name, s] : *m) {
-        s->snapshot_order = snap->order;
-        s->snapshot_pos = static_cast<std::uint32_t>(snap->nodes.size());
-        snap->nodes.push_back(s);
-      }
-  }
+  snap->nodes.reserve(st.ordered[0].size() + st.ordered[1].size());
+  snap->nodes.insert(snap->nodes.end(), st.ordered[0].begin(), st.ordered[0].end());
+  snap->nodes.insert(snap->nodes.end(), st.ordered[1].begin(), st.ordered[1].end());
   st.snapshot = std::move(snap);
   return *st.snapshot;
 }

@@ -58,8 +58,6 @@ struct StateNode {
   bool ordered_initialized = false;
   std::string ordered_name;
   std::vector<std::int8_t> fits;  // per pod class: -1 not known yet, 0 no, 1 yes
-  std::uint64_t snapshot_order = 0;  // the order (Cluster::order_epoch) that put it at snapshot_pos
-  std::uint32_t snapshot_pos = 0;
   bool counts_anti_affinity = false;  // counted in Cluster::anti_affinity_nodes
   std::uint64_t identity = 0;  // NodeId, or (1 << 32 | NodeClaim index) for a launched NodeClaim
   // For a Node: its NodeClaim (looked up once: an instance has one), and the node stamp and
@@ -74,7 +72,6 @@ struct StateNode {
 // The nodes one pass sees, in scheduling order.
 struct Snapshot {
   std::uint64_t version = 0;
-  std::uint64_t order = 0;  // Cluster::order_epoch of `nodes`
   std::vector<StateNode*> nodes;
   bool any_required_anti_affinity = false;
   // Per pod class, the positions (ascending) whose node the class fits.
@@ -128,10 +125,9 @@ struct Cluster {
   std::uint64_t version = 1;  // moves on every change a simulation could see
   std::unordered_map<std::uint32_t, StateNode> nodes;     // by NodeId
   std::unordered_map<std::size_t, StateNode> launched;   // by NodeClaim index: launched, no Node yet
-  // Scheduling order: [0] initialized, [1] not; each by name. order_epoch moves with every
-  // change to it, so a snapshot whose order is current keeps its positions.
-  std::map<std::string, StateNode*> ordered[2];
-  std::uint64_t order_epoch = 1;
+  // Scheduling order: [0] initialized, [1] not; each sorted by name (ordered_name). A snapshot
+  // lists [0] then [1], so a node's position is found by its name.
+  std::vector<StateNode*> ordered[2];
   // Listed nodes with a pod of required anti-affinity (kept with counts_anti_affinity).
   std::size_t anti_affinity_nodes = 0;
   // Nodes a notification touched since the last snapshot (NodeIds, each once): the snapshot
@@ -158,6 +154,8 @@ struct Cluster {
   // Keeps `ordered` in step with the entry's current name and initialized flag (or drops it),
   // and the anti-affinity count with its pods.
   void reorder(StateNode& s, bool keep);
+  // The node's position in a snapshot of the current order, or nullopt when it is not listed.
+  std::optional<std::uint32_t> position(const StateNode& s) const;
 };
 
 }  // namespace eksim::autoscaling::karpenter::state
