@@ -200,7 +200,7 @@ class Controller : public eksim::Controller {
   const std::vector<Requirement>& pool_requirements(const NodePool& p);
   // Drift by hash (the NodePool template or NodeClass changed since launch), per config version.
   bool hash_drifted(const NodeClaimState& c, const NodePool& pool);
-  std::unordered_map<std::size_t, std::pair<std::uint64_t, bool>> hash_drift_;  // by NodeClaim index
+  std::vector<std::pair<std::uint64_t, bool>> hash_drift_;  // by NodeClaim index
   // Drift by requirements: the node's labels no longer meet the NodePool's, per node stamp and
   // config version.
   bool requirements_drifted(const NodePool& pool, k8s::NodeId node);

@@ -58,7 +58,9 @@ const NodePool* Controller::pool_of(const NodeClaimState& c) {
 bool Controller::hash_drifted(const NodeClaimState& c, const NodePool& pool) {
   // The NodeClaim's hashes are fixed at launch; the NodePool's and NodeClass's move only with
   // config_version_.
-  auto& memo = hash_drift_[static_cast<std::size_t>(&c - claims_.data())];
+  const std::size_t idx = static_cast<std::size_t>(&c - claims_.data());
+  if (hash_drift_.size() <= idx) hash_drift_.resize(claims_.size());
+  auto& memo = hash_drift_[idx];
   if (memo.first != config_version_ + 1) {
     auto cls = classes_.find(c.node_class);
     memo = {config_version_ + 1, c.pool_hash != pool_hash_cached(pool) || cls == classes_.end() ||

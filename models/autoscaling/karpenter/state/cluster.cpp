@@ -34,13 +34,49 @@ void append_requirements(std::string& key, const std::vector<k8s::NodeSelectorRe
 
 }  // namespace
 
-std::optional<std::uint32_t> PodClasses::of(const k8s::Pod& pod) {
-  if (!pod.meta.uid.empty()) {
-    auto it = by_uid_.find(pod.meta.uid);
-    if (it != by_uid_.end()) {
-      if (it->second == UINT32_MAX) return std::nullopt;
-      return it->second;
+namespace {
+// The counter of an API server uid (ApiServer::new_uid), or -1.
+std::int64_t uid_serial(const std::string& uid) {
+  constexpr std::string_view kPrefix = "00000000-0000-4000-8000-";
+  if (uid.size() != kPrefix.size() + 12 || std::string_view(uid).substr(0, kPrefix.size()) != kPrefix) return -1;
+  std::int64_t n = 0;
+  for (std::size_t i = kPrefix.size(); i < uid.size(); ++i) {
+    const char ch = uid[i];
+    const int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
+    if (d < 0) return -1;
+    n = n * 16 + d;
+  }
+  return n;
+}
+constexpr std::int64_t kMaxSerialMemo = std::int64_t{1} << 22;  // 16 MiB of memo at most
+}  // namespace
+
+std::uint32_t* PodClasses::memo(const std::string& uid, bool create) {
+  if (uid.empty()) return nullptr;
+  if (const std::int64_t n = uid_serial(uid); n >= 0 && n < kMaxSerialMemo) {
+    const auto i = static_cast<std::size_t>(n);
+    if (i >= by_serial_.size()) {
+      if (!create) return nullptr;
+      by_serial_.resize(std::max(i + 1, by_serial_.size() * 2), kUnknown);
     }
+    return &by_serial_[i];
+  }
+  if (!create) {
+    auto it = by_uid_.find(uid);
+    return it == by_uid_.end() ? nullptr : &it->second;
+  }
+  return &by_uid_.try_emplace(uid, kUnknown).first->second;
+}
+
+void PodClasses::forget(const std::string& uid) {
+  if (std::uint32_t* m = memo(uid, false)) *m = kUnknown;
+  by_uid_.erase(uid);
+}
+
+std::optional<std::uint32_t> PodClasses::of(const k8s::Pod& pod) {
+  if (const std::uint32_t* m = memo(pod.meta.uid, false); m && *m != kUnknown) {
+    if (*m == kNone) return std::nullopt;
+    return *m;
   }
   const k8s::PodSpec& spec = pod.spec;
   const k8s::Affinity& a = spec.affinity;
@@ -51,7 +87,7 @@ std::optional<std::uint32_t> PodClasses::of(const k8s::Pod& pod) {
       for (const auto& port : c.ports)
         if (port.host_port > 0) simple = false;
   if (!simple) {
-    if (!pod.meta.uid.empty()) by_uid_[pod.meta.uid] = UINT32_MAX;
+    if (std::uint32_t* m = memo(pod.meta.uid, true)) *m = kNone;
     return std::nullopt;
   }
   // Everything the filters read from an unconstrained pod: NodeUnschedulable and TaintToleration
@@ -92,7 +128,7 @@ std::optional<std::uint32_t> PodClasses::of(const k8s::Pod& pod) {
     rep.spec.node_name.clear();
     reps_.push_back(std::move(rep));
   }
-  if (!pod.meta.uid.empty()) by_uid_[pod.meta.uid] = it->second;
+  if (std::uint32_t* m = memo(pod.meta.uid, true)) *m = it->second;
   return it->second;
 }
 

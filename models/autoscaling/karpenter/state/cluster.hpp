@@ -35,17 +35,15 @@ class PodClasses {
   const k8s::Pod& representative(std::uint32_t c) const { return reps_[c]; }
   std::size_t size() const { return reps_.size(); }
   // Drops the uid -> class memo of a deleted pod.
-  void forget(const std::string& uid) { by_uid_.erase(uid); }
+  void forget(const std::string& uid);
 
  private:
-  // API server uids share their first 24 characters (a counter fills the rest), so hash the tail.
-  struct UidHash {
-    std::size_t operator()(const std::string& uid) const {
-      const std::size_t n = std::min<std::size_t>(uid.size(), 16);
-      return std::hash<std::string_view>{}(std::string_view(uid).substr(uid.size() - n));
-    }
-  };
-  std::unordered_map<std::string, std::uint32_t, UidHash> by_uid_;  // uid -> class (UINT32_MAX: none)
+  static constexpr std::uint32_t kNone = UINT32_MAX, kUnknown = UINT32_MAX - 1;
+  // The memo of a uid: by the API server's serial (uids are "00000000-0000-4000-8000-" and a
+  // 12-digit hex counter) in a vector, any other uid in a map.
+  std::uint32_t* memo(const std::string& uid, bool create);
+  std::vector<std::uint32_t> by_serial_;
+  std::unordered_map<std::string, std::uint32_t> by_uid_;  // class, or kNone
   std::unordered_map<std::string, std::uint32_t> by_key_;
   std::deque<k8s::Pod> reps_;
 };
