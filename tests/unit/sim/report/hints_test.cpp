@@ -3,6 +3,9 @@
 // expectations; an EKS update shows InProgress at its start and its outcome at its end.
 #include <gtest/gtest.h>
 
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -174,6 +177,53 @@ TEST(Hints, InstantConfigUpdateStaysOneRow) {
       EXPECT_TRUE(starts_with(l, "00:05:00.000  AWS      Successful ")) << l;
     }
   EXPECT_EQ(rows, 1);
+}
+
+// An action whose `instance:` pick matches nothing makes no AWS call: eksim says so as a hint.
+TEST(Hints, AnActionThatPicksNoInstanceIsAHint) {
+  std::string file = std::string(EKSIM_SOURCE_DIR) + "/scenarios/failures/terminate-instance.yaml";
+  YAML::Node root = YAML::LoadFile(file);
+  YAML::Node a = YAML::Load(
+      "{at: 20m, action: autoscaling.terminate-instance-in-auto-scaling-group, nodegroup: workers, instance: 7, "
+      "shouldDecrementDesiredCapacity: false}");
+  root["timeline"].push_back(a);
+  scenario::Scenario s = scenario::load_scenario(root, file);
+  scenario::RunResult run = scenario::run_scenario(s);
+  for (const auto& e : run.cluster->log.events()) {
+    EXPECT_NE(e.source, "eksim");
+    EXPECT_NE(e.reason, "NoInstanceTarget");
+  }
+  ASSERT_EQ(run.cluster->log.hints().size(), 1u);
+  const engine::Hint& h = run.cluster->log.hints()[0];
+  EXPECT_EQ(h.time, engine::SimTime{} + engine::Duration::minutes(20));
+  EXPECT_EQ(h.kind, "NoInstanceTarget");
+  EXPECT_EQ(h.object.str(), "AutoScalingGroup/workers");
+  EXPECT_TRUE(starts_with(h.message,
+                          "autoscaling.terminate-instance-in-auto-scaling-group: no in-service instance \"7\" in node "
+                          "group workers ("))
+      << h.message;
+}
+
+// No shipped scenario leaves an event of eksim's own making in its timeline.
+TEST(Hints, NoShippedScenarioHasAnEksimSourceEvent) {
+  int ran = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(EKSIM_SOURCE_DIR) + "/scenarios")) {
+    if (!entry.is_regular_file() || entry.path().extension() != ".yaml") continue;
+    if (entry.path().string().find("/manifests/") != std::string::npos) continue;
+    std::optional<scenario::Scenario> s;
+    try {
+      s = scenario::load_scenario(entry.path().string());
+    } catch (const std::exception&) {
+      continue;  // a sweep plan or a price file, not a scenario
+    }
+    scenario::RunOptions o;
+    o.until = std::min(s->duration, engine::Duration::hours(2));
+    scenario::RunResult run = scenario::run_scenario(*s, o);
+    ++ran;
+    for (const auto& e : run.cluster->log.series())
+      EXPECT_NE(e.source, "eksim") << entry.path() << ": " << e.reason << " " << e.message;
+  }
+  EXPECT_GE(ran, 40);
 }
 
 }  // namespace
