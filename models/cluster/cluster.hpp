@@ -50,6 +50,10 @@ class Cluster {
   const aws::InstanceCatalog& catalog() const { return catalog_; }
   // Prices in the cluster's region (catalog, price file, discount).
   const aws::PriceBook& prices() const { return prices_; }
+  // eksim's own remark, now (engine::Hint): the HINTS section, never an event.
+  void hint(std::string kind, engine::ObjectRef object, std::string message) {
+    log.record_hint(engine::Hint{sim.now(), std::move(kind), std::move(object), std::move(message)});
+  }
 
   engine::Simulator sim;
   engine::RngStreams rng;

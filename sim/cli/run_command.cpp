@@ -80,6 +80,7 @@ int run_command(const RunArgs& args) {
   auto results = report::check_expectations(run);
   if (!args.quiet) {
     report::write_timeline(run, [](std::string_view row) { std::fwrite(row.data(), 1, row.size(), stdout); });
+    report::write_hints(run, [](std::string_view row) { std::fwrite(row.data(), 1, row.size(), stdout); });
     std::fputs(report::format_expectations(results).c_str(), stdout);
   }
   if (!args.json_file.empty())

@@ -51,6 +51,17 @@ struct Activity {
   std::string status_message;
 };
 
+// eksim's own remark about the scenario: a trap the user fell into that the real cluster and AWS
+// keep silent about (a Terraform key the module ignores, a desired size it does not apply), or a
+// limit of the model. Never an Event: the timeline holds only what the real systems would show;
+// hints are printed after it (HINTS) and reported as `hints` in the JSON.
+struct Hint {
+  SimTime time;
+  std::string kind;  // short code: IgnoredNodeGroupKey, DesiredSizeIgnored, ...
+  ObjectRef object;
+  std::string message;
+};
+
 // What the client-go event recorder (tools/record EventCorrelator) does before an event reaches
 // the API server, so that a week of a fleet holds one Event per series, not a million copies:
 //  - EventAggregator: events with the same source, object, type and reason but different messages
@@ -79,6 +90,7 @@ class EventLog {
   void record(SimTime time, EventType type, std::string reason, ObjectRef object, std::string message,
               std::string source);
   void record_activity(Activity a) { activities_.push_back(std::move(a)); }
+  void record_hint(Hint h) { hints_.push_back(std::move(h)); }
 
   // The Event objects the API server holds after correlation, in order of first occurrence: what
   // `kubectl get events` lists, and what the timeline and the JSON report print.
@@ -92,6 +104,8 @@ class EventLog {
 
   const std::vector<Activity>& activities() const { return activities_; }
   std::vector<Activity>& activities() { return activities_; }
+  // eksim's remarks, in the order they were made.
+  const std::vector<Hint>& hints() const { return hints_; }
 
  private:
   struct Correlator;
@@ -101,6 +115,7 @@ class EventLog {
   std::vector<Event> series_;
   std::vector<Event> events_;
   std::vector<Activity> activities_;
+  std::vector<Hint> hints_;
   std::function<bool(const Event&)> keep_;
   std::uint64_t occurrences_ = 0;
   std::unordered_map<std::string, std::unique_ptr<Correlator>> correlators_;  // by source

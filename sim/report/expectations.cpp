@@ -117,6 +117,26 @@ ExpectationResult check_event(const Expectation& e, const RunResult& run) {
   return r;
 }
 
+ExpectationResult check_hint(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  SimTime t = horizon(e, run);
+  std::int64_t n = 0;
+  const engine::Hint* first = nullptr;
+  for (const auto& h : run.cluster->log.hints()) {
+    if (h.time > t) break;
+    if (h.kind != e.hint_kind) continue;
+    if (!e.object.empty() && h.object.str() != e.object) continue;
+    if (!e.message_contains.empty() && h.message.find(e.message_contains) == std::string::npos) continue;
+    if (!first) first = &h;
+    ++n;
+  }
+  std::string want;
+  r.passed = count_ok(e, n, &want);
+  r.detail = std::to_string(n) + " matching hint(s) by " + fmt_time(t) + ", expected " + want;
+  if (first) r.detail += "; first at " + fmt_time(first->time) + ": " + first->message;
+  return r;
+}
+
 ExpectationResult check_nodes(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "", e.where};
   const auto& api = run.cluster->api;
@@ -281,6 +301,7 @@ std::vector<ExpectationResult> check_expectations(const RunResult& run) {
   for (const auto& e : run.scenario->expectations) {
     if (e.subject == "pod") out.push_back(check_pod(e, run));
     else if (e.subject == "event") out.push_back(check_event(e, run));
+    else if (e.subject == "hint") out.push_back(check_hint(e, run));
     else if (e.subject == "nodes") out.push_back(check_nodes(e, run));
     else if (e.subject == "nodeGroup") out.push_back(check_node_group(e, run));
     else if (e.subject == "job") out.push_back(check_job(e, run));

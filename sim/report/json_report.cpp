@@ -254,6 +254,11 @@ void write_json_report(const scenario::RunResult& run, const std::vector<Expecta
   for (const auto& r : results)
     exps.push_back(Json{{"description", r.description}, {"passed", r.passed}, {"detail", r.detail}, {"where", r.where.str()}});
   j.member("expectations", exps);
+  // eksim's own remarks (CONTRACT: hints), never among the events.
+  j.begin_array("hints");
+  for (const auto& h : c.log.hints())
+    j.item(Json{{"time", seconds(h.time)}, {"kind", h.kind}, {"object", h.object.str()}, {"message", h.message}});
+  j.end_array();
   j.finish();
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 
 #include "sim/report/run_facts.hpp"
@@ -34,10 +35,38 @@ void write_timeline(const scenario::RunResult& run, const std::function<void(std
                        message);
   };
   out(row("TIME", "TYPE", "REASON", "OBJECT", "MESSAGE"));
+  // AWS rows when AWS shows them: an EKS update that ran for a while (DescribeUpdate) shows
+  // InProgress at its start and its final status at its end, never the outcome before it
+  // happened. Other activities (ASG scaling activities, an instant config update) are one row at
+  // their start. Activities are recorded in order of start, so the end rows are merged in.
+  struct AwsRow {
+    engine::SimTime time;
+    std::size_t activity;
+    bool start_of_update;  // the InProgress row of an update that finished later
+  };
+  std::vector<AwsRow> aws_rows;
+  aws_rows.reserve(activities.size());
+  std::vector<AwsRow> update_ends;  // in order of end time
+  for (std::size_t i = 0; i < activities.size(); ++i) {
+    const auto& act = activities[i];
+    bool spans = act.service == "eks" && act.end > act.start && act.status != "InProgress";
+    aws_rows.push_back(AwsRow{act.start, i, spans});
+    if (spans) update_ends.push_back(AwsRow{act.end, i, false});
+  }
+  if (!update_ends.empty()) {
+    std::stable_sort(update_ends.begin(), update_ends.end(),
+                     [](const AwsRow& x, const AwsRow& y) { return x.time < y.time; });
+    std::vector<AwsRow> merged;
+    merged.reserve(aws_rows.size() + update_ends.size());
+    // At equal times the row that was already in the log (a start) comes first.
+    std::merge(aws_rows.begin(), aws_rows.end(), update_ends.begin(), update_ends.end(), std::back_inserter(merged),
+               [](const AwsRow& x, const AwsRow& y) { return x.time < y.time; });
+    aws_rows = std::move(merged);
+  }
   std::size_t e = 0, a = 0;
   // Merge by time; at equal times Kubernetes events first (they are usually the cause).
-  while (e < events.size() || a < activities.size()) {
-    bool take_event = a >= activities.size() || (e < events.size() && events[e].time <= activities[a].start);
+  while (e < events.size() || a < aws_rows.size()) {
+    bool take_event = a >= aws_rows.size() || (e < events.size() && events[e].time <= aws_rows[a].time);
     if (take_event) {
       const auto& ev = events[e++];
       std::string msg = ev.message;
@@ -45,13 +74,40 @@ void write_timeline(const scenario::RunResult& run, const std::function<void(std
       if (ev.count > 1) msg += fmt::format(" (x{} over {})", ev.count, engine::human_duration(ev.last_time - ev.time));
       out(row(engine::format_clock(ev.time), engine::to_string(ev.type), ev.reason, ev.object.str(), msg));
     } else {
-      const auto& act = activities[a++];
+      const AwsRow& r = aws_rows[a++];
+      const auto& act = activities[r.activity];
       std::string msg = act.description;
+      if (r.start_of_update) {
+        out(row(engine::format_clock(r.time), "AWS", "InProgress", activity_object(act), msg));
+        continue;
+      }
       if (act.status == "Failed" && !act.status_message.empty() && msg.find(act.status_message) == std::string::npos)
         msg += " " + act.status_message;
-      out(row(engine::format_clock(act.start), "AWS", act.status, activity_object(act), msg));
+      out(row(engine::format_clock(r.time), "AWS", act.status, activity_object(act), msg));
     }
   }
+}
+
+void write_hints(const scenario::RunResult& run, const std::function<void(std::string_view)>& out) {
+  const auto& hints = run.cluster->log.hints();
+  if (hints.empty()) return;
+  std::size_t kind_width = 4, object_width = 6;
+  for (const auto& h : hints) {
+    kind_width = std::max(kind_width, h.kind.size());
+    object_width = std::max(object_width, h.object.str().size());
+  }
+  auto row = [&](std::string_view time, std::string_view kind, std::string_view object, std::string_view message) {
+    return fmt::format("{:<13} {:<{}} {:<{}} {}\n", time, kind, kind_width, object, object_width, message);
+  };
+  out("\nHINTS\n");
+  out(row("TIME", "KIND", "OBJECT", "MESSAGE"));
+  for (const auto& h : hints) out(row(engine::format_clock(h.time), h.kind, h.object.str(), h.message));
+}
+
+std::string format_hints(const scenario::RunResult& run) {
+  std::string text;
+  write_hints(run, [&text](std::string_view row) { text += row; });
+  return text;
 }
 
 std::string format_timeline(const scenario::RunResult& run) {

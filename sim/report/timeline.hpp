@@ -15,6 +15,10 @@ namespace eksim::report {
 // held whole in memory); format_timeline collects it.
 void write_timeline(const scenario::RunResult& run, const std::function<void(std::string_view)>& out);
 std::string format_timeline(const scenario::RunResult& run);
+// eksim's own remarks (engine::Hint), after the timeline: "\nHINTS ...\n", a header row and one
+// row per hint (time, kind, object, message); nothing when there are none.
+void write_hints(const scenario::RunResult& run, const std::function<void(std::string_view)>& out);
+std::string format_hints(const scenario::RunResult& run);
 // "PASS pod default/gpu-pod Running by 15m0s: became Running at 2m3s" lines and a summary.
 std::string format_expectations(const std::vector<ExpectationResult>& results);
 

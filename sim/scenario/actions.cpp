@@ -40,13 +40,13 @@ void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
   // terraform-aws-modules/eks sets lifecycle { ignore_changes = [scaling_config[0].desired_size] }
   // on aws_eks_node_group: a new desired size plans no change on an existing group.
   if (change.keys.count("desired_size") && next.desired_size != c.eks.sizes(next.name).desired) {
-    warn(c, nodegroup_ref(next.name), "DesiredSizeIgnored",
+    // terraform plans "No changes" for it: eksim's remark, not an event.
+    c.hint("DesiredSizeIgnored", nodegroup_ref(next.name),
          "terraform apply left desired_size at " + std::to_string(c.eks.sizes(next.name).desired) +
              " (requested " + std::to_string(next.desired_size) +
              "): the module ignores changes to scaling_config[0].desired_size on an existing node group; use "
              "aws eks update-nodegroup-config --nodegroup-name " + next.name +
-             " --scaling-config desiredSize=" + std::to_string(next.desired_size),
-         "terraform");
+             " --scaling-config desiredSize=" + std::to_string(next.desired_size));
   }
   if (change.keys.count("min_size") || change.keys.count("max_size")) {
     aws::SizesUpdate update;
@@ -94,15 +94,15 @@ void apply_pdb(Cluster& c, const RawObject& raw) {
     if (!spec || !spec[key] || !spec[key].IsScalar()) return std::nullopt;
     std::string text = spec[key].Scalar();
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-      warn(c, {"PodDisruptionBudget", pdb.ns, pdb.name}, "Unsupported",
-           std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"", "eksim");
+      c.hint("Unsupported", {"PodDisruptionBudget", pdb.ns, pdb.name},
+             std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"");
       return std::nullopt;
     }
     // A quoted count beyond int32 is no count the API server would keep.
     auto n = engine::parse_integer<std::int32_t>(text);
     if (!n.ok()) {
-      warn(c, {"PodDisruptionBudget", pdb.ns, pdb.name}, "Unsupported",
-           std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"", "eksim");
+      c.hint("Unsupported", {"PodDisruptionBudget", pdb.ns, pdb.name},
+             std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"");
       return std::nullopt;
     }
     return std::int64_t{n.value};
@@ -137,14 +137,14 @@ void send_spot_interruption(Cluster& c, const Action& a) {
   }
   std::erase_if(candidates, [](const aws::Instance* i) { return i->state != aws::InstanceState::Running; });
   const aws::Instance* pick = pick_by_launch_order(std::move(candidates), a.instance);
-  // eksim's own message (FIS's target-resolution failure text is not modelled).
+  // eksim's own message (FIS's target-resolution failure text is not modelled): a hint.
   if (!pick) {
-    warn(c, {"Instance", "", ""}, "NoSpotInstanceTarget",
-         "ec2.send-spot-instance-interruptions: no running instance \"" + a.instance + "\" in " + target, "eksim");
+    c.hint("NoSpotInstanceTarget", {"Instance", "", ""},
+           "ec2.send-spot-instance-interruptions: no running instance \"" + a.instance + "\" in " + target);
     return;
   }
   if (auto err = c.spot.send_spot_instance_interruption(pick->id, a.before_interruption))
-    warn(c, {"Instance", "", pick->id}, "InvalidTarget", *err, "eksim");
+    c.hint("InvalidTarget", {"Instance", "", pick->id}, *err);
 }
 
 }  // namespace

@@ -56,11 +56,10 @@ void terminate_instance(Cluster& c, const Action& a) {
         if (const aws::Instance* inst = c.ec2.find(iid)) in_service.push_back(inst);
     const aws::Instance* pick = pick_by_launch_order(in_service, a.instance);
     if (!pick) {
-      // eksim's own message: the user's selector matched nothing, so no AWS call was made.
-      warn(c, {"AutoScalingGroup", "", a.nodegroup}, "NoInstanceTarget",
-           std::string(kTerminateInstanceAction) + ": no in-service instance \"" + a.instance + "\" in node group " +
-               a.nodegroup + " (" + std::to_string(in_service.size()) + " in service)",
-           "eksim");
+      // eksim's own message (a hint): the user's selector matched nothing, so no AWS call was made.
+      c.hint("NoInstanceTarget", {"AutoScalingGroup", "", a.nodegroup},
+             std::string(kTerminateInstanceAction) + ": no in-service instance \"" + a.instance + "\" in node group " +
+                 a.nodegroup + " (" + std::to_string(in_service.size()) + " in service)");
       return;
     }
     id = pick->id;

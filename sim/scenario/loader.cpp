@@ -153,7 +153,7 @@ Expectation read_expectation(const Value& v) {
   MapReader r(v, "expectation");
   Expectation e;
   e.where = v.where();
-  static const std::vector<std::string> subjects{"pod", "event", "nodes", "nodeGroup", "job", "cost", "subnet"};
+  static const std::vector<std::string> subjects{"pod", "event", "hint", "nodes", "nodeGroup", "job", "cost", "subnet"};
   for (const auto& s : subjects)
     if (r.has(s)) {
       if (!e.subject.empty()) v.fail("an expectation names one subject, got both \"" + e.subject + "\" and \"" + s + "\"");
@@ -165,7 +165,7 @@ Expectation read_expectation(const Value& v) {
       std::string hint = did_you_mean(key, subjects);
       if (!hint.empty()) k.fail("unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
     }
-    v.fail("an expectation needs one of: pod, event, nodes, nodeGroup, job, cost, subnet");
+    v.fail("an expectation needs one of: pod, event, hint, nodes, nodeGroup, job, cost, subnet");
   }
   if (auto d = r.get("description")) e.description = d->as_string();
   e.by = opt_time(r, "by");
@@ -191,7 +191,14 @@ Expectation read_expectation(const Value& v) {
                       (e.by ? " by " + engine::format_duration(e.by->us ? engine::Duration{e.by->us} : engine::Duration{}) : "") +
                       (e.at ? " at " + engine::format_duration(engine::Duration{e.at->us}) : "");
   } else if (e.subject == "event") {
-    e.event_reason = r.require("event").as_string();
+    Value reason_v = r.require("event");
+    e.event_reason = reason_v.as_string();
+    // These were events once; they are eksim's remarks now and no event ever carries them.
+    static const std::vector<std::string> hint_kinds{"IgnoredNodeGroupKey", "DesiredSizeIgnored",
+                                                     "NoSpotInstanceTarget", "NoInstanceTarget"};
+    if (std::find(hint_kinds.begin(), hint_kinds.end(), e.event_reason) != hint_kinds.end())
+      reason_v.fail(e.event_reason + " is an eksim hint, not an event (the real cluster and AWS stay silent); "
+                    "expect it as {hint: " + e.event_reason + "}");
     if (auto x = r.get("type")) {
       e.event_type = x->as_string();
       if (e.event_type != "Normal" && e.event_type != "Warning") x->fail("event type is Normal or Warning");
@@ -202,6 +209,17 @@ Expectation read_expectation(const Value& v) {
     read_counts();
     if (e.description.empty())
       e.description = std::string(e.absent ? "no " : "") + "event " + e.event_reason +
+                      (e.object.empty() ? "" : " on " + e.object) +
+                      (e.message_contains.empty() ? "" : " containing \"" + e.message_contains + "\"");
+  } else if (e.subject == "hint") {
+    // eksim's own remarks (the HINTS section), matched like events: kind, object, message.
+    e.hint_kind = r.require("hint").as_string();
+    if (auto x = r.get("object")) e.object = x->as_string();
+    if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
+    if (auto x = r.get("absent")) e.absent = x->as_bool();
+    read_counts();
+    if (e.description.empty())
+      e.description = std::string(e.absent ? "no " : "") + "hint " + e.hint_kind +
                       (e.object.empty() ? "" : " on " + e.object) +
                       (e.message_contains.empty() ? "" : " containing \"" + e.message_contains + "\"");
   } else if (e.subject == "nodes") {

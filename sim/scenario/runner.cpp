@@ -48,7 +48,8 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
   install_controllers(c);
   c.start();
   // The terraform module ignores node group keys it does not know (modelled on purpose under
-  // nodeGroupKeys: terraform-module); say so where a user will look.
+  // nodeGroupKeys: terraform-module). The real apply is silent, so eksim says so as a hint, never
+  // as an event.
   for (const auto& ng : scenario.cluster.node_groups) {
     for (const auto& key : ng.ignored_keys) {
       std::string fallback;
@@ -56,10 +57,9 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
         for (const auto& s : scenario.cluster.subnets) fallback += (fallback.empty() ? "" : ", ") + s.id + " (" + s.az + ")";
         fallback = "; subnet_ids is unset, so the node group uses the cluster's subnets: " + fallback;
       }
-      c.api.emit(engine::EventType::Warning, "IgnoredNodeGroupKey", {"Nodegroup", "", ng.name},
-                 "terraform-aws-modules/eks silently ignores unknown key \"" + key + "\" in eks_managed_node_groups." +
-                     ng.name + fallback,
-                 "eksim");
+      c.hint("IgnoredNodeGroupKey", {"Nodegroup", "", ng.name},
+             "terraform-aws-modules/eks silently ignores unknown key \"" + key + "\" in eks_managed_node_groups." +
+                 ng.name + fallback);
     }
   }
   apply_manifests(c, scenario.manifests);
