@@ -28,6 +28,10 @@ class Lru {
   }
   V& put(const std::string& key, V value) {
     if (V* v = get(key)) return *v = std::move(value);
+    return put_new(key, std::move(value));
+  }
+  // put() of a key get() just missed.
+  V& put_new(const std::string& key, V value) {
     order_.emplace_front(key, std::move(value));
     index_.emplace(key, order_.begin());
     if (order_.size() > capacity_) {
@@ -66,8 +70,12 @@ EventLog::EventLog(CorrelatorOptions options) : options_(options) {}
 EventLog::~EventLog() = default;
 
 EventLog::Correlator& EventLog::correlator_for(const std::string& source) {
+  // Events come in runs from one component: the last one's recorder is most often the one.
+  if (last_correlator_ && last_source_ == source) return *last_correlator_;
   auto& c = correlators_[source];
   if (!c) c = std::make_unique<Correlator>(options_.lru_entries);
+  last_source_ = source;
+  last_correlator_ = c.get();
   return *c;
 }
 
@@ -83,17 +91,16 @@ void EventLog::record(Event e) {
   key += to_string(e.type);
   key += kSep;
   key += e.reason;
-  std::string message = e.message;
   bool combined = false;
   if (aggregates(e.source)) {
     Correlator::Similar* s = c.similar.get(key);
-    if (!s || e.time - s->last > options_.max_interval) s = &c.similar.put(key, Correlator::Similar{{}, e.time});
+    if (!s) s = &c.similar.put_new(key, Correlator::Similar{{}, e.time});
+    else if (e.time - s->last > options_.max_interval) *s = Correlator::Similar{{}, e.time};
     s->messages.insert(e.message);
     s->last = e.time;
     if (static_cast<int>(s->messages.size()) >= options_.max_similar_events) {
       // Keep the set below the limit (upstream pops an arbitrary one; the first is deterministic).
       s->messages.erase(s->messages.begin());
-      message = kCombinedPrefix + e.message;
       combined = true;
     }
   }
@@ -101,23 +108,22 @@ void EventLog::record(Event e) {
     key += kSep;
     key += e.message;
   }
+  e.last_time = e.time;
+  const bool kept = !keep_ || keep_(e);
   if (std::size_t* idx = c.series.get(key)) {
     Event& ev = series_[*idx];
     ++ev.count;
     ev.last_time = e.time;
-    ev.message = std::move(message);
+    ev.message = combined ? kCombinedPrefix + e.message : e.message;
     e.count = ev.count;
-  } else {
-    c.series.put(key, series_.size());
-    Event ev = e;
-    ev.message = std::move(message);
-    ev.count = 1;
-    ev.last_time = e.time;
-    series_.push_back(std::move(ev));
-    e.count = 1;
+    if (kept) events_.push_back(std::move(e));
+    return;
   }
-  e.last_time = e.time;
-  if (!keep_ || keep_(e)) events_.push_back(std::move(e));
+  c.series.put_new(key, series_.size());
+  e.count = 1;
+  if (kept) events_.push_back(e);
+  if (combined) e.message = kCombinedPrefix + e.message;
+  series_.push_back(std::move(e));
 }
 
 void EventLog::record(SimTime time, EventType type, std::string reason, ObjectRef object, std::string message,

@@ -119,6 +119,8 @@ class EventLog {
   std::function<bool(const Event&)> keep_;
   std::uint64_t occurrences_ = 0;
   std::unordered_map<std::string, std::unique_ptr<Correlator>> correlators_;  // by source
+  std::string last_source_;
+  Correlator* last_correlator_ = nullptr;
 };
 
 }  // namespace eksim::engine
