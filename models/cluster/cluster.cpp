@@ -179,7 +179,8 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
     // aws-node uses the node role unless the vpc-cni add-on has its own (IRSA / Pod Identity).
     m.cni_initializes = ng->spec.iam_role_attach_cni_policy || spec_.vpc_cni_own_role;
   }
-  k8s::NodeShape shape{type.vcpu, type.kubelet_memory_ki, type.default_card_enis, type.ipv4_per_eni, type.gpu.count, disk_gib};
+  k8s::NodeShape shape{type.vcpu,          type.kubelet_memory_ki, type.default_card_enis, type.ipv4_per_eni,
+                       type.gpu.count, disk_gib,               type.arch == "arm64"};
   auto res = k8s::node_resources(shape, opts);
   m.capacity = res.capacity;
   m.allocatable = res.allocatable;

@@ -43,23 +43,44 @@ std::int64_t karpenter_memory_capacity_bytes(std::int64_t memory_mib, double per
   return (memory_mib - karpenter_vm_memory_overhead_mib(memory_mib, percent)) * kMiB;
 }
 
+std::int64_t root_filesystem_bytes(std::int64_t volume_gib) {
+  const std::int64_t sectors = volume_gib * kGiB / kSectorBytes;
+  const std::int64_t partition = (sectors - kRootPartitionStartSectors - kBackupGptSectors) * kSectorBytes;
+  if (partition <= 0) return 0;
+  return partition / kRootFilesystemBlockBytes * kRootFilesystemBlockBytes;
+}
+
+std::int64_t eviction_threshold_bytes(std::int64_t capacity, float fraction) {
+  return static_cast<std::int64_t>(static_cast<double>(capacity) * static_cast<double>(fraction));
+}
+
 NodeResources node_resources(const NodeShape& shape, const KubeletOptions& options) {
   NodeResources r;
   r.max_pods = effective_max_pods(shape, options);
 
-  const std::int64_t storage = shape.ephemeral_storage_gib * kGiB;
+  const std::int64_t storage = options.root_filesystem_size ? root_filesystem_bytes(shape.ephemeral_storage_gib)
+                                                            : shape.ephemeral_storage_gib * kGiB;
   r.capacity.set(kCpu, static_cast<std::int64_t>(shape.vcpu) * 1000);
   r.capacity.set(kMemory, shape.memory_ki * 1024);
   r.capacity.set(kPods, r.max_pods);
   r.capacity.set(kEphemeralStorage, storage);
   if (options.advertise_gpus && shape.gpus > 0) r.capacity.set(kNvidiaGpu, shape.gpus);
+  if (options.root_filesystem_size) {
+    // The kubelet lists every huge page size the kernel supports (0 when none are reserved).
+    for (const char* size : {"hugepages-1Gi", "hugepages-2Mi"}) r.capacity.set(size, 0);
+    if (shape.arm64)
+      for (const char* size : {"hugepages-32Mi", "hugepages-64Ki"}) r.capacity.set(size, 0);
+  }
 
   r.kube_reserved.set(kCpu, kube_reserved_cpu_millicores(shape.vcpu));
   r.kube_reserved.set(kMemory, kube_reserved_memory_mib(r.max_pods) * kMiB);
   r.kube_reserved.set(kEphemeralStorage, kKubeReservedEphemeralStorageBytes);
   r.eviction_hard.set(kMemory, kEvictionHardMemoryAvailableBytes);
-  // The kubelet resolves a percentage threshold against capacity (int64 math, truncating).
-  r.eviction_hard.set(kEphemeralStorage, storage * kEvictionHardNodefsAvailablePercent / 100);
+  // The kubelet resolves a percentage threshold against capacity through a float32 fraction;
+  // Karpenter's prediction (whole GiB volumes) stays in integer math.
+  r.eviction_hard.set(kEphemeralStorage, options.root_filesystem_size
+                                             ? eviction_threshold_bytes(storage, kEvictionHardNodefsAvailableFraction)
+                                             : storage * kEvictionHardNodefsAvailablePercent / 100);
 
   r.allocatable = r.capacity;
   r.allocatable -= r.kube_reserved;

@@ -16,6 +16,7 @@ struct NodeShape {
   int ipv4_per_eni = 0;
   int gpus = 0;
   std::int64_t ephemeral_storage_gib = 20;  // EKS managed node group default root volume (20 GiB)
+  bool arm64 = false;                       // which huge page sizes the kernel offers
 };
 
 struct KubeletOptions {
@@ -25,6 +26,9 @@ struct KubeletOptions {
   bool managed_node_group_cap = false;
   // nvidia.com/gpu appears only once the NVIDIA device plugin has registered with the kubelet.
   bool advertise_gpus = false;
+  // What the kubelet reports for ephemeral-storage: the root filesystem's size (true), or the raw
+  // EBS volume size as Karpenter predicts it before launch (false).
+  bool root_filesystem_size = true;
 };
 
 // eni-max-pods.txt: ENIs * (IPv4 per ENI - 1) + 2. The first IP of each ENI is the ENI's own;
@@ -46,8 +50,28 @@ inline constexpr std::int64_t kGiB = 1024 * kMiB;
 // nodeadm defaultKubeletSubConfig evictionHard: memory.available=100Mi, nodefs.available=10%.
 inline constexpr std::int64_t kEvictionHardMemoryAvailableBytes = 100 * kMiB;
 inline constexpr int kEvictionHardNodefsAvailablePercent = 10;
+// The kubelet stores a percentage threshold as a float32 fraction (evictionapi.ThresholdValue).
+inline constexpr float kEvictionHardNodefsAvailableFraction = 0.1f;
 // nodeadm withDefaultReservedResources: kubeReserved ephemeral-storage 1Gi.
 inline constexpr std::int64_t kKubeReservedEphemeralStorageBytes = kGiB;
+// The EKS AMIs' root disk (GPT): partition 1 (the root filesystem) starts at sector 24576, after
+// the 10 MiB EFI System partition and the 1 MiB BIOS boot partition, and runs to the last usable
+// sector, before the 33 sectors of the backup GPT (header + 32 sectors of entries); the
+// filesystem is grown to the partition at first boot (4 KiB blocks).
+inline constexpr std::int64_t kSectorBytes = 512;
+inline constexpr std::int64_t kRootPartitionStartSectors = 24576;
+inline constexpr std::int64_t kBackupGptSectors = 33;
+inline constexpr std::int64_t kRootFilesystemBlockBytes = 4096;
+
+// ephemeral-storage capacity (cadvisor's root filesystem capacity, statfs blocks * block size) of
+// a root volume of that many GiB: the partition in whole filesystem blocks. 20 GiB ->
+// 21462233088 bytes = 20959212Ki, as lab 004's `kubectl describe node` shows.
+std::int64_t root_filesystem_bytes(std::int64_t volume_gib);
+// The kubelet's hard-eviction reservation for a percentage threshold:
+// int64(float64(capacity) * float64(float32 percentage)) (eviction GetThresholdQuantity);
+// 10% of 21462233088 -> 2146223340.
+std::int64_t eviction_threshold_bytes(std::int64_t capacity, float fraction);
+
 // Karpenter's VM_MEMORY_OVERHEAD_PERCENT default.
 inline constexpr double kKarpenterVmMemoryOverheadPercent = 0.075;
 
@@ -68,8 +92,10 @@ struct NodeResources {
   ResourceList eviction_hard;   // memory, ephemeral-storage
 };
 
-// capacity: cpu = vcpu, memory = memory_ki, pods = max pods, ephemeral-storage = the root volume
-// (the filesystem's own overhead is ignored), nvidia.com/gpu when advertised.
+// capacity: cpu = vcpu, memory = memory_ki, pods = max pods, ephemeral-storage = the root
+// filesystem (root_filesystem_bytes; the raw volume when options.root_filesystem_size is false),
+// hugepages-1Gi and hugepages-2Mi = 0 (EKS AMIs reserve no huge pages; arm64 kernels also offer
+// hugepages-32Mi and hugepages-64Ki), nvidia.com/gpu when advertised.
 // allocatable = capacity - kube-reserved - eviction-hard (the kubelet's formula; EKS sets no
 // system-reserved), never below zero.
 NodeResources node_resources(const NodeShape& shape, const KubeletOptions& options = {});

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "models/k8s/admission.hpp"
+
 namespace eksim::k8s {
 
 namespace {
@@ -28,6 +30,8 @@ std::string ApiServer::new_uid() {
 
 PodId ApiServer::create_pod(Pod pod) {
   if (pod.meta.ns.empty()) pod.meta.ns = "default";
+  // EKS's mutating admission (DefaultTolerationSeconds, ExtendedResourceToleration).
+  admit_pod(pod.spec);
   pod.meta.uid = new_uid();
   pod.meta.creation_timestamp = sim_.now();
   PodId id{static_cast<std::uint32_t>(pods_.size())};

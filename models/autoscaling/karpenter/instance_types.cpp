@@ -93,6 +93,7 @@ InstanceTypeInfo build_instance_type(const aws::InstanceType& t, const InstanceT
   k8s::KubeletOptions ko;
   ko.max_pods = nc.max_pods;
   ko.advertise_gpus = true;
+  ko.root_filesystem_size = false;  // Karpenter predicts from the volume size (20Gi -> 17Gi allocatable)
   auto res = k8s::node_resources(shape, ko);
   info.capacity = res.capacity;
   info.allocatable = res.allocatable;

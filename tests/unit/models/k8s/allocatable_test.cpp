@@ -104,15 +104,58 @@ TEST(Allocatable, GpuOnlyOnceTheDevicePluginRuns) {
   EXPECT_FALSE(node_resources(cpu_only, {.advertise_gpus = true}).capacity.has(kNvidiaGpu));
 }
 
-TEST(Allocatable, EphemeralStorage) {
-  // 20 GiB root volume: 20Gi - 1Gi kube-reserved - 10% nodefs eviction = 17Gi (Karpenter's
-  // instance-types page shows ephemeral-storage 17Gi for the same defaults).
+TEST(Allocatable, EphemeralStorageLab004) {
+  // Lab 004's `kubectl describe node` (20 GiB root volume):
+  //   Capacity:    ephemeral-storage: 20959212Ki      Allocatable: ephemeral-storage: 18242267924
+  // capacity = (41943040 sectors - 24576 - 33) * 512 B, floored to 4 KiB blocks = 21462233088 B;
+  // allocatable = capacity - 1Gi kube-reserved - int64(capacity * float32(0.1)) (2146223340).
   NodeShape shape{4, 16069028, 3, 10};
   NodeResources r = node_resources(shape);
+  EXPECT_EQ(r.capacity.get(kEphemeralStorage), 21462233088);
+  EXPECT_EQ(format_amount(kEphemeralStorage, r.capacity.get(kEphemeralStorage)), "20959212Ki");
+  EXPECT_EQ(r.eviction_hard.get(kEphemeralStorage), 2146223340);
+  EXPECT_EQ(r.allocatable.get(kEphemeralStorage), 18242267924);
+  EXPECT_EQ(format_amount(kEphemeralStorage, r.allocatable.get(kEphemeralStorage)), "18242267924");
+}
+
+TEST(Allocatable, EphemeralStorageScalesWithTheVolume) {
+  // The partition overhead is a fixed 12 MiB + 33 sectors, floored to whole 4 KiB blocks.
+  EXPECT_EQ(root_filesystem_bytes(20), 21462233088);
+  EXPECT_EQ(root_filesystem_bytes(30), 30 * kGiB - 12 * kMiB - 20 * 1024);
+  EXPECT_EQ(root_filesystem_bytes(100), 100 * kGiB - 12 * kMiB - 20 * 1024);
+  EXPECT_EQ(root_filesystem_bytes(0), 0);
+  NodeShape shape{4, 16069028, 3, 10};
+  shape.ephemeral_storage_gib = 100;
+  const std::int64_t cap = 100 * kGiB - 12 * kMiB - 20 * 1024;
+  NodeResources r = node_resources(shape);
+  EXPECT_EQ(r.capacity.get(kEphemeralStorage), cap);
+  EXPECT_EQ(r.allocatable.get(kEphemeralStorage), cap - kGiB - eviction_threshold_bytes(cap, 0.1f));
+  EXPECT_EQ(eviction_threshold_bytes(cap, 0.1f), 10736158060);  // float32 0.1 rounds up: not cap / 10
+  EXPECT_NE(eviction_threshold_bytes(cap, 0.1f), cap / 10);
+}
+
+TEST(Allocatable, KarpenterPredictionKeepsTheVolumeSize) {
+  // Karpenter's instance-types page: ephemeral-storage 17Gi for a 20Gi root volume.
+  NodeShape shape{4, 16069028, 3, 10};
+  NodeResources r = node_resources(shape, {.root_filesystem_size = false});
   EXPECT_EQ(r.capacity.get(kEphemeralStorage), 20 * kGiB);
   EXPECT_EQ(r.allocatable.get(kEphemeralStorage), 17 * kGiB);
-  shape.ephemeral_storage_gib = 100;
-  EXPECT_EQ(node_resources(shape).allocatable.get(kEphemeralStorage), 100 * kGiB - kGiB - 10 * kGiB);
+  EXPECT_FALSE(r.capacity.has("hugepages-2Mi"));
+}
+
+TEST(Allocatable, HugePagesListedAsZero) {
+  NodeShape shape{4, 16069028, 3, 10};
+  NodeResources r = node_resources(shape);
+  for (const char* size : {"hugepages-1Gi", "hugepages-2Mi"}) {
+    EXPECT_TRUE(r.capacity.has(size)) << size;
+    EXPECT_TRUE(r.allocatable.has(size)) << size;
+    EXPECT_EQ(r.allocatable.get(size), 0) << size;
+  }
+  EXPECT_FALSE(r.capacity.has("hugepages-32Mi"));
+  shape.arm64 = true;
+  NodeResources arm = node_resources(shape);
+  for (const char* size : {"hugepages-1Gi", "hugepages-2Mi", "hugepages-32Mi", "hugepages-64Ki"})
+    EXPECT_TRUE(arm.allocatable.has(size)) << size;
 }
 
 struct CpuCase {
