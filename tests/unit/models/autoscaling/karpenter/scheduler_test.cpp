@@ -213,3 +213,30 @@ TEST(KarpenterScheduler, ResourcesStringCanonical) {
 
 }  // namespace
 }  // namespace eksim::autoscaling::karpenter
+
+namespace eksim::autoscaling::karpenter {
+namespace {
+
+InstanceTypeInfo sized(std::int64_t cpu_m, std::int64_t mem) {
+  InstanceTypeInfo t;
+  t.allocatable = {{"cpu", cpu_m}, {"memory", mem}, {"ephemeral-storage", 100}};
+  return t;
+}
+
+TEST(AllocatableBound, DroppingTypesLowersItOnlyWhenTheLastTypeAtAMaximumGoes) {
+  const InstanceTypeInfo small = sized(2000, 8), big = sized(8000, 32), wide = sized(4000, 32);
+  const AllocatableBound b0 = AllocatableBound::over({&small, &big, &wide});
+  EXPECT_EQ(b0.max.get("cpu"), 8000);
+  EXPECT_EQ(b0.max.get("memory"), 32);
+  EXPECT_EQ(b0.attained.get("memory"), 2);
+  EXPECT_EQ(b0.attained.get("ephemeral-storage"), 3);  // every type has the same root volume
+  AllocatableBound b = b0;
+  EXPECT_TRUE(b.drop(small));  // no maximum moves
+  EXPECT_TRUE(b.drop(wide));   // big still has 32 memory, and the storage maximum stays
+  EXPECT_FALSE(b.drop(big));   // the last type at 8000 cpu: the bound is above the rest now
+  AllocatableBound c = b0;
+  EXPECT_FALSE(c.drop(big));   // cpu 8000 was big's alone
+}
+
+}  // namespace
+}  // namespace eksim::autoscaling::karpenter
