@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "models/cluster/cluster.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/actions.hpp"
+#include "sim/scenario/csv_file.hpp"
 #include "sim/scenario/input_limits.hpp"
 
 namespace eksim::scenario {
@@ -62,13 +61,6 @@ const Manifest& builtin_template(const std::string& kind) {
 
 void check_kind(const std::string& kind, const Value& at) {
   if (kind != "Job" && kind != "Deployment") at.fail("workload kind must be Job or Deployment, got \"" + kind + "\"");
-}
-
-std::string trim(const std::string& s) {
-  auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return "";
-  auto e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
 }
 
 // A CSV time: a duration string (90s, 1h30m) or plain seconds, within the longest run (beyond
@@ -186,33 +178,10 @@ Manifest stamp(const WorkloadGenerator& g, const Arrival& a) {
 }  // namespace
 
 std::vector<TraceArrival> read_trace(const std::string& path, const Location& from) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(from, "cannot open \"" + path + "\": no such file");
   std::vector<TraceArrival> out;
-  std::string line;
-  int line_no = 0;
-  bool header = false;
-  while (std::getline(in, line)) {
-    ++line_no;
-    std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    std::vector<std::string> cols;
-    std::vector<int> starts;
-    std::size_t pos = 0;
-    while (true) {
-      auto comma = line.find(',', pos);
-      cols.push_back(trim(line.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
-      starts.push_back(static_cast<int>(pos) + 1);
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
-    auto at = [&](std::size_t col) { return Location{path, line_no, starts[std::min(col, starts.size() - 1)]}; };
-    if (!header) {
-      if (t != "time,kind,name,gpus,duration")
-        throw InputError(at(0), "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
-      header = true;
-      continue;
-    }
+  read_csv_file(path, from, "time,kind,name,gpus,duration", "a workload trace", [&](const CsvRow& row) {
+    const auto& cols = row.cols;
+    auto at = [&](std::size_t col) { return row.at(col); };
     if (cols.size() != 5)
       throw InputError(at(0), fmt::format("expected 5 columns (time,kind,name,gpus,duration), got {}", cols.size()));
     TraceArrival a;
@@ -235,8 +204,7 @@ std::vector<TraceArrival> read_trace(const std::string& path, const Location& fr
     if (!d || d->us <= 0) throw InputError(at(4), "duration: expected a positive duration such as 30m, got \"" + cols[4] + "\"");
     a.duration = *d;
     out.push_back(a);
-  }
-  if (!header) throw InputError(Location{path, 1, 1}, "a workload trace starts with the header \"time,kind,name,gpus,duration\"");
+  });
   std::stable_sort(out.begin(), out.end(), [](const TraceArrival& a, const TraceArrival& b) { return a.time < b.time; });
   return out;
 }
