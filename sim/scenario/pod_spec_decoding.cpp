@@ -1,0 +1,601 @@
+#include "sim/scenario/pod_spec_decoding.hpp"
+
+#include <limits>
+#include <set>
+
+#include "models/k8s/quantity.hpp"
+#include "sim/engine/numbers.hpp"
+
+namespace eksim::scenario::manifest {
+
+// Standard pod spec fields accepted and deliberately not modelled (see the allow-list in
+// k8s_manifest.cpp).
+const std::vector<const char*> kIgnoredPodSpec = {
+    "securityContext", "imagePullSecrets", "serviceAccountName", "serviceAccount",
+    "automountServiceAccountToken", "dnsPolicy", "dnsConfig", "hostname", "subdomain", "hostAliases",
+    "hostPID", "hostIPC", "hostUsers", "shareProcessNamespace", "runtimeClassName", "enableServiceLinks",
+    "preemptionPolicy", "overhead", "readinessGates", "activeDeadlineSeconds", "os", "setHostnameAsFQDN",
+    "ephemeralContainers", "resourceClaims",
+    // These do change scheduling upstream but are not modelled yet (pods schedule as if absent):
+    "schedulingGates", "resources"};
+const std::vector<const char*> kIgnoredContainer = {
+    "env", "envFrom", "volumeMounts", "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe",
+    "lifecycle", "terminationMessagePath", "terminationMessagePolicy", "imagePullPolicy", "securityContext",
+    "stdin", "stdinOnce", "tty", "workingDir", "resizePolicy"};
+const std::vector<const char*> kIgnoredPort = {"name", "hostIP"};
+const std::vector<const char*> kIgnoredResources = {"claims"};
+const std::vector<const char*> kIgnoredPodAffinityTerm = {"namespaceSelector", "matchLabelKeys", "mismatchLabelKeys"};
+const std::vector<const char*> kIgnoredSpread = {"matchLabelKeys", "nodeAffinityPolicy", "nodeTaintsPolicy"};
+// Init containers may be sidecars (restartPolicy: Always); the model runs them as plain init
+// containers.
+const std::vector<const char*> kIgnoredInitContainer = {"restartPolicy"};
+
+// Reads a map[string]string (labels, annotations, nodeSelector); keys keep their YAML nodes
+// so that a bad key is located at the key.
+std::vector<std::pair<Value, Value>> string_map_entries(const Ctx& ctx, const Value& v, const char* go_struct,
+                                                         const std::string& path) {
+  JsonType t = json_type(v);
+  if (t == JsonType::Null) return {};
+  if (t != JsonType::Object) type_error(ctx, v, t, go_struct, path, "map[string]string");
+  std::vector<std::pair<Value, Value>> out;
+  for (const auto& [name, k, val] : v.entries("a string")) {
+    str(ctx, val, go_struct, path);  // type check
+    out.emplace_back(k, val);
+  }
+  return out;
+}
+
+k8s::Labels labels_impl(const Ctx& ctx, const Value& v, const std::string& path, const char* go_struct) {
+  k8s::Labels out;
+  for (const auto& [k, val] : string_map_entries(ctx, v, go_struct, path)) {
+    std::string key = k.node().Scalar(), value = str(ctx, val, go_struct, path);
+    for (const auto& m : qualified_name_errors(key)) ctx.invalid(k, fe_invalid(path, quote(key), m));
+    for (const auto& m : label_value_errors(value)) ctx.invalid(val, fe_invalid(path, quote(value), m));
+    out[key] = value;
+  }
+  return out;
+}
+
+k8s::Labels annotations(const Ctx& ctx, const Value& v, const std::string& path) {
+  k8s::Labels out;
+  for (const auto& [k, val] : string_map_entries(ctx, v, "ObjectMeta", path)) {
+    std::string key = k.node().Scalar();
+    std::string lower = key;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (const auto& m : qualified_name_errors(lower)) ctx.invalid(k, fe_invalid(path, quote(key), m));
+    out[key] = str(ctx, val, "ObjectMeta", path);
+  }
+  return out;
+}
+
+// ---- quantities (k8s.io/apimachinery/pkg/api/resource) ----------------------------------
+
+bool is_native_resource(const std::string& name) {
+  return name.find('/') == std::string::npos || name.find("kubernetes.io/") != std::string::npos;
+}
+bool is_hugepages(const std::string& name) { return name.rfind("hugepages-", 0) == 0; }
+bool is_extended_resource(const std::string& name) {
+  return !is_native_resource(name) && name.rfind("requests.", 0) != 0 &&
+         qualified_name_errors("requests." + name).empty();
+}
+// Extended resources and huge pages cannot be overcommitted (helper.IsOvercommitAllowed).
+bool overcommit_allowed(const std::string& name) { return is_native_resource(name) && !is_hugepages(name); }
+
+ParsedQuantity quantity(const Ctx& ctx, const Value& v) {
+  JsonType t = json_type(v);
+  std::string s = v.is_scalar() ? v.node().Scalar() : std::string();
+  if (t == JsonType::Object || t == JsonType::Array || t == JsonType::Null) s = "";
+  std::string_view number;
+  if (!syntax::quantity_parts(s, &number, nullptr))
+    ctx.decode(v, "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+  auto q = k8s::parse_quantity(s);
+  if (!q) {
+    std::string num(number);
+    bool numeric_ok = std::count(num.begin(), num.end(), '.') <= 1 && num.find_first_of("0123456789") != std::string::npos;
+    ctx.decode(v, numeric_ok ? "unable to parse quantity's suffix" : "unable to parse numeric part of quantity");
+  }
+  return {s, *q};
+}
+
+std::vector<NamedQuantity> resource_entries(const Ctx& ctx, const Value& v, const std::string& path) {
+  JsonType t = json_type(v);
+  if (t == JsonType::Null) return {};
+  if (t != JsonType::Object) type_error(ctx, v, t, "ResourceRequirements", path, "v1.ResourceList");
+  std::vector<NamedQuantity> out;
+  for (const auto& [name, k, val] : v.entries("a resource name")) {
+    std::string fld = keyed(path, name);
+    for (const auto& msg : qualified_name_errors(name)) ctx.invalid(k, fe_invalid(fld, quote(name), msg));
+    if (name.find('/') == std::string::npos) {
+      if (name != "cpu" && name != "memory" && name != "ephemeral-storage" && !is_hugepages(name))
+        ctx.invalid(k, fe_invalid(fld, quote(name), "must be a standard resource for containers"));
+    } else if (!is_native_resource(name) && !is_extended_resource(name)) {
+      ctx.invalid(k, fe_invalid(fld, quote(name), "doesn't follow extended resource name standard"));
+    }
+    ParsedQuantity q = quantity(ctx, val);
+    if (q.milli < 0) ctx.invalid(val, fe_invalid(fld, quote(q.text), "must be greater than or equal to 0"));
+    if (is_extended_resource(name) && q.milli % 1000 != 0)
+      ctx.invalid(val, fe_invalid(fld, quote(q.text), "must be an integer"));
+    out.push_back({name, q, val});
+  }
+  return out;
+}
+
+k8s::ResourceList to_resource_list(const std::vector<NamedQuantity>& entries) {
+  k8s::ResourceList out;
+  for (const auto& e : entries) out.set(e.name, k8s::amount_from_milli(e.name, e.q.milli));
+  return out;
+}
+
+// validateResourceRequirements plus the API server's defaulting (a limit without a request
+// becomes the request, per resource: SetDefaults_Pod).
+void resources(const Ctx& ctx, const Value& v, const std::string& path, k8s::Container& c) {
+  Fields f(ctx, v, path, "Container", "v1.ResourceRequirements");
+  std::vector<NamedQuantity> limits, requests;
+  if (auto l = f.get("limits")) limits = resource_entries(ctx, *l, f.path("limits"));
+  auto rv = f.get("requests");
+  if (rv) requests = resource_entries(ctx, *rv, f.path("requests"));
+  f.allow(kIgnoredResources);
+  f.finish();
+  for (const auto& r : requests) {
+    auto lim = std::find_if(limits.begin(), limits.end(), [&](const NamedQuantity& l) { return l.name == r.name; });
+    if (lim != limits.end()) {
+      if (r.q.milli != lim->q.milli && !overcommit_allowed(r.name))
+        ctx.invalid(r.at, fe_invalid(f.path("requests"), quote(r.q.text),
+                                     "must be equal to " + r.name + " limit of " + lim->q.text));
+      if (r.q.milli > lim->q.milli)
+        ctx.invalid(r.at, fe_invalid(f.path("requests"), quote(r.q.text),
+                                     "must be less than or equal to " + r.name + " limit of " + lim->q.text));
+    } else if (!overcommit_allowed(r.name)) {
+      ctx.invalid(r.at, fe_required(f.path("limits"), "Limit must be set for non overcommitable resources"));
+    }
+  }
+  c.limits = to_resource_list(limits);
+  c.requests = to_resource_list(requests);
+  for (const auto& l : limits)
+    if (!c.requests.has(l.name)) c.requests.set(l.name, c.limits.get(l.name));
+}
+
+// ---- selectors, affinity, tolerations ------------------------------------------------------
+
+void check_label_key(const Ctx& ctx, const Value& at, const std::string& path, const std::string& key) {
+  for (const auto& m : qualified_name_errors(key)) ctx.invalid(at, fe_invalid(path, quote(key), m));
+}
+
+std::vector<k8s::NodeSelectorRequirement> node_requirements(const Ctx& ctx, const Value& v, const std::string& path,
+                                                            bool fields) {
+  std::vector<k8s::NodeSelectorRequirement> out;
+  auto items = list(ctx, v, "NodeSelectorTerm", path, "[]v1.NodeSelectorRequirement");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string p = index(path, i);
+    Fields f(ctx, items[i], p, "NodeSelectorTerm", "v1.NodeSelectorRequirement");
+    k8s::NodeSelectorRequirement r;
+    auto kv = f.get("key");
+    if (kv) r.key = str(ctx, *kv, "NodeSelectorRequirement", f.path("key"));
+    auto ov = f.get("operator");
+    if (ov) r.op = str(ctx, *ov, "NodeSelectorRequirement", f.path("operator"));
+    auto vv = f.get("values");
+    if (vv) r.values = str_list(ctx, *vv, "NodeSelectorRequirement", f.path("values"));
+    f.finish();
+    const Value& at_op = ov ? *ov : items[i];
+    const Value& at_values = vv ? *vv : items[i];
+    const Value& at_key = kv ? *kv : items[i];
+    if (fields) {
+      if (r.op == "In" || r.op == "NotIn") {
+        if (r.values.size() != 1)
+          ctx.invalid(at_values, fe_required(f.path("values"),
+                                             "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"));
+      } else {
+        ctx.invalid(at_op, fe_invalid(f.path("operator"), quote(r.op), "not a valid selector operator"));
+      }
+      if (r.key != "metadata.name")
+        ctx.invalid(at_key, fe_invalid(f.path("key"), quote(r.key), "not a valid field selector key"));
+      for (std::size_t j = 0; j < r.values.size(); ++j)
+        for (const auto& m : dns1123_subdomain_errors(r.values[j]))
+          ctx.invalid(at_values, fe_invalid(index(f.path("values"), j), quote(r.values[j]), m));
+    } else {
+      if (r.op == "In" || r.op == "NotIn") {
+        if (r.values.empty())
+          ctx.invalid(at_values, fe_required(f.path("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
+      } else if (r.op == "Exists" || r.op == "DoesNotExist") {
+        if (!r.values.empty())
+          ctx.invalid(at_values, fe_forbidden(f.path("values"),
+                                              "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      } else if (r.op == "Gt" || r.op == "Lt") {
+        if (r.values.size() != 1)
+          ctx.invalid(at_values, fe_required(f.path("values"), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+      } else {
+        ctx.invalid(at_op, fe_invalid(f.path("operator"), quote(r.op), "not a valid selector operator"));
+      }
+      check_label_key(ctx, at_key, f.path("key"), r.key);
+      if (r.op == "In" || r.op == "NotIn")
+        for (std::size_t j = 0; j < r.values.size(); ++j)
+          for (const auto& m : label_value_errors(r.values[j]))
+            ctx.invalid(at_values, fe_invalid(index(f.path("values"), j), quote(r.values[j]), m));
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+k8s::NodeSelectorTerm node_selector_term(const Ctx& ctx, const Value& v, const std::string& path) {
+  Fields f(ctx, v, path, "NodeSelector", "v1.NodeSelectorTerm");
+  k8s::NodeSelectorTerm t;
+  if (auto e = f.get("matchExpressions")) t.match_expressions = node_requirements(ctx, *e, f.path("matchExpressions"), false);
+  if (auto e = f.get("matchFields")) t.match_fields = node_requirements(ctx, *e, f.path("matchFields"), true);
+  f.finish();
+  return t;
+}
+
+k8s::LabelSelector label_selector(const Ctx& ctx, const Value& v, const std::string& path) {
+  Fields f(ctx, v, path, "LabelSelector", "v1.LabelSelector");
+  k8s::LabelSelector sel;
+  if (auto ml = f.get("matchLabels")) sel.match_labels = labels_impl(ctx, *ml, f.path("matchLabels"), "LabelSelector");
+  if (auto me = f.get("matchExpressions")) {
+    std::string mp = f.path("matchExpressions");
+    auto items = list(ctx, *me, "LabelSelector", mp, "[]v1.LabelSelectorRequirement");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::string p = index(mp, i);
+      Fields rf(ctx, items[i], p, "LabelSelector", "v1.LabelSelectorRequirement");
+      k8s::LabelSelectorRequirement r;
+      auto kv = rf.get("key");
+      if (kv) r.key = str(ctx, *kv, "LabelSelectorRequirement", rf.path("key"));
+      auto ov = rf.get("operator");
+      if (ov) r.op = str(ctx, *ov, "LabelSelectorRequirement", rf.path("operator"));
+      auto vv = rf.get("values");
+      if (vv) r.values = str_list(ctx, *vv, "LabelSelectorRequirement", rf.path("values"));
+      rf.finish();
+      const Value& at_values = vv ? *vv : items[i];
+      if (r.op == "In" || r.op == "NotIn") {
+        if (r.values.empty())
+          ctx.invalid(at_values, fe_required(rf.path("values"), "must be specified when `operator` is 'In' or 'NotIn'"));
+      } else if (r.op == "Exists" || r.op == "DoesNotExist") {
+        if (!r.values.empty())
+          ctx.invalid(at_values, fe_forbidden(rf.path("values"),
+                                              "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      } else {
+        ctx.invalid(ov ? *ov : items[i], fe_invalid(rf.path("operator"), quote(r.op), "not a valid selector operator"));
+      }
+      check_label_key(ctx, kv ? *kv : items[i], rf.path("key"), r.key);
+      for (std::size_t j = 0; j < r.values.size(); ++j)
+        for (const auto& m : label_value_errors(r.values[j]))
+          ctx.invalid(at_values, fe_invalid(index(rf.path("values"), j), quote(r.values[j]), m));
+      sel.match_expressions.push_back(std::move(r));
+    }
+  }
+  f.finish();
+  return sel;
+}
+
+bool selector_empty(const k8s::LabelSelector& s) { return s.match_labels.empty() && s.match_expressions.empty(); }
+
+bool selector_matches(const k8s::LabelSelector& s, const k8s::Labels& labels) {
+  for (const auto& [k, v] : s.match_labels) {
+    auto it = labels.find(k);
+    if (it == labels.end() || it->second != v) return false;
+  }
+  for (const auto& r : s.match_expressions) {
+    auto it = labels.find(r.key);
+    bool has = it != labels.end();
+    bool in = has && std::find(r.values.begin(), r.values.end(), it->second) != r.values.end();
+    if (r.op == "In" && !in) return false;
+    if (r.op == "NotIn" && in) return false;
+    if (r.op == "Exists" && !has) return false;
+    if (r.op == "DoesNotExist" && has) return false;
+  }
+  return true;
+}
+
+k8s::PodAffinityTerm pod_affinity_term(const Ctx& ctx, const Value& v, const std::string& path) {
+  Fields f(ctx, v, path, "PodAffinity", "v1.PodAffinityTerm");
+  k8s::PodAffinityTerm t;
+  if (auto ls = f.get("labelSelector")) t.label_selector = label_selector(ctx, *ls, f.path("labelSelector"));
+  auto tk = f.get("topologyKey");
+  if (tk) t.topology_key = str(ctx, *tk, "PodAffinityTerm", f.path("topologyKey"));
+  auto ns = f.get("namespaces");
+  if (ns) t.namespaces = str_list(ctx, *ns, "PodAffinityTerm", f.path("namespaces"));
+  f.allow(kIgnoredPodAffinityTerm);
+  f.finish();
+  for (const auto& n : t.namespaces)
+    for (const auto& m : dns1123_label_errors(n)) ctx.invalid(*ns, fe_invalid(f.path("namespace"), quote(n), m));
+  if (t.topology_key.empty()) ctx.invalid(tk ? *tk : v, fe_required(f.path("topologyKey"), "can not be empty"));
+  check_label_key(ctx, *tk, f.path("topologyKey"), t.topology_key);
+  return t;
+}
+
+void pod_affinity(const Ctx& ctx, const Value& v, const std::string& path, std::vector<k8s::PodAffinityTerm>& required,
+                  std::vector<k8s::WeightedPodAffinityTerm>& preferred) {
+  Fields f(ctx, v, path, "Affinity", "v1.PodAffinity");
+  if (auto r = f.get("requiredDuringSchedulingIgnoredDuringExecution")) {
+    std::string p = f.path("requiredDuringSchedulingIgnoredDuringExecution");
+    auto items = list(ctx, *r, "PodAffinity", p, "[]v1.PodAffinityTerm");
+    for (std::size_t i = 0; i < items.size(); ++i) required.push_back(pod_affinity_term(ctx, items[i], index(p, i)));
+  }
+  if (auto r = f.get("preferredDuringSchedulingIgnoredDuringExecution")) {
+    std::string p = f.path("preferredDuringSchedulingIgnoredDuringExecution");
+    auto items = list(ctx, *r, "PodAffinity", p, "[]v1.WeightedPodAffinityTerm");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      Fields wf(ctx, items[i], index(p, i), "PodAffinity", "v1.WeightedPodAffinityTerm");
+      k8s::WeightedPodAffinityTerm w;
+      auto wv = wf.get("weight");
+      if (wv) w.weight = static_cast<std::int32_t>(integer(ctx, *wv, "WeightedPodAffinityTerm", wf.path("weight"), "int32"));
+      if (w.weight <= 0 || w.weight > 100)
+        ctx.invalid(wv ? *wv : items[i], fe_invalid(wf.path("weight"), std::to_string(w.weight), "must be in the range 1-100"));
+      auto tv = wf.get("podAffinityTerm");
+      if (!tv) ctx.invalid(items[i], fe_required(wf.path("podAffinityTerm.topologyKey"), "can not be empty"));
+      w.term = pod_affinity_term(ctx, *tv, wf.path("podAffinityTerm"));
+      wf.finish();
+      preferred.push_back(std::move(w));
+    }
+  }
+  f.finish();
+}
+
+k8s::Affinity affinity(const Ctx& ctx, const Value& v, const std::string& path) {
+  Fields f(ctx, v, path, "PodSpec", "v1.Affinity");
+  k8s::Affinity a;
+  if (auto na = f.get("nodeAffinity")) {
+    Fields nf(ctx, *na, f.path("nodeAffinity"), "Affinity", "v1.NodeAffinity");
+    if (auto req = nf.get("requiredDuringSchedulingIgnoredDuringExecution")) {
+      std::string p = nf.path("requiredDuringSchedulingIgnoredDuringExecution");
+      Fields rf(ctx, *req, p, "NodeAffinity", "v1.NodeSelector");
+      std::vector<k8s::NodeSelectorTerm> terms;
+      auto tv = rf.get("nodeSelectorTerms");
+      if (tv) {
+        auto items = list(ctx, *tv, "NodeSelector", rf.path("nodeSelectorTerms"), "[]v1.NodeSelectorTerm");
+        for (std::size_t i = 0; i < items.size(); ++i)
+          terms.push_back(node_selector_term(ctx, items[i], index(rf.path("nodeSelectorTerms"), i)));
+      }
+      rf.finish();
+      if (terms.empty())
+        ctx.invalid(tv ? *tv : *req, fe_required(rf.path("nodeSelectorTerms"), "must have at least one node selector term"));
+      a.node_required = std::move(terms);
+    }
+    if (auto pref = nf.get("preferredDuringSchedulingIgnoredDuringExecution")) {
+      std::string p = nf.path("preferredDuringSchedulingIgnoredDuringExecution");
+      auto items = list(ctx, *pref, "NodeAffinity", p, "[]v1.PreferredSchedulingTerm");
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        Fields pf(ctx, items[i], index(p, i), "NodeAffinity", "v1.PreferredSchedulingTerm");
+        k8s::PreferredSchedulingTerm t;
+        auto wv = pf.get("weight");
+        if (wv) t.weight = static_cast<std::int32_t>(integer(ctx, *wv, "PreferredSchedulingTerm", pf.path("weight"), "int32"));
+        if (t.weight <= 0 || t.weight > 100)
+          ctx.invalid(wv ? *wv : items[i], fe_invalid(pf.path("weight"), std::to_string(t.weight), "must be in the range 1-100"));
+        if (auto pv = pf.get("preference")) t.preference = node_selector_term(ctx, *pv, pf.path("preference"));
+        pf.finish();
+        a.node_preferred.push_back(std::move(t));
+      }
+    }
+    nf.finish();
+  }
+  if (auto pa = f.get("podAffinity"))
+    pod_affinity(ctx, *pa, f.path("podAffinity"), a.pod_affinity_required, a.pod_affinity_preferred);
+  if (auto pa = f.get("podAntiAffinity"))
+    pod_affinity(ctx, *pa, f.path("podAntiAffinity"), a.pod_anti_affinity_required, a.pod_anti_affinity_preferred);
+  f.finish();
+  return a;
+}
+
+std::vector<k8s::Toleration> tolerations(const Ctx& ctx, const Value& v, const std::string& path) {
+  std::vector<k8s::Toleration> out;
+  auto items = list(ctx, v, "PodSpec", path, "[]v1.Toleration");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string p = index(path, i);
+    Fields f(ctx, items[i], p, "PodSpec", "v1.Toleration");
+    k8s::Toleration t;
+    auto kv = f.get("key");
+    if (kv) t.key = str(ctx, *kv, "Toleration", f.path("key"));
+    auto ov = f.get("operator");
+    if (ov) t.op = str(ctx, *ov, "Toleration", f.path("operator"));
+    auto vv = f.get("value");
+    if (vv) t.value = str(ctx, *vv, "Toleration", f.path("value"));
+    auto ev = f.get("effect");
+    if (ev) t.effect = str(ctx, *ev, "Toleration", f.path("effect"));
+    if (auto sv = f.get("tolerationSeconds")) t.toleration_seconds = integer(ctx, *sv, "Toleration", f.path("tolerationSeconds"), "int64");
+    f.finish();
+    const Value& at = items[i];
+    // ValidateTolerations, in its order.
+    if (!t.key.empty()) check_label_key(ctx, *kv, f.path("key"), t.key);
+    if (t.key.empty() && t.op != "Exists")
+      ctx.invalid(ov ? *ov : at, fe_invalid(f.path("operator"), quote(t.op),
+                                            "operator must be Exists when `key` is empty, which means \"match all values and all keys\""));
+    if (t.toleration_seconds && t.effect != k8s::kNoExecute)
+      ctx.invalid(ev ? *ev : at, fe_invalid(f.path("effect"), quote(t.effect), "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    if (t.op == "Equal" || t.op.empty()) {
+      for (const auto& m : label_value_errors(t.value)) ctx.invalid(vv ? *vv : at, fe_invalid(f.path("operator"), quote(t.value), m));
+    } else if (t.op == "Exists") {
+      if (!t.value.empty())
+        ctx.invalid(vv ? *vv : at, fe_invalid(f.path("operator"), quote(t.value), "value must be empty when `operator` is 'Exists'"));
+    } else {
+      ctx.invalid(*ov, fe_not_supported(f.path("operator"), t.op, {"Equal", "Exists"}));
+    }
+    if (!t.effect.empty() && t.effect != k8s::kNoSchedule && t.effect != k8s::kPreferNoSchedule && t.effect != k8s::kNoExecute)
+      ctx.invalid(*ev, fe_not_supported(f.path("effect"), t.effect, {"NoSchedule", "PreferNoSchedule", "NoExecute"}));
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::vector<k8s::TopologySpreadConstraint> spread_constraints(const Ctx& ctx, const Value& v, const std::string& path) {
+  std::vector<k8s::TopologySpreadConstraint> out;
+  auto items = list(ctx, v, "PodSpec", path, "[]v1.TopologySpreadConstraint");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string p = index(path, i);
+    Fields f(ctx, items[i], p, "PodSpec", "v1.TopologySpreadConstraint");
+    k8s::TopologySpreadConstraint c;
+    c.max_skew = 0;
+    c.when_unsatisfiable.clear();
+    auto ms = f.get("maxSkew");
+    if (ms) c.max_skew = static_cast<std::int32_t>(integer(ctx, *ms, "TopologySpreadConstraint", f.path("maxSkew"), "int32"));
+    auto tk = f.get("topologyKey");
+    if (tk) c.topology_key = str(ctx, *tk, "TopologySpreadConstraint", f.path("topologyKey"));
+    auto wu = f.get("whenUnsatisfiable");
+    if (wu) c.when_unsatisfiable = str(ctx, *wu, "TopologySpreadConstraint", f.path("whenUnsatisfiable"));
+    if (auto ls = f.get("labelSelector")) c.label_selector = label_selector(ctx, *ls, f.path("labelSelector"));
+    auto md = f.get("minDomains");
+    if (md) c.min_domains = static_cast<std::int32_t>(integer(ctx, *md, "TopologySpreadConstraint", f.path("minDomains"), "int32"));
+    f.allow(kIgnoredSpread);
+    f.finish();
+    const Value& at = items[i];
+    if (c.max_skew <= 0) ctx.invalid(ms ? *ms : at, fe_invalid(f.path("maxSkew"), std::to_string(c.max_skew), "must be greater than zero"));
+    if (c.topology_key.empty()) ctx.invalid(tk ? *tk : at, fe_required(f.path("topologyKey"), "can not be empty"));
+    check_label_key(ctx, *tk, f.path("topologyKey"), c.topology_key);
+    if (c.when_unsatisfiable != "DoNotSchedule" && c.when_unsatisfiable != "ScheduleAnyway")
+      ctx.invalid(wu ? *wu : at, fe_not_supported(f.path("whenUnsatisfiable"), c.when_unsatisfiable, {"DoNotSchedule", "ScheduleAnyway"}));
+    for (const auto& prev : out)
+      if (prev.topology_key == c.topology_key && prev.when_unsatisfiable == c.when_unsatisfiable)
+        ctx.invalid(at, fe_duplicate(index(path, i - 1) + ".{topologyKey, whenUnsatisfiable}",
+                                     c.topology_key + ", " + c.when_unsatisfiable));
+    if (c.min_domains) {
+      if (*c.min_domains <= 0)
+        ctx.invalid(*md, fe_invalid(f.path("minDomains"), std::to_string(*c.min_domains), "must be greater than zero"));
+      if (c.when_unsatisfiable != "DoNotSchedule")
+        ctx.invalid(*md, fe_invalid(f.path("minDomains"), std::to_string(*c.min_domains),
+                                    "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not " + c.when_unsatisfiable));
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+// ---- containers and pod spec --------------------------------------------------------------
+
+struct PortAt {
+  Value at;
+  std::string path;
+};
+
+k8s::Container container(const Ctx& ctx, const Value& v, const std::string& path, bool init,
+                         std::vector<PortAt>& port_nodes) {
+  Fields f(ctx, v, path, "PodSpec", "v1.Container");
+  k8s::Container c;
+  auto nv = f.get("name");
+  if (nv) c.name = str(ctx, *nv, "Container", f.path("name"));
+  auto iv = f.get("image");
+  if (iv) c.image = str(ctx, *iv, "Container", f.path("image"));
+  if (auto cv = f.get("command")) c.command = str_list(ctx, *cv, "Container", f.path("command"));
+  if (auto av = f.get("args")) c.args = str_list(ctx, *av, "Container", f.path("args"));
+  if (auto rv = f.get("resources")) resources(ctx, *rv, f.path("resources"), c);
+  if (auto pv = f.get("ports")) {
+    auto items = list(ctx, *pv, "Container", f.path("ports"), "[]v1.ContainerPort");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::string p = index(f.path("ports"), i);
+      Fields pf(ctx, items[i], p, "Container", "v1.ContainerPort");
+      k8s::ContainerPort port;
+      auto cp = pf.get("containerPort");
+      if (cp) port.container_port = static_cast<std::int32_t>(integer(ctx, *cp, "ContainerPort", pf.path("containerPort"), "int32"));
+      auto hp = pf.get("hostPort");
+      if (hp) port.host_port = static_cast<std::int32_t>(integer(ctx, *hp, "ContainerPort", pf.path("hostPort"), "int32"));
+      auto pr = pf.get("protocol");
+      if (pr) port.protocol = str(ctx, *pr, "ContainerPort", pf.path("protocol"));
+      if (port.protocol.empty()) port.protocol = "TCP";  // SetDefaults_ContainerPort
+      pf.allow(kIgnoredPort);
+      pf.finish();
+      if (port.container_port == 0) ctx.invalid(items[i], fe_required(pf.path("containerPort")));
+      if (port.container_port < 1 || port.container_port > 65535)
+        ctx.invalid(*cp, fe_invalid(pf.path("containerPort"), std::to_string(port.container_port), "must be between 1 and 65535, inclusive"));
+      if (port.host_port != 0 && (port.host_port < 1 || port.host_port > 65535))
+        ctx.invalid(*hp, fe_invalid(pf.path("hostPort"), std::to_string(port.host_port), "must be between 1 and 65535, inclusive"));
+      if (port.protocol != "TCP" && port.protocol != "UDP" && port.protocol != "SCTP")
+        ctx.invalid(*pr, fe_not_supported(pf.path("protocol"), port.protocol, {"SCTP", "TCP", "UDP"}));
+      c.ports.push_back(port);
+      port_nodes.push_back({items[i], p});
+    }
+  }
+  auto rp = f.get("restartPolicy");
+  if (rp && !init) ctx.invalid(*rp, fe_forbidden(f.path("restartPolicy"), "may not be set for non-init containers"));
+  f.allow(kIgnoredContainer);
+  f.finish();
+  if (c.name.empty()) ctx.invalid(nv ? *nv : v, fe_required(f.path("name")));
+  for (const auto& m : dns1123_label_errors(c.name)) ctx.invalid(*nv, fe_invalid(f.path("name"), quote(c.name), m));
+  if (c.image.empty()) ctx.invalid(iv ? *iv : v, fe_required(f.path("image")));
+  return c;
+}
+
+std::vector<k8s::Container> containers(const Ctx& ctx, const Value& v, const std::string& path, bool init,
+                                       std::set<std::string>& names, bool host_network) {
+  std::vector<k8s::Container> out;
+  auto items = list(ctx, v, "PodSpec", path, "[]v1.Container");
+  std::set<std::string> host_ports;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::vector<PortAt> port_nodes;
+    k8s::Container c = container(ctx, items[i], index(path, i), init, port_nodes);
+    if (!names.insert(c.name).second) ctx.invalid(items[i], fe_duplicate(index(path, i) + ".name", c.name));
+    if (init) host_ports.clear();  // init containers run one by one: conflicts only within one
+    for (std::size_t j = 0; j < c.ports.size(); ++j) {
+      auto& port = c.ports[j];
+      if (host_network) {
+        // SetDefaults_PodSpec copies containerPort into an unset hostPort under hostNetwork.
+        if (port.host_port == 0) port.host_port = port.container_port;
+        if (port.host_port != port.container_port)
+          ctx.invalid(port_nodes[j].at, fe_invalid(port_nodes[j].path + ".hostPort", std::to_string(port.host_port),
+                                                   "must match `containerPort` when `hostNetwork` is true"));
+      }
+      if (port.host_port == 0) continue;
+      std::string key = "/" + port.protocol + "/" + std::to_string(port.host_port);
+      if (!host_ports.insert(key).second)
+        ctx.invalid(port_nodes[j].at, fe_duplicate(port_nodes[j].path + ".hostPort", key));
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+k8s::PodSpec pod_spec(const Ctx& ctx, const Value& v, const std::string& path) {
+  Fields f(ctx, v, path, "Pod", "v1.PodSpec");
+  k8s::PodSpec s;
+  if (auto hv = f.get("hostNetwork")) s.host_network = boolean(ctx, *hv, "PodSpec", f.path("hostNetwork"));
+  std::set<std::string> names;
+  auto cv = f.get("containers");
+  if (cv) s.containers = containers(ctx, *cv, f.path("containers"), false, names, s.host_network);
+  if (auto iv = f.get("initContainers")) s.init_containers = containers(ctx, *iv, f.path("initContainers"), true, names, s.host_network);
+  if (auto ns = f.get("nodeSelector")) s.node_selector = labels_impl(ctx, *ns, f.path("nodeSelector"), "PodSpec");
+  if (auto av = f.get("affinity")) s.affinity = affinity(ctx, *av, f.path("affinity"));
+  if (auto tv = f.get("tolerations")) s.tolerations = tolerations(ctx, *tv, f.path("tolerations"));
+  if (auto tv = f.get("topologySpreadConstraints"))
+    s.topology_spread_constraints = spread_constraints(ctx, *tv, f.path("topologySpreadConstraints"));
+  if (auto rv = f.get("restartPolicy")) {
+    s.restart_policy = str(ctx, *rv, "PodSpec", f.path("restartPolicy"));
+    if (s.restart_policy.empty()) s.restart_policy = "Always";
+    if (s.restart_policy != "Always" && s.restart_policy != "OnFailure" && s.restart_policy != "Never")
+      ctx.invalid(*rv, fe_not_supported(f.path("restartPolicy"), s.restart_policy, {"Always", "OnFailure", "Never"}));
+  }
+  if (auto pv = f.get("priorityClassName")) {
+    s.priority_class_name = str(ctx, *pv, "PodSpec", f.path("priorityClassName"));
+    if (!s.priority_class_name.empty())
+      for (const auto& m : dns1123_subdomain_errors(s.priority_class_name))
+        ctx.invalid(*pv, fe_invalid(f.path("priorityClassName"), quote(s.priority_class_name), m));
+  }
+  if (auto pv = f.get("priority")) s.priority = static_cast<std::int32_t>(integer(ctx, *pv, "PodSpec", f.path("priority"), "int32"));
+  if (auto nv = f.get("nodeName")) {
+    s.node_name = str(ctx, *nv, "PodSpec", f.path("nodeName"));
+    if (!s.node_name.empty())
+      for (const auto& m : dns1123_subdomain_errors(s.node_name))
+        ctx.invalid(*nv, fe_invalid(f.path("nodeName"), quote(s.node_name), m));
+  }
+  if (auto sv = f.get("schedulerName")) {
+    s.scheduler_name = str(ctx, *sv, "PodSpec", f.path("schedulerName"));
+    if (s.scheduler_name.empty()) s.scheduler_name = "default-scheduler";
+  }
+  if (auto tv = f.get("terminationGracePeriodSeconds"))
+    s.termination_grace_period_seconds = integer(ctx, *tv, "PodSpec", f.path("terminationGracePeriodSeconds"), "int64");
+  if (auto vv = f.get("volumes")) {
+    // Name and source kind only (Cluster Autoscaler's local-storage rule); the source's own
+    // fields are accepted as written.
+    auto items = list(ctx, *vv, "PodSpec", f.path("volumes"), "[]v1.Volume");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      k8s::Volume vol;
+      if (items[i].is_map())
+        for (const auto& [key, k, val] : items[i].entries("a field name")) {
+          if (key == "name") vol.name = str(ctx, val, "Volume", index(f.path("volumes"), i) + ".name");
+          else if (vol.source.empty()) vol.source = key;
+        }
+      s.volumes.push_back(std::move(vol));
+    }
+  }
+  f.allow(kIgnoredPodSpec);
+  f.finish();
+  if (s.containers.empty()) ctx.invalid(cv ? *cv : v, fe_required(f.path("containers")));
+  return s;
+}
+
+}  // namespace eksim::scenario::manifest
