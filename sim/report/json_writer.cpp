@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include <nlohmann/detail/conversions/to_chars.hpp>
 
@@ -68,6 +69,21 @@ JsonWriter& JsonWriter::end_array() {
   return *this;
 }
 
+namespace {
+
+// Whether any of the eight bytes at p is a control character, a quote or a backslash (the
+// "has less than" and "has zero byte" bit tricks on one 64-bit word).
+bool needs_escape(const char* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+  auto has_zero = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  const std::uint64_t control = (v - kOnes * 0x20) & ~v & kHighs;
+  return (control | has_zero(v ^ (kOnes * '"')) | has_zero(v ^ (kOnes * '\\'))) != 0;
+}
+
+}  // namespace
+
 // nlohmann's dump_escaped without ensure_ascii: the two-character escapes, \u00xx for the other
 // control characters, everything else (UTF-8 included) as is.
 JsonWriter& JsonWriter::string(std::string_view s) {
@@ -81,6 +97,9 @@ void JsonWriter::escaped(std::string_view s) {
   buf_ += '"';
   std::size_t run = 0;  // start of the bytes not yet copied
   for (std::size_t i = 0; i < s.size(); ++i) {
+    // Most text needs no escape: skip it eight bytes at a time.
+    while (i + 8 <= s.size() && !needs_escape(s.data() + i)) i += 8;
+    if (i == s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
     if (c >= 0x20 && c != '"' && c != '\\') continue;
     buf_.append(s.substr(run, i - run));
