@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <list>
 #include <string_view>
 
 #include <boost/container/small_vector.hpp>
@@ -21,48 +20,79 @@ namespace {
 // A least-recently-used cache of at most `capacity` entries, as k8s.io/utils/lru: a lookup or
 // insert makes the entry the most recent; inserting past capacity drops the least recent.
 // Entries are found by a 64-bit hash of their key and confirmed by the caller's `same` test
-// against what the entry points at, so no key text is copied or stored: a correlator sees every
-// event of a week and most keys are new.
+// against what the entry points at, so no key text is copied or stored. Entries live in one array
+// with index links (the recency list and the hash chains), so a correlator that sees every event
+// of a week, most with a new key, allocates nothing once it is full.
 template <typename V>
 class HashedLru {
  public:
-  explicit HashedLru(std::size_t capacity) : capacity_(capacity) {}
+  explicit HashedLru(std::size_t capacity) : capacity_(std::max<std::size_t>(capacity, 1)) {
+    std::size_t buckets = 1;
+    while (buckets < 2 * capacity_) buckets *= 2;
+    buckets_.assign(buckets, kNone);
+  }
 
   template <typename Same>
   V* get(std::uint64_t hash, Same same) {
-    auto [from, to] = index_.equal_range(hash);
-    for (auto it = from; it != to; ++it) {
-      if (!same(it->second->value)) continue;
-      order_.splice(order_.begin(), order_, it->second);
-      return &it->second->value;
+    for (std::uint32_t i = buckets_[bucket(hash)]; i != kNone; i = nodes_[i].chain) {
+      Node& n = nodes_[i];
+      if (n.hash != hash || !same(n.value)) continue;
+      unlink(i);
+      push_front(i);
+      return &n.value;
     }
     return nullptr;
   }
   // Insert for a key get() just missed.
   V& put_new(std::uint64_t hash, V value) {
-    order_.push_front(Entry{hash, std::move(value)});
-    index_.emplace(hash, order_.begin());
-    if (order_.size() > capacity_) {
-      auto last = std::prev(order_.end());
-      auto [from, to] = index_.equal_range(last->hash);
-      for (auto it = from; it != to; ++it)
-        if (it->second == last) {
-          index_.erase(it);
-          break;
-        }
-      order_.pop_back();
+    std::uint32_t i;
+    if (nodes_.size() < capacity_) {
+      i = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.push_back(Node{hash, std::move(value)});
+    } else {
+      i = tail_;  // the least recent makes room
+      unlink(i);
+      unchain(i);
+      nodes_[i].hash = hash;
+      nodes_[i].value = std::move(value);
     }
-    return order_.front().value;
+    std::uint32_t& head = buckets_[bucket(hash)];
+    nodes_[i].chain = head;
+    head = i;
+    push_front(i);
+    return nodes_[i].value;
   }
 
  private:
-  struct Entry {
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  struct Node {
     std::uint64_t hash;
     V value;
+    std::uint32_t prev = kNone, next = kNone;  // recency list, most recent first
+    std::uint32_t chain = kNone;               // next in the same hash bucket
   };
+  std::size_t bucket(std::uint64_t hash) const { return (hash ^ (hash >> 29)) & (buckets_.size() - 1); }
+  void unlink(std::uint32_t i) {
+    Node& n = nodes_[i];
+    (n.prev == kNone ? head_ : nodes_[n.prev].next) = n.next;
+    (n.next == kNone ? tail_ : nodes_[n.next].prev) = n.prev;
+  }
+  void push_front(std::uint32_t i) {
+    nodes_[i].prev = kNone;
+    nodes_[i].next = head_;
+    (head_ == kNone ? tail_ : nodes_[head_].prev) = i;
+    head_ = i;
+  }
+  void unchain(std::uint32_t i) {
+    std::uint32_t* link = &buckets_[bucket(nodes_[i].hash)];
+    while (*link != i) link = &nodes_[*link].chain;
+    *link = nodes_[i].chain;
+  }
+
   std::size_t capacity_;
-  std::list<Entry> order_;
-  std::unordered_multimap<std::uint64_t, typename std::list<Entry>::iterator> index_;
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> buckets_;
+  std::uint32_t head_ = kNone, tail_ = kNone;
 };
 
 constexpr const char* kCombinedPrefix = "(combined from similar events): ";
