@@ -41,6 +41,7 @@ struct RunResult {
   std::uint64_t seed = 1;
   engine::SimTime end;
   std::unique_ptr<Cluster> cluster;
+  // Every pod's, or with keep_all_occurrences off only those of the pods an expectation names.
   std::vector<PodPhaseChange> pod_history;
 };
 
