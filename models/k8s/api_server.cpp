@@ -113,6 +113,7 @@ NodeId ApiServer::register_node(NodeRecord record) {
   record.node.meta.creation_timestamp = sim_.now();
   record.registered_at = sim_.now();
   node_index_[record.node.meta.name] = id;
+  node_deleted_.push_back(record.deleted);
   nodes_.push_back(std::move(record));
   node_changed(id, NodeChange::Added);
   return id;
@@ -132,6 +133,7 @@ void ApiServer::remove_node(NodeId id) {
   NodeRecord& rec = nodes_[id.v];
   if (rec.deleted) return;
   rec.deleted = true;
+  node_deleted_[id.v] = true;
   rec.deleted_at = sim_.now();
   rec.node.ready = false;
   node_index_.erase(rec.node.meta.name);

@@ -93,6 +93,9 @@ class ApiServer {
   const NodeRecord& node(NodeId id) const { return nodes_[id.v]; }
   std::optional<NodeId> find_node(const std::string& name) const;
   std::size_t node_slots() const { return nodes_.size(); }
+  // NodeRecord::deleted without touching the record: controllers ask it of every node they
+  // track on every pass.
+  bool node_deleted(NodeId id) const { return node_deleted_[id.v]; }
   void node_changed(NodeId id, NodeChange change);  // after a controller edits a node
   void remove_node(NodeId id);
 
@@ -128,6 +131,7 @@ class ApiServer {
   std::deque<PodRecord> pods_;
   std::deque<NodeRecord> nodes_;
   std::map<std::string, PodId> pod_index_;   // "ns/name" of live pods
+  std::vector<bool> node_deleted_;            // by NodeId, as NodeRecord::deleted
   std::map<std::string, NodeId> node_index_;  // name of live nodes
   std::deque<Deployment> deployments_;
   std::deque<Job> jobs_;

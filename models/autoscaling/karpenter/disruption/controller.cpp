@@ -14,7 +14,7 @@ bool Controller::still_settled(std::size_t index, SimTime now) {
   auto it = settled_.find(index);
   if (it == settled_.end()) return false;
   const Settled& st = it->second;
-  if (c_.api.node(k8s::NodeId{st.node}).deleted || state_.node_stamp(st.node) != st.stamp || now >= st.until) return false;
+  if (c_.api.node_deleted(k8s::NodeId{st.node}) || state_.node_stamp(st.node) != st.stamp || now >= st.until) return false;
   if (template_set()->generation != st.generation) return false;
   // With no disruption allowed it would report DisruptionBlocked.
   if (budget_pass_ != pass_ || budget_version_ != state_.version) {

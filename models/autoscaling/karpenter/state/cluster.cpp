@@ -526,7 +526,7 @@ void Controller::state_changed(k8s::NodeId node) {
 std::optional<k8s::NodeId> Controller::node_of(const NodeClaimState& c) const {
   if (c.node_name.empty()) return std::nullopt;
   // node_name is the registered Node's name from registration on, so a live cached id is it.
-  if (c.node_id.valid() && !c_.api.node(c.node_id).deleted) return c.node_id;
+  if (c.node_id.valid() && !c_.api.node_deleted(c.node_id)) return c.node_id;
   return c_.api.find_node(c.node_name);
 }
 
