@@ -78,7 +78,8 @@ HttpResponse pod_log(Session& session, const HttpRequest& req, const ApiPath& p)
 json scale_object(Session& session, const StoredObject& o) {
   json d = served_now(session, o);
   std::vector<std::string> sel;
-  for (const auto& [k, v] : d["spec"]["selector"].value("matchLabels", json::object()).items()) sel.push_back(k + "=" + v.get<std::string>());
+  json match = d["spec"]["selector"].value("matchLabels", json::object());  // items() must not outlive it
+  for (const auto& [k, v] : match.items()) sel.push_back(k + "=" + v.get<std::string>());
   std::string selector;
   for (const auto& s : sel) selector += (selector.empty() ? "" : ",") + s;
   return {{"kind", "Scale"},

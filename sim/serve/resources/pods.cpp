@@ -105,8 +105,9 @@ json container_status(const k8s::Container& c, const k8s::PodRecord& rec, const 
                           {"message", fmt::format("back-off restarting failed container={} pod={}_{}({})", c.name,
                                                   rec.pod.meta.name, rec.pod.meta.ns, rec.pod.meta.uid)}}}};
     json last = {{"exitCode", 0}, {"reason", "Completed"}};
-    if (s.started_at) last["startedAt"] = tb.at(*s.started_at);
-    if (s.finished_at) last["finishedAt"] = tb.at(*s.finished_at);
+    // The model keeps the last start, not the last exit, of a restarting container; the exit is
+    // shown at the start (nvidia-smi and the like run for about a second).
+    if (s.started_at) last["startedAt"] = last["finishedAt"] = tb.at(*s.started_at);
     st["lastState"] = {{"terminated", last}};
   } else {
     state = {{"waiting", {{"reason", s.reason.empty() ? "ContainerCreating" : s.reason}}}};
