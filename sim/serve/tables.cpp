@@ -37,7 +37,7 @@ std::string join(const std::vector<std::string>& v, const char* sep = ",") {
 
 std::string condition_status(const json& o, const char* type) {
   for (const auto& c : field(o, {"status", "conditions"}))
-    if (str(c["type"]) == type) return str(c["status"]);
+    if (str(field(c, {"type"})) == type) return str(field(c, {"status"}));
   return "Unknown";
 }
 
@@ -86,25 +86,31 @@ json node_cells(const json& o, std::int64_t now_us) {
   }
   std::string internal_ip = "<none>", external_ip = "<none>";
   for (const auto& a : field(o, {"status", "addresses"})) {
-    if (str(a["type"]) == "InternalIP") internal_ip = str(a["address"]);
-    if (str(a["type"]) == "ExternalIP") external_ip = str(a["address"]);
+    if (str(field(a, {"type"})) == "InternalIP") internal_ip = str(field(a, {"address"}));
+    if (str(field(a, {"type"})) == "ExternalIP") external_ip = str(field(a, {"address"}));
   }
   const json& info = field(o, {"status", "nodeInfo"});
   return json::array({str(field(o, {"metadata", "name"})), status, roles.empty() ? "<none>" : join(roles), age(o, now_us),
-                      str(info["kubeletVersion"]), internal_ip, external_ip, str(info["osImage"], "<unknown>"),
-                      str(info["kernelVersion"], "<unknown>"), str(info["containerRuntimeVersion"], "<unknown>")});
+                      str(field(info, {"kubeletVersion"})), internal_ip, external_ip, str(field(info, {"osImage"}), "<unknown>"),
+                      str(field(info, {"kernelVersion"}), "<unknown>"), str(field(info, {"containerRuntimeVersion"}), "<unknown>")});
 }
 
 json event_cells(const json& o, std::int64_t now_us) {
-  std::string object = str(field(o, {"involvedObject", "kind"}));
+  // core/v1 names, or the events.k8s.io/v1 ones (regarding, note, deprecated*) for that group.
+  bool v1 = o.contains("involvedObject");
+  const json& regarding = field(o, {v1 ? "involvedObject" : "regarding"});
+  std::string object = str(field(regarding, {"kind"}));
   std::transform(object.begin(), object.end(), object.begin(), ::tolower);
-  object += "/" + str(field(o, {"involvedObject", "name"}));
-  json last = field(o, {"lastTimestamp"});
-  json first = field(o, {"firstTimestamp"});
-  std::string source = str(field(o, {"source", "component"}));
-  if (!str(field(o, {"source", "host"})).empty()) source += ", " + str(field(o, {"source", "host"}));
-  return json::array({age_since(last, now_us), str(o["type"]), str(o["reason"]), object, "", source, str(o["message"]),
-                      age_since(first, now_us), o.value("count", 1), str(field(o, {"metadata", "name"}))});
+  object += "/" + str(field(regarding, {"name"}));
+  const json& last = field(o, {v1 ? "lastTimestamp" : "deprecatedLastTimestamp"});
+  const json& first = field(o, {v1 ? "firstTimestamp" : "deprecatedFirstTimestamp"});
+  const json& src = field(o, {v1 ? "source" : "deprecatedSource"});
+  std::string source = str(field(src, {"component"}));
+  if (!str(field(src, {"host"})).empty()) source += ", " + str(field(src, {"host"}));
+  const json& count = field(o, {v1 ? "count" : "deprecatedCount"});
+  return json::array({age_since(last, now_us), str(field(o, {"type"})), str(field(o, {"reason"})), object, "", source,
+                      str(field(o, {v1 ? "message" : "note"})), age_since(first, now_us),
+                      count.is_number() ? count : json(1), str(field(o, {"metadata", "name"}))});
 }
 
 json names_of(const json& containers, const char* key) {
@@ -117,16 +123,6 @@ std::string selector_text(const json& sel) {
   std::vector<std::string> v;
   for (const auto& [k, val] : field(sel, {"matchLabels"}).items()) v.push_back(k + "=" + str(val));
   return v.empty() ? "<none>" : join(v);
-}
-
-std::string requirement_values(const json& o, const std::string& key) {
-  for (const auto& r : field(o, {"spec", "template", "spec", "requirements"}))
-    if (str(r["key"]) == key) {
-      std::vector<std::string> v;
-      for (const auto& x : r["values"]) v.push_back(str(x));
-      return join(v);
-    }
-  return "";
 }
 
 }  // namespace
@@ -209,11 +205,11 @@ json table_cells(const std::string& kind, const json& o, std::int64_t now_us) {
     const json& s = field(o, {"status"});
     std::string status = "Running";
     for (const auto& c : s.value("conditions", json::array()))
-      if (str(c["status"]) == "True") status = str(c["type"]);
+      if (str(field(c, {"status"})) == "True") status = str(field(c, {"type"}));
     std::string duration;
     std::int64_t start, end = now_us;
-    if (s.contains("startTime") && parse_rfc3339(str(s["startTime"]), start)) {
-      if (s.contains("completionTime")) parse_rfc3339(str(s["completionTime"]), end);
+    if (s.contains("startTime") && parse_rfc3339(str(field(s, {"startTime"})), start)) {
+      if (s.contains("completionTime")) parse_rfc3339(str(field(s, {"completionTime"})), end);
       duration = engine::human_duration(engine::Duration{end - start});
     }
     return json::array({name, status,
@@ -240,7 +236,6 @@ json table_cells(const std::string& kind, const json& o, std::int64_t now_us) {
   if (kind == "EC2NodeClass") return json::array({name, condition_status(o, "Ready"), age(o, now_us)});
   if (kind == "NodeClass")
     return json::array({name, str(field(o, {"spec", "role"})), condition_status(o, "Ready"), age(o, now_us)});
-  (void)requirement_values;
   return json::array({name, age(o, now_us)});
 }
 
