@@ -196,7 +196,16 @@ json apply_patch(const HttpRequest& req, const json& target, const json& patch) 
 HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPath& p) {
   const ResourceType& t = *p.type;
   ObjectStore& store = session.store();
-  if (is_protobuf(req)) return protobuf_refused();
+  // An Eviction (kubectl drain) or a DELETE carries only options, which eksim does not need:
+  // kubectl 1.32 sends them in protobuf, so they are honoured without reading the body.
+  if (req.method == "POST" && p.subresource == "eviction" && t.resource == "pods") {
+    if (!store.find(store_type(t), p.ns, p.name)) return not_found(p);
+    std::optional<scenario::KubectlError> failure;
+    session.apply_now([&](Cluster& c) { failure = scenario::kubectl_delete(c, "Pod", p.ns, p.name); });
+    if (failure) return from_error(*failure, p);
+    return json_response({{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"}}, 201);
+  }
+  if (is_protobuf(req) && req.method != "DELETE") return protobuf_refused();
   if (req.method == "POST") {
     if (!p.name.empty()) {
       if (p.subresource == "exec" || p.subresource == "attach" || p.subresource == "portforward")
@@ -216,7 +225,7 @@ HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPat
     std::optional<std::int64_t> grace;
     if (std::string g = req.param("gracePeriodSeconds"); !g.empty()) grace = std::strtoll(g.c_str(), nullptr, 10);
     json opts;
-    if (!req.body.empty() && (opts = json::parse(req.body, nullptr, false)).is_object() && opts.contains("gracePeriodSeconds") &&
+    if (!req.body.empty() && !is_protobuf(req) && (opts = json::parse(req.body, nullptr, false)).is_object() && opts.contains("gracePeriodSeconds") &&
         opts["gracePeriodSeconds"].is_number_integer())
       grace = opts["gracePeriodSeconds"].get<std::int64_t>();
     json last = served_now(session, *o);

@@ -29,6 +29,8 @@ json resource_list(const std::string& group, const std::string& version) {
     if (t.resource == "pods") {
       resources.push_back({{"name", "pods/log"}, {"singularName", ""}, {"namespaced", true}, {"kind", "Pod"}, {"verbs", {"get"}}});
       resources.push_back({{"name", "pods/status"}, {"singularName", ""}, {"namespaced", true}, {"kind", "Pod"}, {"verbs", {"get"}}});
+      resources.push_back({{"name", "pods/eviction"}, {"singularName", ""}, {"namespaced", true}, {"group", "policy"},
+                           {"version", "v1"}, {"kind", "Eviction"}, {"verbs", {"create"}}});
     }
     if (t.resource == "deployments")
       resources.push_back({{"name", "deployments/scale"}, {"singularName", ""}, {"namespaced", true},
