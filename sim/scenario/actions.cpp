@@ -202,6 +202,16 @@ void apply_action(Cluster& c, const Action& a) {
     apply_manifests(c, a.manifests);
   } else if (a.action == "kubectl.delete") {
     if (auto err = kubectl_delete(c, a.kind, a.ns, a.name)) warn(c, {a.kind, a.ns, a.name}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.scale") {
+    if (auto err = kubectl_scale(c, a.kind, a.ns, a.name, a.replicas)) warn(c, {a.kind, a.ns, a.name}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.cordon" || a.action == "kubectl.uncordon") {
+    if (auto err = kubectl_cordon(c, a.node, a.action == "kubectl.cordon")) warn(c, {"Node", "", a.node}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.drain") {
+    if (auto err = kubectl_drain(c, a.node)) warn(c, {"Node", "", a.node}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.label") {
+    if (auto err = kubectl_label(c, a.kind, a.ns, a.name, a.labels)) warn(c, {a.kind, a.ns, a.name}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.taint") {
+    if (auto err = kubectl_taint(c, a.node, a.taints, a.remove_taints)) warn(c, {"Node", "", a.node}, err->reason, err->message, "kubectl");
   } else if (a.action == "eks.update-nodegroup-config") {
     aws::SizesUpdate update{a.min_size, a.max_size, a.desired_size};
     if (auto err = c.eks.update_nodegroup_config(a.nodegroup, update))

@@ -115,6 +115,26 @@ std::optional<KubectlError> kubectl_label(Cluster& c, const std::string& kind, c
   return KubectlError{"MethodNotAllowed", 405, "eksim: labelling " + resource_name_of_kind(kind) + " is not modelled (pods and nodes are)"};
 }
 
+std::optional<KubectlError> kubectl_taint(Cluster& c, const std::string& node, const std::vector<k8s::Taint>& add,
+                                          const std::vector<std::string>& remove) {
+  auto id = live_node(c, node);
+  if (!id) return not_found("Node", node);
+  std::vector<k8s::Taint> taints = c.api.node(*id).node.taints;
+  for (const auto& r : remove) {
+    auto colon = r.find(':');
+    std::string key = r.substr(0, colon), effect = colon == std::string::npos ? "" : r.substr(colon + 1);
+    auto before = taints.size();
+    std::erase_if(taints, [&](const k8s::Taint& t) { return t.key == key && (effect.empty() || t.effect == effect); });
+    if (taints.size() == before) return KubectlError{"NotFound", 404, "taint \"" + r + "\" not found"};
+  }
+  for (const auto& t : add) {
+    auto it = std::find_if(taints.begin(), taints.end(), [&](const k8s::Taint& x) { return x.key == t.key && x.effect == t.effect; });
+    if (it == taints.end()) taints.push_back(t);
+    else *it = t;
+  }
+  return kubectl_set_taints(c, node, std::move(taints));
+}
+
 std::optional<KubectlError> kubectl_set_taints(Cluster& c, const std::string& node, std::vector<k8s::Taint> taints) {
   auto id = live_node(c, node);
   if (!id) return not_found("Node", node);

@@ -35,6 +35,10 @@ std::optional<KubectlError> kubectl_drain(Cluster& c, const std::string& node);
 std::optional<KubectlError> kubectl_label(Cluster& c, const std::string& kind, const std::string& ns,
                                           const std::string& name,
                                           const std::map<std::string, std::optional<std::string>>& labels);
+// kubectl taint node N key=value:Effect (added, or updated by key and effect) and key- /
+// key:Effect- (removed); a removal that matches nothing is kubectl's error.
+std::optional<KubectlError> kubectl_taint(Cluster& c, const std::string& node, const std::vector<k8s::Taint>& add,
+                                          const std::vector<std::string>& remove);
 // Replaces the node's taints (what a taint patch leaves).
 std::optional<KubectlError> kubectl_set_taints(Cluster& c, const std::string& node, std::vector<k8s::Taint> taints);
 
