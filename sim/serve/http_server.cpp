@@ -69,11 +69,17 @@ struct HttpServer::Impl {
     if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
     if (ec) throw std::runtime_error("cannot listen on " + options.address + ":" + std::to_string(options.port) + ": " + ec.message());
     session.store().on_change = [this](const WatchEvent& e) { publish(e); };
+    session.watched = [this] { return !watchers.empty(); };
   }
 
   void publish(const WatchEvent& e) {
     for (auto& w : watchers) {
-      std::string line = watch_line(w->spec, e, session.store_now_us(), session.wall_delta_us());
+      std::string line;
+      try {
+        line = watch_line(w->spec, e, session.store_now_us(), session.wall_delta_us());
+      } catch (const std::exception&) {
+        continue;  // an object this watch cannot render must not stop the clock for everyone
+      }
       if (line.empty()) continue;
       if (w->pending.size() >= kMaxPendingLines) w->overflow = true;
       else w->pending.push_back(std::move(line));
@@ -254,7 +260,10 @@ struct HttpServer::Impl {
 };
 
 HttpServer::HttpServer(Session& session, ServerOptions options) : impl_(std::make_unique<Impl>(session, std::move(options))) {}
-HttpServer::~HttpServer() { impl_->session.store().on_change = nullptr; }
+HttpServer::~HttpServer() {
+  impl_->session.store().on_change = nullptr;
+  impl_->session.watched = nullptr;
+}
 
 std::uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }
 

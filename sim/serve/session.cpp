@@ -18,6 +18,11 @@ void Session::sync() { store_.sync(*run_.cluster, TimeBase{sim0_unix_us_}); }
 
 void Session::advance_to(engine::SimTime t) {
   Cluster& c = *run_.cluster;
+  if (!watched || !watched()) {
+    scenario::advance_run(run_, t);
+    sync();
+    return;
+  }
   constexpr std::int64_t kSlice = 1000000;
   bool first = true;
   while (first || c.sim.now() < t) {
@@ -33,10 +38,14 @@ void Session::advance_to(engine::SimTime t) {
 }
 
 bool Session::advance_until(const UntilCondition& cond, engine::Duration limit) {
+  // One simulated second at a time, so that "until Running" stops within a second of it.
   engine::SimTime end = now() + limit;
   while (!condition_met(cond, store_, store_now_us())) {
     if (now() >= end) return false;
-    advance_to(engine::SimTime{std::min(end.us, now().us + 1000000)});
+    engine::SimTime next{std::min(end.us, now().us + 1000000)};
+    std::uint64_t fired = run_.cluster->sim.fired_count();
+    scenario::advance_run(run_, next);
+    if (run_.cluster->sim.fired_count() != fired || next.us % 10'000'000 == 0) sync();
   }
   return true;
 }

@@ -25,8 +25,10 @@ class Session {
   engine::SimTime now() const { return run_.cluster->sim.now(); }
   std::uint64_t seed() const { return run_.seed; }
 
-  // Fires every event up to t in slices of one simulated second, syncing the store after each
-  // slice in which something happened (watchers see Pending -> ContainerCreating -> Running).
+  // Fires every event up to t. While someone watches, in slices of one simulated second with the
+  // store synced after each slice in which something happened (watchers see Pending ->
+  // ContainerCreating -> Running); otherwise in one go (a simulated day of a lab in well under a
+  // second).
   void advance_to(engine::SimTime t);
   // Advances until the condition holds or `limit` of simulated time passed; true if it holds.
   bool advance_until(const UntilCondition& c, engine::Duration limit);
@@ -41,6 +43,8 @@ class Session {
   std::int64_t wall_sim0_unix_us() const { return sim0_unix_us_ + wall_delta_us(); }
 
   ClockSpeed speed;
+  // Whether anyone watches: only then do the intermediate states of an advance need rendering.
+  std::function<bool()> watched;
 
  private:
   void sync();

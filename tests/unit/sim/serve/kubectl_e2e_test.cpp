@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/serve_command.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/http_client.hpp"
 #include "sim/serve/http_server.hpp"
@@ -73,6 +74,13 @@ class ServedLab {
     return nlohmann::json::parse(r.body);
   }
   const std::string& url() const { return url_; }
+  // `eksim ctl ARGS...` against this server, in process.
+  int ctl(std::vector<std::string> args) {
+    cli::CtlArgs a;
+    a.args = std::move(args);
+    a.server = url_;
+    return cli::ctl_command(a);
+  }
 
  private:
   std::unique_ptr<Session> session_;
@@ -112,8 +120,10 @@ TEST(KubectlE2E, Lab000GpuNodeGroup) {
   Output pods = lab.kubectl("get pods");
   EXPECT_NE(pods.text.find("gpu-pod   0/1     Pending"), std::string::npos) << pods.text;
 
-  auto state = lab.clock({{"action", "until"}, {"condition", "pod/gpu-pod Running"}, {"timeout", "10m"}});
-  EXPECT_EQ(state["now"], "4m3s");
+  // eksim ctl, as the student types it.
+  EXPECT_EQ(lab.ctl({"until", "pod/gpu-pod Running"}), 0);
+  EXPECT_EQ(lab.clock({{"action", "pause"}})["now"], "4m3s");
+  EXPECT_EQ(lab.ctl({"until", "pod/gpu-pod"}), 1);  // no state: the server says how to write it
   pods = lab.kubectl("get pods -o wide");
   EXPECT_NE(pods.text.find("1/1     Running"), std::string::npos) << pods.text;
   EXPECT_NE(pods.text.find("ip-192-168-12-11.ap-northeast-2.compute.internal"), std::string::npos) << pods.text;
@@ -138,10 +148,17 @@ TEST(KubectlE2E, Lab000GpuNodeGroup) {
   EXPECT_NE(events.text.find("LAST SEEN   TYPE      REASON"), std::string::npos) << events.text;
   EXPECT_NE(events.text.find("pod/gpu-pod"), std::string::npos) << events.text;
 
-  // A watch prints the list, then the changes the clock brings; kubectl never ends it itself.
-  lab.clock({{"action", "speed"}, {"speed", "600"}});
+  Output node = lab.kubectl("describe node ip-192-168-12-11.ap-northeast-2.compute.internal");
+  EXPECT_NE(node.text.find("nvidia.com/gpu:     1"), std::string::npos) << node.text;
+  EXPECT_NE(node.text.find("default                     gpu-pod"), std::string::npos) << node.text;
+  EXPECT_NE(node.text.find("HolderIdentity:  ip-192-168-12-11.ap-northeast-2.compute.internal"), std::string::npos) << node.text;
+
+  // A watch prints the list, then the changes the clock brings (the 600 s sleep ends within the
+  // 2 s the watch is held at 600x); kubectl never ends a watch itself.
+  EXPECT_EQ(lab.ctl({"speed", "600"}), 0);
   Output watch = lab.kubectl("get pods -w --request-timeout=2s");
-  EXPECT_NE(watch.text.find("gpu-pod"), std::string::npos) << watch.text;
+  EXPECT_NE(watch.text.find("gpu-pod   1/1     Running"), std::string::npos) << watch.text;
+  EXPECT_NE(watch.text.find("Completed"), std::string::npos) << watch.text;
 
   Output del = lab.kubectl("delete pod gpu-pod");
   EXPECT_EQ(del.rc, 0) << del.text;
@@ -208,10 +225,13 @@ TEST(KubectlE2E, Lab001AutoModeGpuPool) {
   Output pods = lab.kubectl("get pods -l app=web -o name");
   EXPECT_EQ(std::count(pods.text.begin(), pods.text.end(), '\n'), 3) << pods.text;
 
+  EXPECT_EQ(lab.ctl({"pause"}), 0);
   auto paused = lab.clock({{"action", "pause"}});
   EXPECT_EQ(paused["speed"], "paused");
-  auto later = lab.clock({{"action", "advance"}, {"by", "5m"}});
+  EXPECT_EQ(lab.ctl({"advance", "5m"}), 0);
+  auto later = lab.clock({{"action", "resume"}});
   EXPECT_EQ(later["nowMicroseconds"].get<std::int64_t>() - paused["nowMicroseconds"].get<std::int64_t>(), 300'000'000);
+  EXPECT_EQ(later["paused"], false);
 }
 
 }  // namespace
