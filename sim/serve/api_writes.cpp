@@ -12,6 +12,7 @@
 #include "sim/scenario/kubectl_operations.hpp"
 #include "sim/serve/api_handler.hpp"
 #include "sim/serve/merge_patch.hpp"
+#include "sim/serve/pod_exec.hpp"
 
 namespace eksim::serve {
 
@@ -208,8 +209,15 @@ HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPat
   if (is_protobuf(req) && req.method != "DELETE") return protobuf_refused();
   if (req.method == "POST") {
     if (!p.name.empty()) {
+      if (p.subresource == "exec" && t.resource == "pods") {
+        // kubectl falls back to SPDY (a POST) when the WebSocket upgrade was refused: give the
+        // same reason again (the pod is not running, ...), or say what speaks WebSocket.
+        ExecResult r = exec_in_pod(session, p, {}, req.param("container"));
+        if (r.refused) return *r.refused;
+      }
       if (p.subresource == "exec" || p.subresource == "attach" || p.subresource == "portforward")
-        return status_error(400, "BadRequest", "eksim serve does not run containers: " + p.subresource + " is not available");
+        return status_error(400, "BadRequest", "eksim serve does not run containers: " + p.subresource +
+                                                   " is not available (exec answers kubectl 1.30+ over WebSocket: nvidia-smi, hostname)");
       return status_error(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
     }
     json body;

@@ -82,19 +82,14 @@ std::string nvidia_smi_table(const NvidiaSmiInput& in) {
   return out;
 }
 
-std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s::Container& container,
-                          std::int64_t unix_us_of_sim0) {
-  if (!runs_nvidia_smi(container) || !pod.node.valid()) return "";
-  const k8s::NodeRecord& node = c.api.node(pod.node);
+std::string nvidia_smi_on_node(const Cluster& c, const k8s::NodeRecord& node, std::int64_t unix_us) {
   const aws::Instance* inst = c.ec2.find(node.instance_id);
-  const aws::InstanceType* type = nullptr;
-  if (inst) type = inst->type;
+  const aws::InstanceType* type = inst ? inst->type : nullptr;
   if (!type || !type->has_gpus() || type->gpu.manufacturer != "nvidia")
     return "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
            "driver is installed and running.\n\n";
   NvidiaSmiInput in;
-  std::int64_t started = unix_us_of_sim0 + pod.pod.status.started_at.value_or(c.sim.now()).us;
-  std::time_t t = static_cast<std::time_t>(started / 1000000);
+  std::time_t t = static_cast<std::time_t>(unix_us / 1000000);
   std::tm tm{};
   gmtime_r(&t, &tm);
   char buf[64];
@@ -106,6 +101,13 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
   in.count = type->gpu.count;
   in.arm64 = type->arch == "arm64";
   return nvidia_smi_table(in);
+}
+
+std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s::Container& container,
+                          std::int64_t unix_us_of_sim0) {
+  if (!runs_nvidia_smi(container) || !pod.node.valid()) return "";
+  std::int64_t started = unix_us_of_sim0 + pod.pod.status.started_at.value_or(c.sim.now()).us;
+  return nvidia_smi_on_node(c, c.api.node(pod.node), started);
 }
 
 }  // namespace eksim::serve

@@ -28,6 +28,10 @@ struct NvidiaSmiInput {
 };
 std::string nvidia_smi_table(const NvidiaSmiInput& in);
 
+// What nvidia-smi prints on the node at unix_us (the driver's complaint on a node without an
+// NVIDIA GPU).
+std::string nvidia_smi_on_node(const Cluster& cluster, const k8s::NodeRecord& node, std::int64_t unix_us);
+
 // The log of a pod's container from its command and node; unix_us_of_sim0 anchors the date line.
 std::string container_log(const Cluster& cluster, const k8s::PodRecord& pod, const k8s::Container& container,
                           std::int64_t unix_us_of_sim0);

@@ -10,12 +10,14 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
 
 #include <chrono>
 #include <deque>
 #include <list>
 
 #include "sim/serve/api_handler.hpp"
+#include "sim/serve/pod_exec.hpp"
 
 namespace eksim::serve {
 
@@ -184,6 +186,18 @@ struct HttpServer::Impl {
       }
       const auto& raw = parser.get();
       HttpRequest req = to_request(raw);
+      if (beast::websocket::is_upgrade(raw) && req.path.ends_with("/exec")) {
+        ApiPath p = parse_api_path(req.path);
+        if (p.type && p.type->resource == "pods" && p.subresource == "exec") {
+          ExecResult r = exec_in_pod(session, p, exec_command(std::string(raw.target())), req.param("container"));
+          if (r.refused) {
+            co_await write_response(stream, *r.refused, raw.version(), false);
+            co_return;
+          }
+          co_await run_exec(std::move(stream), parser.release(), r);
+          co_return;
+        }
+      }
       HttpResponse resp;
       try {
         resp = handle_request(session, req);
@@ -198,6 +212,36 @@ struct HttpServer::Impl {
       co_await write_response(stream, resp, raw.version(), keep);
       if (!keep) co_return;
     }
+  }
+
+  // The remote-command WebSocket protocol kubectl 1.30+ speaks (v5.channel.k8s.io): one binary
+  // frame per channel, the first byte naming it (1 stdout, 2 stderr, 3 the Status), then close.
+  net::awaitable<void> run_exec(beast::tcp_stream stream, http::request<http::string_body> req, ExecResult r) {
+    beast::websocket::stream<beast::tcp_stream> ws(std::move(stream));
+    std::string offered(req[http::field::sec_websocket_protocol]);
+    std::string protocol = offered.find("v5.channel.k8s.io") != std::string::npos ? "v5.channel.k8s.io" : "v4.channel.k8s.io";
+    ws.set_option(beast::websocket::stream_base::decorator(
+        [protocol](beast::websocket::response_type& res) { res.set(http::field::sec_websocket_protocol, protocol); }));
+    ws.set_option(beast::websocket::stream_base::timeout::suggested(beast::role_type::server));
+    beast::error_code ec;
+    co_await ws.async_accept(req, net::redirect_error(net::use_awaitable, ec));
+    if (ec) co_return;
+    ws.binary(true);
+    auto frame = [&](char channel, const std::string& data) -> net::awaitable<void> {
+      std::string payload = std::string(1, channel) + data;
+      co_await ws.async_write(net::buffer(payload), net::redirect_error(net::use_awaitable, ec));
+    };
+    if (!r.out.empty()) co_await frame('\x01', r.out);
+    if (!ec && !r.err.empty()) co_await frame('\x02', r.err);
+    json status = {{"metadata", json::object()}, {"status", r.exit_code == 0 ? "Success" : "Failure"}};
+    if (r.exit_code != 0) {
+      status["message"] = "command terminated with non-zero exit code: error executing command, exit status " +
+                          std::to_string(r.exit_code);
+      status["reason"] = "NonZeroExitCode";
+      status["details"] = {{"causes", json::array({{{"reason", "ExitCode"}, {"message", std::to_string(r.exit_code)}}})}};
+    }
+    if (!ec) co_await frame('\x03', status.dump());
+    if (!ec) co_await ws.async_close(beast::websocket::close_code::normal, net::redirect_error(net::use_awaitable, ec));
   }
 
   net::awaitable<void> stream_watch(beast::tcp_stream& stream, WatchSpec spec, const HttpRequest& req) {
