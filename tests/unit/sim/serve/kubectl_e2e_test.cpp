@@ -148,6 +148,13 @@ TEST(KubectlE2E, Lab000GpuNodeGroup) {
   EXPECT_NE(events.text.find("LAST SEEN   TYPE      REASON"), std::string::npos) << events.text;
   EXPECT_NE(events.text.find("pod/gpu-pod"), std::string::npos) << events.text;
 
+  Output exec = lab.kubectl("exec gpu-pod -- nvidia-smi");
+  EXPECT_EQ(exec.rc, 0) << exec.text;
+  EXPECT_NE(exec.text.find("|   0  NVIDIA A10G                    On  |"), std::string::npos) << exec.text;
+  Output ls = lab.kubectl("exec gpu-pod -- ls /");
+  EXPECT_EQ(ls.rc, 127) << ls.text;
+  EXPECT_NE(ls.text.find("command terminated with exit code 127"), std::string::npos) << ls.text;
+
   Output node = lab.kubectl("describe node ip-192-168-12-11.ap-northeast-2.compute.internal");
   EXPECT_NE(node.text.find("nvidia.com/gpu:     1"), std::string::npos) << node.text;
   EXPECT_NE(node.text.find("default                     gpu-pod"), std::string::npos) << node.text;
