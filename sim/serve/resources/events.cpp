@@ -46,6 +46,9 @@ void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_
       if (auto id = c.api.find_pod(e.object.ns, e.object.name)) uid = c.api.pod(*id).pod.meta.uid;
     } else if (e.object.kind == "Node") {
       uid = e.object.name;  // the kubelet and node controllers record node events with UID = name
+    } else if (e.object.kind == "NodePool" || e.object.kind == "NodeClaim" || e.object.kind == "EC2NodeClass" ||
+               e.object.kind == "NodeClass") {
+      uid = uid_of(e.object.kind, e.object.name);
     }
     std::string name = fmt::format("{}.{:016x}", e.object.name.empty() ? "eksim" : e.object.name,
                                    0x187a0000000000ULL + i);

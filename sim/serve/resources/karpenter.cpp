@@ -14,11 +14,6 @@ namespace kp = autoscaling::karpenter;
 
 namespace {
 
-std::string uid_of(const std::string& kind, const std::string& name) {
-  return fmt::format("{:08x}-0000-4000-8000-{:012x}", std::hash<std::string>{}(kind) & 0xffffffffu,
-                     std::hash<std::string>{}(name) & 0xffffffffffffULL);
-}
-
 json requirements(const std::vector<k8s::NodeSelectorRequirement>& reqs) {
   json out = json::array();
   for (const auto& r : reqs) {
@@ -45,6 +40,11 @@ json cond(const std::string& type, bool ok, const std::string& t, const std::str
 }
 
 }  // namespace
+
+std::string uid_of(const std::string& kind, const std::string& name) {
+  return fmt::format("{:08x}-0000-4000-8000-{:012x}", std::hash<std::string>{}(kind) & 0xffffffffu,
+                     std::hash<std::string>{}(name) & 0xffffffffffffULL);
+}
 
 void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap& nodeclaims, ObjectMap& ec2nodeclasses,
                       ObjectMap& nodeclasses) {

@@ -33,6 +33,10 @@ void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMa
 void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap& nodeclaims, ObjectMap& ec2nodeclasses,
                       ObjectMap& nodeclasses);
 
+// The uid of an object the model keeps no uid for (NodePools, NodeClaims, node classes): stable
+// per kind and name, so describe's event lookup by involvedObject.uid finds its events.
+std::string uid_of(const std::string& kind, const std::string& name);
+
 // The key of an object in its ObjectMap.
 std::string object_key(const std::string& ns, const std::string& name);
 
