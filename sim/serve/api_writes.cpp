@@ -89,6 +89,15 @@ json client_fields(json o) {
   return o;
 }
 
+// Karpenter's kinds are modelled without metadata: the store keeps their labels and annotations.
+void keep_metadata(Session& session, const ResourceType& t, const std::string& ns, const std::string& name, const json& obj) {
+  if (t.kind != "NodePool" && t.kind != "EC2NodeClass" && t.kind != "NodeClass") return;
+  json meta = json::object();
+  for (const char* field : {"labels", "annotations"})
+    if (obj["metadata"].contains(field) && obj["metadata"][field].is_object()) meta[field] = obj["metadata"][field];
+  session.store().set_metadata(store_type(t), object_key(ns, name), meta);
+}
+
 HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, json body, int created_code = 201) {
   const ResourceType& t = *p.type;
   if (!body.contains("kind")) body["kind"] = t.kind;
@@ -112,8 +121,9 @@ HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, 
   HttpResponse err;
   if (!decode(client_fields(body), manifests, err)) return err;
   if (req.param("dryRun") == "All") return json_response(body, created_code);
-  session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
   std::string ns = t.namespaced ? body["metadata"]["namespace"].get<std::string>() : "";
+  keep_metadata(session, t, ns, name, body);
+  session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
   if (const StoredObject* o = session.store().find(store_type(t), ns, name)) return json_response(served_now(session, *o), created_code);
   // A kind eksim accepts but does not serve back (ConfigMap, PDB): echo what was stored.
   HttpResponse r = json_response(body, created_code);
@@ -173,6 +183,7 @@ HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, 
   } else if (t.kind == "NodePool" || t.kind == "EC2NodeClass" || t.kind == "NodeClass") {
     std::vector<scenario::Manifest> manifests;
     if (!decode(client_fields(after), manifests, err)) return err;
+    keep_metadata(session, t, "", p.name, after);
     session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
   } else {
     return status_error(405, "MethodNotAllowed", "eksim: changing " + t.resource + " is not modelled");

@@ -27,6 +27,19 @@ void ObjectStore::sync(const Cluster& cluster, const TimeBase& time) {
   render_workloads(ctx, now["apps/deployments"], now["apps/daemonsets"], now["batch/jobs"]);
   render_karpenter(ctx, now["karpenter.sh/nodepools"], now["karpenter.sh/nodeclaims"],
                    now["karpenter.k8s.aws/ec2nodeclasses"], now["eks.amazonaws.com/nodeclasses"]);
+  for (auto& [type, extra] : metadata_) {
+    auto& objects = now[type];
+    for (auto it = extra.begin(); it != extra.end();) {
+      auto obj = objects.find(it->first);
+      if (obj == objects.end()) {
+        it = extra.erase(it);
+        continue;
+      }
+      for (const char* field : {"labels", "annotations"})
+        if (it->second.contains(field)) obj->second["metadata"][field] = it->second[field];
+      ++it;
+    }
+  }
   auto record = [&](const std::string& type, const char* what, const StoredObject& o) {
     WatchEvent e{o.resource_version, type, what, served(o)};
     log_.push_back(std::move(e));

@@ -47,11 +47,18 @@ class ObjectStore {
   // Changes of a type after rv, oldest first; false when rv is older than the retained log (the
   // client must list again: 410 Expired).
   bool changes_since(const std::string& type, std::uint64_t rv, std::vector<const WatchEvent*>& out) const;
+  // Metadata the API server keeps for objects whose model has no place for it (a NodePool's
+  // labels and annotations, kubectl's last-applied-configuration among them): merged into the
+  // rendered object at every sync, dropped once the object is gone.
+  void set_metadata(const std::string& type, const std::string& key, nlohmann::json metadata) {
+    metadata_[type][key] = std::move(metadata);
+  }
   // Called for every change as sync records it (the watch streams).
   std::function<void(const WatchEvent&)> on_change;
 
  private:
   std::map<std::string, std::map<std::string, StoredObject>> types_;
+  std::map<std::string, std::map<std::string, nlohmann::json>> metadata_;
   std::deque<WatchEvent> log_;
   std::uint64_t rv_ = 1000;
   std::uint64_t oldest_rv_ = 1000;  // changes after this are all in log_

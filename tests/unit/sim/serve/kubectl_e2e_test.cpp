@@ -184,6 +184,11 @@ TEST(KubectlE2E, Lab001AutoModeGpuPool) {
   EXPECT_NE(pools.text.find("general-purpose   default     0       True"), std::string::npos) << pools.text;
   Output nodes = lab.kubectl("get nodes -o wide");
   EXPECT_NE(nodes.text.find("No resources found"), std::string::npos) << nodes.text;
+  // The lab's gpu-nodepool.yaml, unchanged, before the scenario's own apply at 5m.
+  Output pool = lab.kubectl("apply -f " + source("tests/serve/lab001-gpu-nodepool.yaml"));
+  EXPECT_NE(pool.text.find("nodepool.karpenter.sh/gpu-pool created"), std::string::npos) << pool.text;
+  pool = lab.kubectl("apply -f " + source("tests/serve/lab001-gpu-nodepool.yaml"));
+  EXPECT_NE(pool.text.find("nodepool.karpenter.sh/gpu-pool unchanged"), std::string::npos) << pool.text;
 
   auto state = lab.clock({{"action", "until"}, {"condition", "pod/gpu-pod CrashLoopBackOff"}, {"timeout", "15m"}});
   EXPECT_NE(state["now"], "0s");
