@@ -129,8 +129,8 @@ bool NodegroupUpdater::eviction_allowed(const k8s::Pod& pod) const {
   for (const auto& pdb : pdbs_) {
     if (pdb.ns != ns || !k8s::label_selector_matches(pdb.selector, pod.meta.labels)) continue;
     std::int64_t healthy = 0, expected = 0;
-    for (std::size_t i = 0; i < c_.api.pod_slots(); ++i) {
-      const k8s::PodRecord& r = c_.api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
+    for (const auto& [key, id] : c_.api.live_pods()) {
+      const k8s::PodRecord& r = c_.api.pod(id);
       const std::string& pns = r.pod.meta.ns.empty() ? std::string("default") : r.pod.meta.ns;
       if (r.deleted || pns != ns || !k8s::label_selector_matches(pdb.selector, r.pod.meta.labels)) continue;
       if (r.pod.status.phase == k8s::PodPhase::Succeeded || r.pod.status.phase == k8s::PodPhase::Failed) continue;

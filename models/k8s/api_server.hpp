@@ -72,6 +72,9 @@ class ApiServer {
   const PodRecord& pod(PodId id) const { return pods_[id.v]; }
   std::optional<PodId> find_pod(const std::string& ns, const std::string& name) const;
   std::size_t pod_slots() const { return pods_.size(); }
+  // The pods not yet removed from the API, by "ns/name": what a count over the cluster's pods
+  // walks, instead of every pod slot of the run (PodGC bounds this, history does not).
+  const std::map<std::string, PodId>& live_pods() const { return pod_index_; }
   void bind(PodId pod, NodeId node);  // sets spec.nodeName, notifies on_pod_bound
   // Sets the pod's deletionTimestamp (graceful deletion began) and notifies on_pod_terminating:
   // ReplicaSets stop counting a terminating pod and create its replacement at once

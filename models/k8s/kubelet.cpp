@@ -129,10 +129,10 @@ Kubelet::Kubelet(ApiServer& api, KubeletConfig config) : api_(api), config_(std:
   api_.on_pod_bound.push_back([this](PodId id) { on_bound(id); });
   api_.on_node.push_back([this](NodeId id, NodeChange ch) { on_node(id, ch); });
   api_.on_pod_deleted.push_back([this](PodId id) {
-    auto it = pods_.find(id.v);
-    if (it == pods_.end()) return;
-    api_.sim().cancel(it->second.timer);
-    pods_.erase(it);
+    PodRuntime* rt = pods_.find(id);
+    if (!rt) return;
+    api_.sim().cancel(rt->timer);
+    pods_.erase(id);
   });
 }
 
@@ -160,7 +160,7 @@ engine::Duration Kubelet::resync_interval(NodeId node) {
 }
 
 void Kubelet::on_bound(PodId id) {
-  pods_[id.v] = PodRuntime{};
+  pods_.fresh(id);
   maybe_begin(id);
 }
 
@@ -171,8 +171,8 @@ void Kubelet::on_node(NodeId id, NodeChange change) {
 }
 
 void Kubelet::maybe_begin(PodId id) {
-  auto it = pods_.find(id.v);
-  if (it == pods_.end() || it->second.begun) return;
+  const PodRuntime* rt = pods_.find(id);
+  if (!rt || rt->begun) return;
   const PodRecord& rec = api_.pod(id);
   if (rec.deleted || rec.terminating || !rec.node.valid()) return;
   const NodeRecord& node = api_.node(rec.node);
@@ -192,8 +192,8 @@ bool Kubelet::admit(PodId id) {
     if (other == id) continue;
     const PodRecord& o = api_.pod(other);
     if (o.pod.status.phase == PodPhase::Succeeded || o.pod.status.phase == PodPhase::Failed) continue;
-    auto ot = pods_.find(other.v);
-    if (ot == pods_.end() || !ot->second.admitted) continue;
+    const PodRuntime* ot = pods_.find(other);
+    if (!ot || !ot->admitted) continue;
     // pod_requests without its temporary when there are no init containers (the common case).
     if (o.pod.spec.init_containers.empty())
       for (const auto& ctr : o.pod.spec.containers) used += ctr.requests;
@@ -236,7 +236,7 @@ bool Kubelet::admit(PodId id) {
 }
 
 void Kubelet::begin(PodId id) {
-  PodRuntime& rt = pods_[id.v];
+  PodRuntime& rt = pods_[id];
   rt.begun = true;
   if (!admit(id)) return;
   rt.admitted = true;
@@ -249,8 +249,8 @@ void Kubelet::pull_and_start(PodId id, bool first) {
   // of the next container waits for the previous one, as the kubelet's SyncPod loop does.
   struct Step {
     static void run(Kubelet* k, PodId id, std::size_t index, bool first) {
-      auto it = k->pods_.find(id.v);
-      if (it == k->pods_.end()) return;
+      PodRuntime* rt = k->pods_.find(id);
+      if (!rt) return;
       PodRecord& rec = k->api_.pod(id);
       const auto& containers = rec.pod.spec.containers;
       std::size_t limit = first ? containers.size() : std::min<std::size_t>(1, containers.size());
@@ -288,7 +288,7 @@ void Kubelet::pull_and_start(PodId id, bool first) {
       }
       std::int64_t bytes = k->image_size(rec.pod, c.image);
       k->api_.emit(EventType::Normal, "Pulling", ref, "Pulling image \"" + c.image + "\"", kSource);
-      it->second.timer = k->api_.sim().schedule_at(done, [k, id, index, first, ref, image = c.image, own, pull_start,
+      rt->timer = k->api_.sim().schedule_at(done, [k, id, index, first, ref, image = c.image, own, pull_start,
                                                            bytes, created_started] {
         Duration total = k->api_.now() - pull_start;
         k->api_.emit(EventType::Normal, "Pulled", ref,
@@ -305,24 +305,24 @@ void Kubelet::pull_and_start(PodId id, bool first) {
 }
 
 void Kubelet::start_containers(PodId id) {
-  PodRuntime& rt = pods_[id.v];
+  PodRuntime& rt = pods_[id];
   PodRecord& rec = api_.pod(id);
   rt.running = true;
   rt.started_at = api_.now();
   if (!rec.pod.status.started_at) rec.pod.status.started_at = api_.now();
   api_.set_pod_phase(id, PodPhase::Running, "");
   for (auto& fn : on_container_started) fn(id);
-  if (!pods_.count(id.v)) return;  // a hook deleted the pod
+  if (!pods_.find(id)) return;  // a hook deleted the pod
   ContainerRun run = container_run(rec.pod);
   if (run.duration) {
-    pods_[id.v].timer = api_.sim().schedule(*run.duration, [this, id] { container_exited(id); });
+    pods_[id].timer = api_.sim().schedule(*run.duration, [this, id] { container_exited(id); });
   }
 }
 
 void Kubelet::container_exited(PodId id) {
-  auto it = pods_.find(id.v);
-  if (it == pods_.end()) return;
-  PodRuntime& rt = it->second;
+  PodRuntime* found = pods_.find(id);
+  if (!found) return;
+  PodRuntime& rt = *found;
   PodRecord& rec = api_.pod(id);
   rt.running = false;
   int code = container_run(rec.pod).exit_code;
@@ -353,9 +353,9 @@ void Kubelet::container_exited(PodId id) {
 }
 
 void Kubelet::backoff_sync(PodId id) {
-  auto it = pods_.find(id.v);
-  if (it == pods_.end()) return;
-  PodRuntime& rt = it->second;
+  PodRuntime* found = pods_.find(id);
+  if (!found) return;
+  PodRuntime& rt = *found;
   PodRecord& rec = api_.pod(id);
   if (api_.now() >= rt.exited_at + rt.backoff) {
     pull_and_start(id, false);
@@ -372,13 +372,13 @@ void Kubelet::delete_pod(PodId id, std::optional<std::int64_t> grace_seconds) {
   if (rec.deleted || rec.terminating) return;
   api_.mark_terminating(id);
   std::int64_t grace = grace_seconds.value_or(rec.pod.spec.termination_grace_period_seconds);
-  auto it = pods_.find(id.v);
-  if (it == pods_.end() || !it->second.begun || !it->second.running) {
-    if (it != pods_.end()) api_.sim().cancel(it->second.timer);
+  PodRuntime* found = pods_.find(id);
+  if (!found || !found->begun || !found->running) {
+    if (found) api_.sim().cancel(found->timer);
     api_.remove_pod(id);
     return;
   }
-  PodRuntime& rt = it->second;
+  PodRuntime& rt = *found;
   api_.sim().cancel(rt.timer);
   rt.stopping = true;
   for (const auto& c : rec.pod.spec.containers)
@@ -394,8 +394,7 @@ void Kubelet::delete_pod(PodId id, std::optional<std::int64_t> grace_seconds) {
 }
 
 void Kubelet::finish_termination(PodId id) {
-  auto it = pods_.find(id.v);
-  if (it != pods_.end()) it->second.running = false;
+  if (PodRuntime* rt = pods_.find(id)) rt->running = false;
   api_.remove_pod(id);
 }
 

@@ -11,6 +11,7 @@
 // containers are pulled, created and started alongside it (sidecars are not modelled). Init
 // containers are not modelled.
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -97,6 +98,32 @@ class Kubelet {
     bool admitted = false;
     bool begun = false;         // kubelet has started working on the pod
     bool stopping = false;
+    bool present = false;
+  };
+  // The pods this kubelet works on, by PodId slot: admission looks up every pod of the node, and
+  // a week of a fleet has a hundred thousand pods. A deque, so references stay valid as it grows.
+  class PodRuntimes {
+   public:
+    PodRuntime* find(PodId id) { return id.v < slots_.size() && slots_[id.v].present ? &slots_[id.v] : nullptr; }
+    // The pod's state, fresh if it had none (std::map::operator[]).
+    PodRuntime& operator[](PodId id) {
+      if (id.v >= slots_.size()) slots_.resize(id.v + 1);
+      PodRuntime& rt = slots_[id.v];
+      rt.present = true;
+      return rt;
+    }
+    PodRuntime& fresh(PodId id) {
+      PodRuntime& rt = (*this)[id];
+      rt = PodRuntime{};
+      rt.present = true;
+      return rt;
+    }
+    void erase(PodId id) {
+      if (id.v < slots_.size()) slots_[id.v] = PodRuntime{};
+    }
+
+   private:
+    std::deque<PodRuntime> slots_;
   };
 
   void on_bound(PodId id);
@@ -114,7 +141,7 @@ class Kubelet {
 
   ApiServer& api_;
   KubeletConfig config_;
-  std::map<std::uint32_t, PodRuntime> pods_;  // by PodId
+  PodRuntimes pods_;
   // Per node: image -> time its pull completes (in the past once present).
   std::map<std::uint32_t, std::map<std::string, engine::SimTime>> images_;
 };

@@ -3,6 +3,7 @@
 // Auto Scaling console. It stores Kubernetes-style events and AWS activities in the order they
 // happened. It knows nothing about which component wrote them.
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -94,7 +95,7 @@ class EventLog {
 
   // The Event objects the API server holds after correlation, in order of first occurrence: what
   // `kubectl get events` lists, and what the timeline and the JSON report print.
-  const std::vector<Event>& series() const { return series_; }
+  const std::deque<Event>& series() const { return series_; }
   // Every occurrence as a component emitted it, before correlation (what expectations count).
   // All are kept unless a filter says otherwise: a long run keeps only those an expectation reads.
   const std::vector<Event>& events() const { return events_; }
@@ -112,7 +113,7 @@ class EventLog {
   Correlator& correlator_for(const std::string& source);
 
   CorrelatorOptions options_;
-  std::vector<Event> series_;
+  std::deque<Event> series_;  // a deque: a week holds half a million, never moved as it grows
   std::vector<Event> events_;
   std::vector<Activity> activities_;
   std::vector<Hint> hints_;

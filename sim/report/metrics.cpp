@@ -27,8 +27,8 @@ MetricsSample sample_metrics(const Cluster& c) {
     }
   }
   s.gpus_idle = std::max<std::int64_t>(0, s.gpus_allocatable - s.gpus_allocated);
-  for (std::size_t i = 0; i < c.api.pod_slots(); ++i) {
-    const k8s::PodRecord& p = c.api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
+  for (const auto& [key, id] : c.api.live_pods()) {
+    const k8s::PodRecord& p = c.api.pod(id);
     if (p.deleted || !is_workload_pod(p.pod)) continue;
     if (p.pod.status.phase == k8s::PodPhase::Pending && !p.node.valid()) ++s.pods_pending;
     if (p.pod.status.phase == k8s::PodPhase::Running) ++s.pods_running;

@@ -20,11 +20,19 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
   // inside a phase (ContainerCreating, CrashLoopBackOff).
   // The last entry of each pod, by pod slot, so a change is compared with the pod's own previous
   // state without walking back through the history.
+  // Without keep_all_occurrences (a long run), only the pods a pod expectation names are followed.
   auto history = result.pod_history.get();
   auto last = std::make_shared<std::vector<std::size_t>>();
   static constexpr std::size_t kNone = SIZE_MAX;
-  auto record = [history, last, &c](k8s::PodId id) {
+  std::shared_ptr<std::set<std::pair<std::string, std::string>>> followed;
+  if (!options.keep_all_occurrences) {
+    followed = std::make_shared<std::set<std::pair<std::string, std::string>>>();
+    for (const auto& e : scenario.expectations)
+      if (e.subject == "pod") followed->emplace(e.ns, e.name);
+  }
+  auto record = [history, last, followed, &c](k8s::PodId id) {
     const k8s::Pod& p = c.api.pod(id).pod;
+    if (followed && (followed->empty() || !followed->count({p.meta.ns, p.meta.name}))) return;
     std::string phase = k8s::to_string(p.status.phase);
     if (last->size() <= id.v) last->resize(id.v + 1, kNone);
     std::size_t& prev = (*last)[id.v];

@@ -41,6 +41,7 @@ struct RunResult {
   std::uint64_t seed = 1;
   engine::SimTime end;
   std::unique_ptr<Cluster> cluster;
+  // Every pod's, or with keep_all_occurrences off only those of the pods an expectation names.
   // On the heap so that the recorder installed by start_run stays valid when the result moves.
   std::unique_ptr<std::vector<PodPhaseChange>> pod_history = std::make_unique<std::vector<PodPhaseChange>>();
 };

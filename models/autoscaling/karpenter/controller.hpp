@@ -173,6 +173,7 @@ class Controller : public eksim::Controller {
   // availability (ICE marks and live entries), the DaemonSet pods' scheduling fields, and the
   // NodeClaims' capacity when a NodePool has limits.
   std::string template_signature();
+  std::string daemon_signature();  // the DaemonSet pods' part of it
   std::shared_ptr<TemplateSet> template_set();
   std::vector<NodeClaimTemplate> templates(std::vector<k8s::Pod>& daemons);
   // Creates and launches a NodeClaim for a planned claim; returns its index or -1.
@@ -251,6 +252,7 @@ class Controller : public eksim::Controller {
   std::uint64_t pass_ = 0;  // provisioning and disruption passes, for per-pass caches
   std::shared_ptr<TemplateSet> templates_;
   std::string templates_signature_;
+  std::optional<std::pair<std::vector<bool>, std::string>> daemon_signature_;  // by which DaemonSets are live
   std::uint64_t templates_pass_ = 0, templates_version_ = 0;
   std::uint64_t templates_generation_ = 0;
   std::uint64_t config_version_ = 0;

@@ -129,9 +129,19 @@ std::string Controller::template_signature() {
   for (const auto& [n, p] : pools_) limits |= !p.limits.empty();
   if (limits) sig += std::to_string(claims_version_);
   sig += "|";
+  return sig + daemon_signature();
+}
+
+std::string Controller::daemon_signature() {
+  // A DaemonSet is applied once and then only marked deleted (DaemonSetController), so which
+  // ones are live says whether their pods changed; recomputing the classes took a copy of every
+  // DaemonSet pod on every disruption pass.
+  std::vector<bool> live;
+  for (const auto& ds : c_.api.daemon_sets()) live.push_back(!ds.deleted);
+  if (daemon_signature_ && daemon_signature_->first == live) return daemon_signature_->second;
   // make_template reads a DaemonSet pod's tolerations, nodeSelector, required node affinity and
   // requests: the class key of its pod covers exactly these.
-  state::PodClasses scratch;
+  std::string sig;
   for (const auto& dp : daemon_pods()) {
     k8s::Pod p = dp;
     p.spec.topology_spread_constraints.clear();
@@ -141,6 +151,7 @@ std::string Controller::template_signature() {
       for (auto& c : *cs) c.ports.clear();
     sig += std::to_string(*state_.classes.of(p)) + ",";
   }
+  daemon_signature_.emplace(std::move(live), sig);
   return sig;
 }
 

@@ -269,6 +269,7 @@ void Cluster::reorder(StateNode& s, bool keep) {
     auto it = by_name(order, s.ordered_name);
     if (it != order.end() && *it == &s) order.erase(it);
     s.in_order = false;
+    ++order_version;
   }
   if (keep && !s.in_order) {
     auto& order = ordered[init ? 0 : 1];
@@ -286,6 +287,7 @@ void Cluster::reorder(StateNode& s, bool keep) {
     s.in_order = true;
     s.ordered_initialized = init;
     s.ordered_name = name;
+    ++order_version;
   }
   const bool anti = s.in_order && s.node.info.pods_with_required_anti_affinity > 0;
   if (anti != s.counts_anti_affinity) {
@@ -296,12 +298,17 @@ void Cluster::reorder(StateNode& s, bool keep) {
 }
 
 std::optional<std::uint32_t> Cluster::position(const StateNode& s) const {
+  if (s.position_version == order_version) return s.cached_position;
+  s.position_version = order_version;
+  s.cached_position.reset();
   if (!s.in_order) return std::nullopt;
   const std::size_t group = s.ordered_initialized ? 0 : 1;
   const auto& order = ordered[group];
   auto it = by_name(order, s.ordered_name);
   if (it == order.end() || *it != &s) return std::nullopt;
-  return static_cast<std::uint32_t>((group == 0 ? 0 : ordered[0].size()) + static_cast<std::size_t>(it - order.begin()));
+  s.cached_position =
+      static_cast<std::uint32_t>((group == 0 ? 0 : ordered[0].size()) + static_cast<std::size_t>(it - order.begin()));
+  return s.cached_position;
 }
 
 }  // namespace state

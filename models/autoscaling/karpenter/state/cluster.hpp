@@ -55,6 +55,10 @@ struct StateNode {
   bool in_order = false;   // listed in Cluster::ordered_
   bool ordered_initialized = false;
   std::string ordered_name;
+  // position() as of Cluster::order_version position_version: a disruption pass asks it for
+  // every candidate, and the order moves far less often.
+  mutable std::uint64_t position_version = ~std::uint64_t{0};
+  mutable std::optional<std::uint32_t> cached_position;
   std::vector<std::int8_t> fits;  // per pod class: -1 not known yet, 0 no, 1 yes
   bool counts_anti_affinity = false;  // counted in Cluster::anti_affinity_nodes
   std::uint64_t identity = 0;  // NodeId, or (1 << 32 | NodeClaim index) for a launched NodeClaim
@@ -126,6 +130,7 @@ struct Cluster {
   // Scheduling order: [0] initialized, [1] not; each sorted by name (ordered_name). A snapshot
   // lists [0] then [1], so a node's position is found by its name.
   std::vector<StateNode*> ordered[2];
+  std::uint64_t order_version = 0;  // moves whenever `ordered` does (positions are cached by it)
   // Listed nodes with a pod of required anti-affinity (kept with counts_anti_affinity).
   std::size_t anti_affinity_nodes = 0;
   // Nodes a notification touched since the last snapshot (NodeIds, each once): the snapshot
