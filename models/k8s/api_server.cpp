@@ -36,7 +36,7 @@ PodId ApiServer::create_pod(Pod pod) {
   pod.meta.creation_timestamp = sim_.now();
   PodId id{static_cast<std::uint32_t>(pods_.size())};
   pod_index_[pod_key(pod.meta.ns, pod.meta.name)] = id;
-  pods_.push_back(PodRecord{std::move(pod), {}, false, false});
+  pods_.push_back(PodRecord{std::move(pod), {}, false, false, {}});
   for (auto& fn : on_pod_added) fn(id);
   return id;
 }
@@ -60,6 +60,7 @@ void ApiServer::mark_terminating(PodId id) {
   PodRecord& rec = pods_[id.v];
   if (rec.deleted || rec.terminating) return;
   rec.terminating = true;
+  rec.terminating_since = sim_.now();
   for (auto& fn : on_pod_terminating) fn(id);
 }
 

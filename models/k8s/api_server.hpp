@@ -37,6 +37,7 @@ struct PodRecord {
   NodeId node;           // bound node, invalid while unscheduled
   bool deleted = false;  // removed from the API (after termination)
   bool terminating = false;
+  engine::SimTime terminating_since;  // metadata.deletionTimestamp's instant, once terminating
 };
 
 struct NodeRecord {

@@ -12,6 +12,7 @@
 #include "sim/cli/check_command.hpp"
 #include "sim/cli/nccl_command.hpp"
 #include "sim/cli/run_command.hpp"
+#include "sim/cli/serve_command.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/report/catalog_table.hpp"
@@ -35,6 +36,9 @@ constexpr const char* kFooter = R"(Examples:
   eksim nccl --instance g5.xlarge --nodes 2 --cross-az
   eksim nccl --instance g5.xlarge --nodes 2 --scenario scenarios/nccl/sg-block-restore.yaml --security-groups node-sg
   eksim catalog --region ap-northeast-2
+  eksim serve scenarios/karpenter/lab001-auto-mode-gpu-pool.yaml --speed 60
+  eksim ctl advance 5m
+  eksim ctl until 'pod/gpu-pod Running'
 
 Exit codes: 0 ok; 1 an expectation failed; 2 invalid input.)";
 
@@ -107,6 +111,21 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   catalog->add_option("-o,--output", catalog_output, "table or json")->check(CLI::IsMember({"table", "json"}));
 
+  ServeArgs serve_args;
+  auto* serve = app.add_subcommand("serve", "Serve a scenario's cluster as a Kubernetes API for kubectl");
+  serve->add_option("scenario", serve_args.scenario, "Scenario file (YAML or JSON)")->required();
+  serve->add_option("--port", serve_args.port, "Port to listen on (default 6443; 0 picks a free one)");
+  serve->add_option("--address", serve_args.address, "Address to bind (default 127.0.0.1: loopback only)");
+  serve->add_option("--speed", serve_args.speed, "Simulated seconds per second (default 60), max, or paused");
+  serve->add_option("--seed", serve_args.seed, "Random seed (overrides the scenario's)")->check(kSeedCheck);
+  serve->add_option("--kubeconfig", serve_args.kubeconfig, "Write the kubeconfig here (default: ~/.cache/eksim/)");
+
+  CtlArgs ctl_args;
+  auto* ctl = app.add_subcommand("ctl", "Control a running eksim serve: advance 5m | until 'pod/gpu-pod Running' | pause | resume | speed N | status");
+  ctl->add_option("command", ctl_args.args, "advance DURATION | until 'KIND/NAME STATE' | pause | resume | speed N | status")->required();
+  ctl->add_option("--server", ctl_args.server, "eksim serve URL (default: $EKSIM_SERVER, then $KUBECONFIG's server)");
+  ctl->add_option("--timeout", ctl_args.timeout, "until: give up after this much simulated time (default 1h)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -125,6 +144,8 @@ int main(int argc, char** argv) {
     if (*check) return check_command(check_args);
     if (*sweep) return sweep_command(sweep_args);
     if (*nccl) return nccl_command(nccl_args);
+    if (*serve) return serve_command(serve_args);
+    if (*ctl) return ctl_command(ctl_args);
     if (*catalog) {
       const auto& cat = aws::InstanceCatalog::builtin();
       std::fputs((catalog_output == "json" ? report::format_catalog_json(cat, catalog_filter)

@@ -51,7 +51,7 @@ bool count_ok(const Expectation& e, std::int64_t n, std::string* want) {
 ExpectationResult check_pod(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "", e.where};
   std::vector<const scenario::PodPhaseChange*> seen;
-  for (const auto& h : run.pod_history)
+  for (const auto& h : *run.pod_history)
     if (h.ns == e.ns && h.name == e.name) seen.push_back(&h);
   if (seen.empty()) {
     r.detail = "pod " + e.ns + "/" + e.name + " was never created";

@@ -13,6 +13,7 @@
 #include "sim/scenario/cas_config_map.hpp"
 #include "sim/scenario/instance_pick.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
+#include "sim/scenario/kubectl_operations.hpp"
 
 namespace eksim::scenario {
 
@@ -200,13 +201,17 @@ void apply_action(Cluster& c, const Action& a) {
   if (a.action == "kubectl.apply") {
     apply_manifests(c, a.manifests);
   } else if (a.action == "kubectl.delete") {
-    if (a.kind == "Pod") {
-      if (auto id = c.api.find_pod(a.ns, a.name)) c.kubelet->delete_pod(*id);
-      else
-        warn(c, {"Pod", a.ns, a.name}, "NotFound", "pods \"" + a.name + "\" not found", "kubectl");
-    } else {
-      warn(c, {a.kind, a.ns, a.name}, "NotFound", a.kind + " \"" + a.name + "\" not found", "kubectl");
-    }
+    if (auto err = kubectl_delete(c, a.kind, a.ns, a.name)) warn(c, {a.kind, a.ns, a.name}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.scale") {
+    if (auto err = kubectl_scale(c, a.kind, a.ns, a.name, a.replicas)) warn(c, {a.kind, a.ns, a.name}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.cordon" || a.action == "kubectl.uncordon") {
+    if (auto err = kubectl_cordon(c, a.node, a.action == "kubectl.cordon")) warn(c, {"Node", "", a.node}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.drain") {
+    if (auto err = kubectl_drain(c, a.node)) warn(c, {"Node", "", a.node}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.label") {
+    if (auto err = kubectl_label(c, a.kind, a.ns, a.name, a.labels)) warn(c, {a.kind, a.ns, a.name}, err->reason, err->message, "kubectl");
+  } else if (a.action == "kubectl.taint") {
+    if (auto err = kubectl_taint(c, a.node, a.taints, a.remove_taints)) warn(c, {"Node", "", a.node}, err->reason, err->message, "kubectl");
   } else if (a.action == "eks.update-nodegroup-config") {
     aws::SizesUpdate update{a.min_size, a.max_size, a.desired_size};
     if (auto err = c.eks.update_nodegroup_config(a.nodegroup, update))

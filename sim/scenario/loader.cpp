@@ -35,6 +35,8 @@ const std::vector<std::string>& known_actions() {
       "terraform.apply",  "ec2.set-quota",          "sg.authorize-ingress",        "sg.revoke-ingress",
       "ec2.send-spot-instance-interruptions",
       "autoscaling.set-desired-capacity", "autoscaling.terminate-instance-in-auto-scaling-group",
+      "kubectl.scale",    "kubectl.cordon",         "kubectl.uncordon",            "kubectl.drain",
+      "kubectl.label",    "kubectl.taint",
   };
   return actions;
 }
@@ -99,6 +101,41 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     a.kind = r.require("kind").as_string();
     a.name = r.require("name").as_string();
     a.ns = r.get("namespace") ? r.get("namespace")->as_string() : "default";
+  } else if (a.action == "kubectl.scale") {
+    a.kind = r.require("kind").as_string();
+    if (a.kind != "Deployment") r.require("kind").fail("kubectl.scale scales a Deployment, got kind \"" + a.kind + "\"");
+    a.name = r.require("name").as_string();
+    a.ns = r.get("namespace") ? r.get("namespace")->as_string() : "default";
+    a.replicas = static_cast<std::int32_t>(r.require("replicas").as_int_in(0, 100000, "a replica count"));
+  } else if (a.action == "kubectl.cordon" || a.action == "kubectl.uncordon" || a.action == "kubectl.drain") {
+    a.node = r.require("node").as_string();
+  } else if (a.action == "kubectl.label") {
+    a.kind = r.require("kind").as_string();
+    if (a.kind != "Node" && a.kind != "Pod") r.require("kind").fail("kubectl.label labels a Node or a Pod, got kind \"" + a.kind + "\"");
+    a.name = r.require("name").as_string();
+    a.ns = a.kind == "Pod" ? (r.get("namespace") ? r.get("namespace")->as_string() : "default") : "";
+    Value labels = r.require("labels");
+    (void)MapReader(labels, "labels");  // a mapping, or a located error
+    for (const auto& [key, key_v, value] : labels.entries("a label key")) {
+      (void)key_v;
+      if (value.is_null()) a.labels[key] = std::nullopt;
+      else a.labels[key] = value.as_string();
+    }
+  } else if (a.action == "kubectl.taint") {
+    a.node = r.require("node").as_string();
+    if (auto t = r.get("taints")) {
+      for (const auto& item : t->items()) {
+        MapReader tr(item, "taint");
+        k8s::Taint taint{tr.require("key").as_string(), tr.get("value") ? tr.get("value")->as_string() : "",
+                         tr.require("effect").as_string()};
+        if (taint.effect != k8s::kNoSchedule && taint.effect != k8s::kPreferNoSchedule && taint.effect != k8s::kNoExecute)
+          tr.require("effect").fail("effect must be NoSchedule, PreferNoSchedule or NoExecute, got \"" + taint.effect + "\"");
+        tr.finish();
+        a.taints.push_back(taint);
+      }
+    }
+    if (auto rm = r.get("remove")) a.remove_taints = rm->as_string_list();
+    if (a.taints.empty() && a.remove_taints.empty()) v.fail("kubectl.taint needs \"taints\" and/or \"remove\"");
   } else if (a.action == "eks.update-nodegroup-config") {
     a.nodegroup = r.require("nodegroup").as_string();
     MapReader s(r.require("scalingConfig"), "scalingConfig");

@@ -9,7 +9,7 @@
 
 namespace eksim::scenario {
 
-RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
+RunResult start_run(const Scenario& scenario, const RunOptions& options) {
   RunResult result;
   result.scenario = &scenario;
   result.seed = options.seed.value_or(scenario.seed);
@@ -21,7 +21,7 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
   // The last entry of each pod, by pod slot, so a change is compared with the pod's own previous
   // state without walking back through the history.
   // Without keep_all_occurrences (a long run), only the pods a pod expectation names are followed.
-  auto history = &result.pod_history;
+  auto history = result.pod_history.get();
   auto last = std::make_shared<std::vector<std::size_t>>();
   static constexpr std::size_t kNone = SIZE_MAX;
   std::shared_ptr<std::set<std::pair<std::string, std::string>>> followed;
@@ -81,15 +81,23 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
   // Samplers run after everything else scheduled for the same instant was set up, and only read.
   if (options.sample && options.sample_interval.us > 0)
     c.sim.every(options.sample_interval, engine::Duration{}, [&c, fn = options.sample] { fn(c); });
+  return result;
+}
+
+void advance_run(RunResult& run, engine::SimTime until) { run.cluster->sim.run_until(until); }
+
+RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
+  RunResult result = start_run(scenario, options);
   if (!options.progress) {
-    c.sim.run_until(result.end);
+    advance_run(result, result.end);
   } else {
     // Running in slices fires exactly the same events in the same order as one run_until.
-    std::int64_t slice = std::max<std::int64_t>(length.us / 256, 1000000);
+    std::int64_t length = result.end.us;
+    std::int64_t slice = std::max<std::int64_t>(length / 256, 1000000);
     for (engine::SimTime t{}; t < result.end;) {
       t = engine::SimTime{std::min(result.end.us, t.us + slice)};
-      c.sim.run_until(t);
-      options.progress(t, result.end, c.sim.fired_count());
+      advance_run(result, t);
+      options.progress(t, result.end, result.cluster->sim.fired_count());
     }
   }
   return result;

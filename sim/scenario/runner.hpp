@@ -42,8 +42,16 @@ struct RunResult {
   engine::SimTime end;
   std::unique_ptr<Cluster> cluster;
   // Every pod's, or with keep_all_occurrences off only those of the pods an expectation names.
-  std::vector<PodPhaseChange> pod_history;
+  // On the heap so that the recorder installed by start_run stays valid when the result moves.
+  std::unique_ptr<std::vector<PodPhaseChange>> pod_history = std::make_unique<std::vector<PodPhaseChange>>();
 };
+
+// The run in two pieces, so that `eksim serve` can advance the clock in slices between requests:
+// start_run builds the Cluster and schedules the scenario (manifests at t=0, timeline, workloads,
+// samplers) without firing anything; advance_run fires every event up to `until`. run_scenario is
+// start_run then advance_run to the end, so both paths fire the same events in the same order.
+RunResult start_run(const Scenario& scenario, const RunOptions& options = {});
+void advance_run(RunResult& run, engine::SimTime until);
 
 RunResult run_scenario(const Scenario& scenario, const RunOptions& options = {});
 

@@ -2,6 +2,7 @@
 // A loaded scenario: the cluster, the Kubernetes objects applied at the start, the operator's
 // timeline and the expectations (CONTRACT.md, "Scenario files").
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -31,8 +32,13 @@ struct Action {
   Location where;
   // kubectl.apply
   std::vector<Manifest> manifests;
-  // kubectl.delete
+  // kubectl.delete, kubectl.scale, kubectl.label (kind, name, namespace); kubectl.cordon,
+  // kubectl.uncordon, kubectl.drain and kubectl.taint name a node (node below).
   std::string kind, name, ns;
+  std::int32_t replicas = 0;                                  // kubectl.scale --replicas
+  std::map<std::string, std::optional<std::string>> labels;  // kubectl.label; null removes (key-)
+  std::vector<k8s::Taint> taints;                             // kubectl.taint: added or updated
+  std::vector<std::string> remove_taints;                     // kubectl.taint: "key" or "key:Effect" (key-)
   // eks.update-nodegroup-config, eks.update-nodegroup-version
   std::string nodegroup;
   std::optional<std::int64_t> min_size, max_size, desired_size;

@@ -1,0 +1,125 @@
+#include "sim/cli/serve_command.hpp"
+
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/scenario/scenario.hpp"
+#include "sim/serve/http_client.hpp"
+#include "sim/serve/http_server.hpp"
+#include "sim/serve/kubeconfig.hpp"
+
+namespace eksim::cli {
+
+namespace {
+
+serve::HttpServer* g_server = nullptr;
+
+void on_signal(int) {
+  if (g_server) g_server->stop();
+}
+
+}  // namespace
+
+int serve_command(const ServeArgs& args) {
+  std::string error;
+  auto speed = serve::parse_speed(args.speed, &error);
+  if (!speed) {
+    std::fprintf(stderr, "error: %s\n", error.c_str());
+    return 2;
+  }
+  auto scenario = std::make_unique<scenario::Scenario>(scenario::load_scenario(args.scenario));
+  std::string cluster_name = scenario->cluster.name.empty() ? "cluster" : scenario->cluster.name;
+  serve::Session session(std::move(scenario), args.seed, *speed);
+  serve::ServerOptions options;
+  options.address = args.address;
+  options.port = args.port;
+  std::unique_ptr<serve::HttpServer> server;
+  try {
+    server = std::make_unique<serve::HttpServer>(session, options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+  std::string host = args.address.find(':') != std::string::npos ? "[" + args.address + "]" : args.address;
+  if (args.address == "0.0.0.0") host = "127.0.0.1";
+  std::string url = "http://" + host + ":" + std::to_string(server->port());
+  std::string path = args.kubeconfig.empty() ? serve::default_kubeconfig_path(server->port()) : args.kubeconfig;
+  std::error_code ec;
+  if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty()) std::filesystem::create_directories(dir, ec);
+  std::ofstream out(path);
+  out << serve::kubeconfig_text(url, cluster_name);
+  if (!out) {
+    std::fprintf(stderr, "error: --kubeconfig: cannot write %s\n", path.c_str());
+    return 2;
+  }
+  out.close();
+  std::printf("eksim serve: %s (seed %llu) at %s, simulated time at speed %s\n", session.scenario().name.c_str(),
+              static_cast<unsigned long long>(session.seed()), url.c_str(), serve::speed_text(session.speed).c_str());
+  std::printf("export KUBECONFIG=%s\n", path.c_str());
+  std::fflush(stdout);
+  g_server = server.get();
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  server->run();
+  g_server = nullptr;
+  return 0;
+}
+
+int ctl_command(const CtlArgs& args) {
+  using nlohmann::json;
+  if (args.args.empty()) {
+    std::fprintf(stderr, "error: ctl: expected advance DURATION, until 'KIND/NAME STATE', pause, resume, speed N or status\n");
+    return 2;
+  }
+  std::string server = args.server;
+  if (server.empty())
+    if (const char* env = std::getenv("EKSIM_SERVER"); env && *env) server = env;
+  if (server.empty())
+    if (const char* kc = std::getenv("KUBECONFIG"); kc && *kc) server = serve::server_from_kubeconfig(kc);
+  if (server.empty()) server = "http://127.0.0.1:6443";
+  const std::string& verb = args.args[0];
+  json body;
+  auto need = [&](std::size_t n, const char* usage) {
+    if (args.args.size() == n) return true;
+    std::fprintf(stderr, "error: ctl %s\n", usage);
+    return false;
+  };
+  if (verb == "advance") {
+    if (!need(2, "advance DURATION (e.g. 5m)")) return 2;
+    body = {{"action", "advance"}, {"by", args.args[1]}};
+  } else if (verb == "until") {
+    if (!need(2, "until 'KIND/NAME STATE' (quoted, e.g. 'pod/gpu-pod Running')")) return 2;
+    body = {{"action", "until"}, {"condition", args.args[1]}, {"timeout", args.timeout}};
+  } else if (verb == "pause" || verb == "resume") {
+    if (!need(1, (verb + " takes no arguments").c_str())) return 2;
+    body = {{"action", verb}};
+  } else if (verb == "speed") {
+    if (!need(2, "speed FACTOR|max|paused")) return 2;
+    body = {{"action", "speed"}, {"speed", args.args[1]}};
+  } else if (verb != "status") {
+    std::fprintf(stderr, "error: ctl: unknown command \"%s\"; expected advance, until, pause, resume, speed or status\n", verb.c_str());
+    return 2;
+  }
+  serve::HttpResult r;
+  try {
+    r = verb == "status" ? serve::http_call(server, "GET", "/eksim/v1/clock")
+                         : serve::http_call(server, "POST", "/eksim/v1/clock", body.dump());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+  json answer = json::parse(r.body, nullptr, false);
+  if (r.status != 200) {
+    std::fprintf(stderr, "error: %s\n", answer.is_object() ? answer.value("message", r.body).c_str() : r.body.c_str());
+    return 1;
+  }
+  std::printf("simulated time %s (speed %s)\n", answer.value("now", "?").c_str(), answer.value("speed", "?").c_str());
+  return 0;
+}
+
+}  // namespace eksim::cli

@@ -1,0 +1,148 @@
+#include "sim/scenario/kubectl_operations.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "models/autoscaling/karpenter/controller.hpp"
+
+namespace eksim::scenario {
+
+namespace {
+
+KubectlError not_found(const std::string& kind, const std::string& name) {
+  return {"NotFound", 404, resource_name_of_kind(kind) + " \"" + name + "\" not found"};
+}
+
+std::optional<k8s::NodeId> live_node(Cluster& c, const std::string& name) {
+  auto id = c.api.find_node(name);
+  if (id && c.api.node(*id).deleted) return std::nullopt;
+  return id;
+}
+
+}  // namespace
+
+std::string resource_name_of_kind(const std::string& kind) {
+  std::string lower = kind;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  if (lower.empty()) return lower;
+  if (lower.back() == 's') return lower + "es";  // EC2NodeClass -> ec2nodeclasses
+  if (lower.back() == 'y') return lower.substr(0, lower.size() - 1) + "ies";  // PodDisruptionPolicy style
+  return lower + "s";
+}
+
+std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, const std::string& ns,
+                                           const std::string& name, std::optional<std::int64_t> grace_seconds) {
+  if (kind == "Pod") {
+    auto id = c.api.find_pod(ns, name);
+    if (!id) return not_found(kind, name);
+    c.kubelet->delete_pod(*id, grace_seconds);
+    return std::nullopt;
+  }
+  if (kind == "Deployment") {
+    for (const auto& d : c.api.deployments())
+      if (!d.deleted && d.meta.ns == ns && d.meta.name == name) {
+        c.deployments->remove(ns, name);
+        return std::nullopt;
+      }
+    return not_found(kind, name);
+  }
+  if (kind == "NodePool") {
+    auto* k = dynamic_cast<autoscaling::karpenter::Controller*>(c.find_controller("karpenter"));
+    if (!k || !k->delete_node_pool(name)) return not_found(kind, name);
+    return std::nullopt;
+  }
+  return KubectlError{"MethodNotAllowed", 405,
+                      "eksim: deleting " + resource_name_of_kind(kind) + " is not modelled (pods, deployments and nodepools are)"};
+}
+
+std::optional<KubectlError> kubectl_scale(Cluster& c, const std::string& kind, const std::string& ns,
+                                          const std::string& name, std::int32_t replicas) {
+  if (replicas < 0) return KubectlError{"Invalid", 422, "Scale.autoscaling \"" + name + "\" is invalid: spec.replicas: Invalid value: " + std::to_string(replicas) + ": must be greater than or equal to 0"};
+  if (kind != "Deployment") return not_found(kind, name);
+  for (const auto& d : c.api.deployments())
+    if (!d.deleted && d.meta.ns == ns && d.meta.name == name) {
+      c.deployments->scale(ns, name, replicas);
+      return std::nullopt;
+    }
+  return not_found(kind, name);
+}
+
+std::optional<KubectlError> kubectl_cordon(Cluster& c, const std::string& node, bool unschedulable) {
+  auto id = live_node(c, node);
+  if (!id) return not_found("Node", node);
+  k8s::NodeRecord& rec = c.api.node(*id);
+  if (rec.node.unschedulable == unschedulable) return std::nullopt;
+  rec.node.unschedulable = unschedulable;
+  c.api.node_changed(*id, k8s::NodeChange::Updated);
+  return std::nullopt;
+}
+
+std::optional<KubectlError> kubectl_drain(Cluster& c, const std::string& node) {
+  if (auto err = kubectl_cordon(c, node, true)) return err;
+  auto id = *live_node(c, node);
+  std::vector<k8s::PodId> pods = c.api.node(id).pods;
+  for (k8s::PodId p : pods) {
+    const k8s::PodRecord& rec = c.api.pod(p);
+    bool daemon = std::any_of(rec.pod.meta.owner_references.begin(), rec.pod.meta.owner_references.end(),
+                              [](const k8s::OwnerReference& o) { return o.kind == "DaemonSet"; });
+    if (!daemon && !rec.deleted && !rec.terminating) c.kubelet->delete_pod(p);
+  }
+  return std::nullopt;
+}
+
+std::optional<KubectlError> kubectl_label(Cluster& c, const std::string& kind, const std::string& ns,
+                                          const std::string& name,
+                                          const std::map<std::string, std::optional<std::string>>& labels) {
+  auto apply = [&](k8s::Labels& target) {
+    for (const auto& [k, v] : labels) {
+      if (v) target[k] = *v;
+      else target.erase(k);
+    }
+  };
+  if (kind == "Node") {
+    auto id = live_node(c, name);
+    if (!id) return not_found(kind, name);
+    apply(c.api.node(*id).node.meta.labels);
+    c.api.node_changed(*id, k8s::NodeChange::Updated);
+    return std::nullopt;
+  }
+  if (kind == "Pod") {
+    auto id = c.api.find_pod(ns, name);
+    if (!id) return not_found(kind, name);
+    apply(c.api.pod(*id).pod.meta.labels);
+    return std::nullopt;
+  }
+  return KubectlError{"MethodNotAllowed", 405, "eksim: labelling " + resource_name_of_kind(kind) + " is not modelled (pods and nodes are)"};
+}
+
+std::optional<KubectlError> kubectl_taint(Cluster& c, const std::string& node, const std::vector<k8s::Taint>& add,
+                                          const std::vector<std::string>& remove) {
+  auto id = live_node(c, node);
+  if (!id) return not_found("Node", node);
+  std::vector<k8s::Taint> taints = c.api.node(*id).node.taints;
+  for (const auto& r : remove) {
+    auto colon = r.find(':');
+    std::string key = r.substr(0, colon), effect = colon == std::string::npos ? "" : r.substr(colon + 1);
+    auto before = taints.size();
+    std::erase_if(taints, [&](const k8s::Taint& t) { return t.key == key && (effect.empty() || t.effect == effect); });
+    if (taints.size() == before) return KubectlError{"NotFound", 404, "taint \"" + r + "\" not found"};
+  }
+  for (const auto& t : add) {
+    auto it = std::find_if(taints.begin(), taints.end(), [&](const k8s::Taint& x) { return x.key == t.key && x.effect == t.effect; });
+    if (it == taints.end()) taints.push_back(t);
+    else *it = t;
+  }
+  return kubectl_set_taints(c, node, std::move(taints));
+}
+
+std::optional<KubectlError> kubectl_set_taints(Cluster& c, const std::string& node, std::vector<k8s::Taint> taints) {
+  auto id = live_node(c, node);
+  if (!id) return not_found("Node", node);
+  k8s::NodeRecord& rec = c.api.node(*id);
+  if (rec.node.taints == taints) return std::nullopt;
+  rec.node.taints = std::move(taints);
+  c.api.node_changed(*id, k8s::NodeChange::Updated);
+  return std::nullopt;
+}
+
+}  // namespace eksim::scenario

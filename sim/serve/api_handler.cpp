@@ -1,0 +1,99 @@
+#include "sim/serve/api_handler.hpp"
+
+#include <sstream>
+#include <vector>
+
+#include "sim/serve/discovery.hpp"
+
+namespace eksim::serve {
+
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> out;
+  std::stringstream ss(path);
+  std::string seg;
+  while (std::getline(ss, seg, '/'))
+    if (!seg.empty()) out.push_back(seg);
+  return out;
+}
+
+HttpResponse page_not_found() {
+  return status_error(404, "NotFound", "the server could not find the requested resource", json::object());
+}
+
+}  // namespace
+
+std::string store_type(const ResourceType& t) { return ObjectStore::type_key(t.group, t.resource); }
+
+HttpResponse not_found(const ApiPath& p) {
+  std::string what = p.type->resource;
+  if (!p.type->group.empty()) what += "." + p.type->group;
+  return status_error(404, "NotFound", what + " \"" + p.name + "\" not found",
+                      {{"name", p.name}, {"group", p.type->group}, {"kind", p.type->resource}});
+}
+
+json served_now(Session& session, const StoredObject& o) {
+  json out = ObjectStore::served(o);
+  rebase_timestamps(out, session.wall_delta_us());
+  return out;
+}
+
+ApiPath parse_api_path(const std::string& path) {
+  ApiPath p;
+  auto seg = split_path(path);
+  std::string group, version;
+  std::size_t i;
+  if (seg.size() >= 2 && seg[0] == "api") {
+    version = seg[1];
+    i = 2;
+  } else if (seg.size() >= 3 && seg[0] == "apis") {
+    group = seg[1];
+    version = seg[2];
+    i = 3;
+  } else {
+    return p;
+  }
+  std::vector<std::string> rest(seg.begin() + static_cast<std::ptrdiff_t>(i), seg.end());
+  if (rest.size() >= 3 && rest[0] == "namespaces") {
+    if (const ResourceType* t = find_resource_type(group, version, rest[2]); t && t->namespaced) {
+      p.type = t;
+      p.ns = rest[1];
+      if (rest.size() > 3) p.name = rest[3];
+      if (rest.size() > 4) p.subresource = rest[4];
+      if (rest.size() > 5) p.type = nullptr;
+      return p;
+    }
+  }
+  if (rest.empty()) return p;
+  p.type = find_resource_type(group, version, rest[0]);
+  if (rest.size() > 1) p.name = rest[1];
+  if (rest.size() > 2) p.subresource = rest[2];
+  if (rest.size() > 3) p.type = nullptr;
+  return p;
+}
+
+HttpResponse handle_request(Session& session, const HttpRequest& req) {
+  if (req.path == "/eksim/v1/clock") return handle_clock(session, req);
+  if (req.path == "/version" || req.path == "/version/") return json_response(version_info());
+  if (req.path == "/healthz" || req.path == "/livez" || req.path == "/readyz") {
+    return HttpResponse{200, "text/plain", "ok", {}, nullptr};
+  }
+  if (req.method == "GET")
+    if (auto doc = discovery_document(req.path)) return json_response(*doc);
+  ApiPath p = parse_api_path(req.path);
+  if (!p.type) {
+    if (req.path.rfind("/openapi/v2", 0) == 0 || req.path.rfind("/swagger", 0) == 0) return page_not_found();
+    return page_not_found();
+  }
+  if (!p.type->namespaced && !p.ns.empty()) return page_not_found();
+  if (req.method == "GET") return handle_read(session, req, p);
+  if (req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE")
+    return handle_write(session, req, p);
+  return status_error(405, "MethodNotAllowed", "the server does not allow this method on the requested resource",
+                      json::object());
+}
+
+}  // namespace eksim::serve

@@ -1,0 +1,301 @@
+// POST, PUT, PATCH and DELETE. A change enters the simulation through the same functions as
+// the scenario's timeline actions (apply_manifests, kubectl_delete, kubectl_scale, ...), at the
+// current simulated instant; the answer is the object as the store holds it afterwards.
+#include <yaml-cpp/yaml.h>
+
+#include <stdexcept>
+
+#include "sim/scenario/actions.hpp"
+#include "sim/scenario/input_error.hpp"
+#include "sim/scenario/k8s_manifest.hpp"
+#include "sim/scenario/karpenter_manifest.hpp"
+#include "sim/scenario/kubectl_operations.hpp"
+#include "sim/serve/api_handler.hpp"
+#include "sim/serve/merge_patch.hpp"
+#include "sim/serve/pod_exec.hpp"
+
+namespace eksim::serve {
+
+using nlohmann::json;
+
+namespace {
+
+HttpResponse from_error(const scenario::KubectlError& e, const ApiPath& p) {
+  return status_error(e.code, e.reason, e.message, {{"name", p.name}, {"kind", p.type->resource}});
+}
+
+// kubectl 1.32's typed clients send protobuf (research/kubectl-api.md section 8).
+bool is_protobuf(const HttpRequest& req) { return req.content_type.find("protobuf") != std::string::npos; }
+
+HttpResponse protobuf_refused() {
+  return status_error(415, "UnsupportedMediaType",
+                      "eksim serve speaks JSON only and this kubectl sent protobuf (kubectl 1.32+ does for create "
+                      "deployment|job|namespace|configmap); write the object as YAML instead: kubectl create ... "
+                      "--dry-run=client -o yaml | kubectl apply -f -");
+}
+
+bool parse_body(const HttpRequest& req, json& out, HttpResponse& err) {
+  try {
+    out = json::parse(req.body);
+  } catch (const json::exception&) {
+    // Server-side apply bodies may be YAML.
+    try {
+      if (req.content_type.find("yaml") == std::string::npos) throw std::runtime_error("not yaml");
+      YAML::Node n = YAML::Load(req.body);
+      YAML::Emitter e;
+      e << YAML::DoubleQuoted << YAML::Flow << YAML::BeginDoc << n;
+      out = json::parse(std::string(e.c_str()).substr(4));
+    } catch (const std::exception&) {
+      err = status_error(400, "BadRequest", "the body of the request was in an unknown format - accepted media types include: "
+                                            "application/json, application/yaml");
+      return false;
+    }
+  }
+  if (!out.is_object()) {
+    err = status_error(400, "BadRequest", "Object 'Kind' is missing in '" + req.body.substr(0, 200) + "'");
+    return false;
+  }
+  return true;
+}
+
+// Decodes one object with the scenario's manifest decoder (the apiserver's strict decoding and
+// validation texts), or a 400/422 Status.
+bool decode(const json& object, std::vector<scenario::Manifest>& out, HttpResponse& err) {
+  try {
+    auto file = std::make_shared<const std::string>("<request body>");
+    scenario::Value v(YAML::Load(object.dump()), file);
+    out = scenario::parse_manifest_object(v);
+    for (const auto& m : out) scenario::validate_karpenter_manifest(m);
+  } catch (const scenario::InputError& e) {
+    bool invalid = e.message().rfind("The ", 0) == 0;
+    err = status_error(invalid ? 422 : 400, invalid ? "Invalid" : "BadRequest", e.message());
+    return false;
+  } catch (const std::exception& e) {
+    err = status_error(400, "BadRequest", e.what());
+    return false;
+  }
+  return true;
+}
+
+// What the apiserver keeps of an object a client sends back: status and server-set metadata go.
+json client_fields(json o) {
+  o.erase("status");
+  if (o.contains("metadata") && o["metadata"].is_object()) {
+    json& m = o["metadata"];
+    for (const char* k : {"uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "deletionTimestamp",
+                          "deletionGracePeriodSeconds", "ownerReferences", "selfLink"})
+      m.erase(k);
+  }
+  return o;
+}
+
+// Karpenter's kinds are modelled without metadata: the store keeps their labels and annotations.
+void keep_metadata(Session& session, const ResourceType& t, const std::string& ns, const std::string& name, const json& obj) {
+  if (t.kind != "NodePool" && t.kind != "EC2NodeClass" && t.kind != "NodeClass") return;
+  json meta = json::object();
+  for (const char* field : {"labels", "annotations"})
+    if (obj["metadata"].contains(field) && obj["metadata"][field].is_object()) meta[field] = obj["metadata"][field];
+  session.store().set_metadata(store_type(t), object_key(ns, name), meta);
+}
+
+HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, json body, int created_code = 201) {
+  const ResourceType& t = *p.type;
+  if (!body.contains("kind")) body["kind"] = t.kind;
+  if (!body.contains("apiVersion")) body["apiVersion"] = t.group_version();
+  if (body.value("kind", "") != t.kind)
+    return status_error(400, "BadRequest", "the API version in the data (" + body.value("apiVersion", "") +
+                                               ") does not match the expected API version (" + t.group_version() + ")");
+  if (t.namespaced) {
+    std::string ns = body["metadata"].value("namespace", "");
+    if (!ns.empty() && !p.ns.empty() && ns != p.ns)
+      return status_error(400, "BadRequest", "the namespace of the provided object does not match the namespace sent on the request");
+    body["metadata"]["namespace"] = p.ns.empty() ? (ns.empty() ? "default" : ns) : p.ns;
+  }
+  std::string name = body["metadata"].value("name", "");
+  if (session.store().find(store_type(t), t.namespaced ? body["metadata"]["namespace"].get<std::string>() : "", name)) {
+    std::string what = t.resource + (t.group.empty() ? "" : "." + t.group);
+    return status_error(409, "AlreadyExists", what + " \"" + name + "\" already exists",
+                        {{"name", name}, {"group", t.group}, {"kind", t.resource}});
+  }
+  std::vector<scenario::Manifest> manifests;
+  HttpResponse err;
+  if (!decode(client_fields(body), manifests, err)) return err;
+  if (req.param("dryRun") == "All") return json_response(body, created_code);
+  std::string ns = t.namespaced ? body["metadata"]["namespace"].get<std::string>() : "";
+  keep_metadata(session, t, ns, name, body);
+  session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
+  if (const StoredObject* o = session.store().find(store_type(t), ns, name)) return json_response(served_now(session, *o), created_code);
+  // A kind eksim accepts but does not serve back (ConfigMap, PDB): echo what was stored.
+  HttpResponse r = json_response(body, created_code);
+  r.headers.push_back({"Warning", "299 - \"eksim: " + t.kind + " accepted; eksim does not list this kind back\""});
+  return r;
+}
+
+// Carries a changed object into the model: the fields eksim's models read, each through the
+// operation a timeline action would use. Other changes are refused or reported in a Warning.
+HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, const json& before, json after) {
+  const ResourceType& t = *p.type;
+  std::vector<std::string> ignored;
+  std::optional<scenario::KubectlError> failure;
+  HttpResponse err;
+  auto labels_change = [&](const json& a, const json& b) {
+    std::map<std::string, std::optional<std::string>> change;
+    json la = a["metadata"].value("labels", json::object()), lb = b["metadata"].value("labels", json::object());
+    for (const auto& [k, v] : lb.items())
+      if (!la.contains(k) || la[k] != v) change[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    for (const auto& [k, v] : la.items()) {
+      (void)v;
+      if (!lb.contains(k)) change[k] = std::nullopt;
+    }
+    return change;
+  };
+  if (req.param("dryRun") == "All") return json_response(after);
+  if (t.kind == "Pod") {
+    auto change = labels_change(before, after);
+    json annotations = after["metadata"].value("annotations", json::object());
+    if (client_fields(before)["spec"] != client_fields(after)["spec"])
+      ignored.push_back("pod spec changes are not applied (the apiserver allows only image, activeDeadlineSeconds and added tolerations)");
+    session.apply_now([&](Cluster& c) {
+      if (!change.empty()) failure = scenario::kubectl_label(c, "Pod", p.ns, p.name, change);
+      if (auto id = c.api.find_pod(p.ns, p.name)) {
+        k8s::Labels a;
+        for (const auto& [k, v] : annotations.items())
+          if (v.is_string()) a[k] = v.get<std::string>();
+        c.api.pod(*id).pod.meta.annotations = a;
+      }
+    });
+  } else if (t.kind == "Node") {
+    auto change = labels_change(before, after);
+    bool cordon = after["spec"].value("unschedulable", false);
+    std::vector<k8s::Taint> taints;
+    for (const auto& tj : after["spec"].value("taints", json::array()))
+      taints.push_back({tj.value("key", ""), tj.value("value", ""), tj.value("effect", "")});
+    session.apply_now([&](Cluster& c) {
+      if (!change.empty()) failure = scenario::kubectl_label(c, "Node", "", p.name, change);
+      if (!failure) failure = scenario::kubectl_cordon(c, p.name, cordon);
+      if (!failure) failure = scenario::kubectl_set_taints(c, p.name, taints);
+    });
+  } else if (t.kind == "Deployment") {
+    int replicas = after["spec"].value("replicas", 1);
+    if (client_fields(before)["spec"]["template"] != client_fields(after)["spec"]["template"])
+      ignored.push_back("Deployment template changes are not rolled out by eksim; only spec.replicas is applied");
+    session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
+  } else if (t.kind == "NodePool" || t.kind == "EC2NodeClass" || t.kind == "NodeClass") {
+    std::vector<scenario::Manifest> manifests;
+    if (!decode(client_fields(after), manifests, err)) return err;
+    keep_metadata(session, t, "", p.name, after);
+    session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
+  } else {
+    return status_error(405, "MethodNotAllowed", "eksim: changing " + t.resource + " is not modelled");
+  }
+  if (failure) return from_error(*failure, p);
+  const StoredObject* o = session.store().find(store_type(t), p.ns, p.name);
+  if (!o) return not_found(p);
+  HttpResponse r = json_response(served_now(session, *o));
+  for (const auto& w : ignored) r.headers.push_back({"Warning", "299 - \"eksim: " + w + "\""});
+  return r;
+}
+
+json apply_patch(const HttpRequest& req, const json& target, const json& patch) {
+  const std::string& ct = req.content_type;
+  if (ct.find("json-patch+json") != std::string::npos) return target.patch(patch);
+  if (ct.find("strategic-merge-patch") != std::string::npos) return strategic_merge_patch(target, patch);
+  return json_merge_patch(target, patch);  // merge-patch+json, and apply-patch+yaml approximated as a merge
+}
+
+}  // namespace
+
+HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPath& p) {
+  const ResourceType& t = *p.type;
+  ObjectStore& store = session.store();
+  // An Eviction (kubectl drain) or a DELETE carries only options, which eksim does not need:
+  // kubectl 1.32 sends them in protobuf, so they are honoured without reading the body.
+  if (req.method == "POST" && p.subresource == "eviction" && t.resource == "pods") {
+    if (!store.find(store_type(t), p.ns, p.name)) return not_found(p);
+    std::optional<scenario::KubectlError> failure;
+    session.apply_now([&](Cluster& c) { failure = scenario::kubectl_delete(c, "Pod", p.ns, p.name); });
+    if (failure) return from_error(*failure, p);
+    return json_response({{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"}}, 201);
+  }
+  if (is_protobuf(req) && req.method != "DELETE") return protobuf_refused();
+  if (req.method == "POST") {
+    if (!p.name.empty()) {
+      if (p.subresource == "exec" && t.resource == "pods") {
+        // kubectl falls back to SPDY (a POST) when the WebSocket upgrade was refused: give the
+        // same reason again (the pod is not running, ...), or say what speaks WebSocket.
+        ExecResult r = exec_in_pod(session, p, {}, req.param("container"));
+        if (r.refused) return *r.refused;
+      }
+      if (p.subresource == "exec" || p.subresource == "attach" || p.subresource == "portforward")
+        return status_error(400, "BadRequest", "eksim serve does not run containers: " + p.subresource +
+                                                   " is not available (exec answers kubectl 1.30+ over WebSocket: nvidia-smi, hostname)");
+      return status_error(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+    }
+    json body;
+    HttpResponse err;
+    if (!parse_body(req, body, err)) return err;
+    return create(session, req, p, body);
+  }
+  if (p.name.empty())
+    return status_error(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+  const StoredObject* o = store.find(store_type(t), p.ns, p.name);
+  if (req.method == "DELETE") {
+    if (!o) return not_found(p);
+    std::optional<std::int64_t> grace;
+    if (std::string g = req.param("gracePeriodSeconds"); !g.empty()) grace = std::strtoll(g.c_str(), nullptr, 10);
+    json opts;
+    if (!req.body.empty() && !is_protobuf(req) && (opts = json::parse(req.body, nullptr, false)).is_object() && opts.contains("gracePeriodSeconds") &&
+        opts["gracePeriodSeconds"].is_number_integer())
+      grace = opts["gracePeriodSeconds"].get<std::int64_t>();
+    json last = served_now(session, *o);
+    if (req.param("dryRun") == "All") return json_response(last);
+    std::optional<scenario::KubectlError> failure;
+    session.apply_now([&](Cluster& c) { failure = scenario::kubectl_delete(c, t.kind, p.ns, p.name, grace); });
+    if (failure) return from_error(*failure, p);
+    if (const StoredObject* still = store.find(store_type(t), p.ns, p.name)) return json_response(served_now(session, *still));
+    return json_response({{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"},
+                          {"details", {{"name", p.name}, {"group", t.group}, {"kind", t.resource}, {"uid", last["metadata"].value("uid", "")}}}});
+  }
+  json body;
+  HttpResponse err;
+  if (!parse_body(req, body, err)) return err;
+  bool server_side_apply = req.content_type.find("apply-patch") != std::string::npos;
+  if (!o) {
+    if (server_side_apply && p.subresource.empty()) return create(session, req, p, body, 201);
+    return not_found(p);
+  }
+  json current = ObjectStore::served(*o);
+  if (p.subresource == "scale") {
+    if (t.resource != "deployments") return not_found(p);
+    json scale = scale_object(session, *o);
+    json next;
+    try {
+      next = req.method == "PUT" ? body : apply_patch(req, scale, body);
+    } catch (const std::exception& e) {
+      return status_error(400, "BadRequest", e.what());
+    }
+    if (!next.contains("spec") || !next["spec"].contains("replicas") || !next["spec"]["replicas"].is_number_integer())
+      return status_error(422, "Invalid", "Scale.autoscaling \"" + p.name + "\" is invalid: spec.replicas: Required value");
+    int replicas = next["spec"]["replicas"].get<int>();
+    std::optional<scenario::KubectlError> failure;
+    session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
+    if (failure) return from_error(*failure, p);
+    return json_response(scale_object(session, *store.find(store_type(t), p.ns, p.name)));
+  }
+  if (!p.subresource.empty() && p.subresource != "status")
+    return status_error(404, "NotFound", "the server could not find the requested resource", json::object());
+  json next;
+  try {
+    next = req.method == "PUT" ? body : apply_patch(req, current, body);
+  } catch (const std::exception& e) {
+    return status_error(422, "Invalid", std::string("the request is invalid: ") + e.what());
+  }
+  if (!next.is_object() || !next.contains("metadata") || !next["metadata"].is_object())
+    return status_error(422, "Invalid", t.kind + " \"" + p.name + "\" is invalid: metadata: Required value");
+  if (next["metadata"].value("name", p.name) != p.name)
+    return status_error(400, "BadRequest", "the name of the object (" + next["metadata"].value("name", "") +
+                                               ") does not match the name on the URL (" + p.name + ")");
+  return update(session, req, p, current, next);
+}
+
+}  // namespace eksim::serve

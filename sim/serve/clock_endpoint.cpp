@@ -1,0 +1,66 @@
+// /eksim/v1/clock: GET the clock; POST {"action":"advance","by":"5m"}, {"action":"until",
+// "condition":"pod/gpu-pod Running","timeout":"1h"}, {"action":"pause"}, {"action":"resume"},
+// {"action":"speed","speed":"600"}. What `eksim ctl` calls.
+#include "sim/scenario/input_limits.hpp"
+#include "sim/serve/api_handler.hpp"
+
+namespace eksim::serve {
+
+using nlohmann::json;
+
+namespace {
+
+json clock_state(Session& s) {
+  return {{"kind", "Clock"},
+          {"apiVersion", "eksim/v1"},
+          {"scenario", s.scenario().name},
+          {"seed", s.seed()},
+          {"now", engine::format_duration(s.now().us ? engine::Duration{s.now().us} : engine::Duration{})},
+          {"nowMicroseconds", s.now().us},
+          {"speed", speed_text(s.speed)},
+          {"paused", s.speed.paused}};
+}
+
+HttpResponse bad(const std::string& m) { return status_error(400, "BadRequest", m); }
+
+}  // namespace
+
+HttpResponse handle_clock(Session& s, const HttpRequest& req) {
+  if (req.method == "GET") return json_response(clock_state(s));
+  if (req.method != "POST") return status_error(405, "MethodNotAllowed", "the clock accepts GET and POST");
+  json body = json::parse(req.body, nullptr, false);
+  if (!body.is_object() || !body.contains("action") || !body["action"].is_string())
+    return bad("expected a JSON object with \"action\": advance, until, pause, resume or speed");
+  std::string action = body["action"];
+  if (action == "pause") {
+    s.speed.paused = true;
+  } else if (action == "resume") {
+    s.speed.paused = false;
+  } else if (action == "speed") {
+    std::string error;
+    auto sp = parse_speed(body.value("speed", ""), &error);
+    if (!sp) return bad(error);
+    s.speed = *sp;
+  } else if (action == "advance") {
+    auto d = engine::parse_duration(body.value("by", ""));
+    if (!d || d->us <= 0) return bad("advance: expected a positive duration such as 30s, 5m or 1h, got \"" + body.value("by", "") + "\"");
+    if (*d > scenario::kMaxSimulatedTime) return bad("advance: at most one year of simulated time at once");
+    s.advance_to(s.now() + *d);
+  } else if (action == "until") {
+    std::string error;
+    auto cond = parse_until(body.value("condition", ""), &error);
+    if (!cond) return bad("until: " + error);
+    auto limit = engine::parse_duration(body.value("timeout", "1h"));
+    if (!limit || limit->us <= 0 || *limit > scenario::kMaxSimulatedTime) return bad("until: timeout must be a positive duration up to a year");
+    if (!s.advance_until(*cond, *limit)) {
+      HttpResponse r = status_error(408, "Timeout", "until: \"" + body.value("condition", "") + "\" did not happen within " +
+                                                        engine::format_duration(*limit) + " of simulated time");
+      return r;
+    }
+  } else {
+    return bad("unknown clock action \"" + action + "\": advance, until, pause, resume or speed");
+  }
+  return json_response(clock_state(s));
+}
+
+}  // namespace eksim::serve

@@ -1,0 +1,113 @@
+#include "sim/serve/container_logs.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+
+#include "models/autoscaling/karpenter/controller.hpp"
+
+namespace eksim::serve {
+
+namespace {
+
+bool runs_nvidia_smi(const k8s::Container& c) {
+  auto has = [](const std::vector<std::string>& v) {
+    return std::any_of(v.begin(), v.end(), [](const std::string& s) { return s.find("nvidia-smi") != std::string::npos; });
+  };
+  return has(c.command) || has(c.args);
+}
+
+// Board power limit by GPU (NVIDIA data sheets); idle readings as the labs show them.
+int power_cap_watts(const std::string& gpu) {
+  if (gpu == "t4" || gpu == "t4g") return 70;
+  if (gpu == "l4") return 72;
+  if (gpu == "l40s") return 350;
+  if (gpu == "a100") return 400;
+  if (gpu == "h100" || gpu == "h200") return 700;
+  return 300;  // A10G, V100
+}
+
+}  // namespace
+
+GpuDriver gpu_driver_of(const Cluster& c, const k8s::NodeRecord& node) {
+  const GpuDriver al2023{"580.126.20", "13.0"}, al2{"535.161.08", "12.4"}, auto_mode{"570.195.03", "13.0"};
+  if (!node.node_group.empty()) {
+    auto* ng = const_cast<Cluster&>(c).eks.find(node.node_group);  // no const overload; read only
+    if (ng && ng->spec.ami_type.rfind("AL2_", 0) == 0) return al2;
+    return al2023;
+  }
+  if (auto* k = dynamic_cast<const autoscaling::karpenter::Controller*>(c.find_controller("karpenter"))) {
+    if (k->settings().auto_mode) return auto_mode;
+    for (const auto& claim : k->node_claims())
+      if (claim.node_name == node.node.meta.name) {
+        auto it = k->node_classes().find(claim.node_class);
+        if (it != k->node_classes().end() && (it->second.ami_family == "AL2" || it->second.ami_alias.rfind("al2@", 0) == 0))
+          return al2;
+      }
+  }
+  return al2023;
+}
+
+std::string nvidia_smi_table(const NvidiaSmiInput& in) {
+  std::string name = "NVIDIA " + in.gpu_name;
+  std::transform(name.begin() + 7, name.end(), name.begin() + 7, ::toupper);
+  bool t4 = in.gpu_name == "t4" || in.gpu_name == "t4g";
+  std::string out = in.date + "       \n";
+  out += "+-----------------------------------------------------------------------------------------+\n";
+  out += fmt::format("| NVIDIA-SMI {:<23}Driver Version: {:<15}CUDA Version: {:<9}|\n", in.driver.driver, in.driver.driver,
+                     in.driver.cuda);
+  out += "|-----------------------------------------+------------------------+----------------------+\n";
+  out += "| GPU  Name                 Persistence-M | Bus-Id          Disp.A | Volatile Uncorr. ECC |\n";
+  out += "| Fan  Temp   Perf          Pwr:Usage/Cap |           Memory-Usage | GPU-Util  Compute M. |\n";
+  out += "|                                         |                        |               MIG M. |\n";
+  out += "|=========================================+========================+======================|\n";
+  for (int i = 0; i < in.count; ++i) {
+    int slot = (in.arm64 ? 0x1F : 0x1E) - (in.count - 1 - i);
+    out += fmt::format("| {:>3}  {:<29}{:>4}  | {:>18} {:>3} | {:>20} |\n", i, name, "On", fmt::format("00000000:00:{:02X}.0", slot),
+                       "Off", "0");
+    out += fmt::format("| N/A   {:>2}C    P8{:>15}W /{:>5}W | {:>7}MiB / {:>6}MiB | {:>6}%{:>13} |\n", t4 ? 49 : 27,
+                       t4 ? 9 : 16, power_cap_watts(in.gpu_name), 0, in.memory_mib, 0, "Default");
+    out += "|                                         |                        |                  N/A |\n";
+    out += "+-----------------------------------------+------------------------+----------------------+\n";
+  }
+  out += "                                                                                         \n";
+  out += "+-----------------------------------------------------------------------------------------+\n";
+  out += "| Processes:                                                                              |\n";
+  out += "|  GPU   GI   CI              PID   Type   Process name                        GPU Memory |\n";
+  out += "|        ID   ID                                                               Usage      |\n";
+  out += "|=========================================================================================|\n";
+  out += "|  No running processes found                                                             |\n";
+  out += "+-----------------------------------------------------------------------------------------+\n";
+  return out;
+}
+
+std::string nvidia_smi_on_node(const Cluster& c, const k8s::NodeRecord& node, std::int64_t unix_us) {
+  const aws::Instance* inst = c.ec2.find(node.instance_id);
+  const aws::InstanceType* type = inst ? inst->type : nullptr;
+  if (!type || !type->has_gpus() || type->gpu.manufacturer != "nvidia")
+    return "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA "
+           "driver is installed and running.\n\n";
+  NvidiaSmiInput in;
+  std::time_t t = static_cast<std::time_t>(unix_us / 1000000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%a %b %e %H:%M:%S %Y", &tm);
+  in.date = buf;
+  in.driver = gpu_driver_of(c, node);
+  in.gpu_name = type->gpu.name;
+  in.memory_mib = type->gpu.memory_mib;
+  in.count = type->gpu.count;
+  in.arm64 = type->arch == "arm64";
+  return nvidia_smi_table(in);
+}
+
+std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s::Container& container,
+                          std::int64_t unix_us_of_sim0) {
+  if (!runs_nvidia_smi(container) || !pod.node.valid()) return "";
+  std::int64_t started = unix_us_of_sim0 + pod.pod.status.started_at.value_or(c.sim.now()).us;
+  return nvidia_smi_on_node(c, c.api.node(pod.node), started);
+}
+
+}  // namespace eksim::serve

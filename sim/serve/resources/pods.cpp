@@ -1,0 +1,224 @@
+// core/v1 Pod from the model's PodRecord: spec as admitted, status derived from the kubelet
+// model's phase and reason the way the kubelet reports container states.
+#include <fmt/format.h>
+
+#include "models/k8s/resources.hpp"
+#include "sim/serve/resources/render.hpp"
+
+namespace eksim::serve {
+
+using nlohmann::json;
+
+std::string object_key(const std::string& ns, const std::string& name) { return ns.empty() ? name : ns + "/" + name; }
+
+json render_meta(const k8s::ObjectMeta& meta, const TimeBase& time) {
+  json m = {{"name", meta.name}, {"uid", meta.uid}, {"creationTimestamp", time.at(meta.creation_timestamp)}};
+  if (!meta.ns.empty()) m["namespace"] = meta.ns;
+  if (!meta.labels.empty()) m["labels"] = meta.labels;
+  if (!meta.annotations.empty()) m["annotations"] = meta.annotations;
+  if (!meta.owner_references.empty()) {
+    json refs = json::array();
+    for (const auto& o : meta.owner_references) {
+      std::string api = o.kind == "ReplicaSet" || o.kind == "DaemonSet" ? "apps/v1"
+                        : o.kind == "Job"                                ? "batch/v1"
+                        : o.kind == "NodeClaim"                          ? "karpenter.sh/v1"
+                                                                         : "v1";
+      refs.push_back({{"apiVersion", api}, {"kind", o.kind}, {"name", o.name}, {"uid", ""}, {"controller", o.controller},
+                      {"blockOwnerDeletion", true}});
+    }
+    m["ownerReferences"] = refs;
+  }
+  return m;
+}
+
+namespace {
+
+json resources(const k8s::ResourceList& l) {
+  json out = json::object();
+  for (auto [name, amount] : l.items()) out[name] = k8s::format_amount(name, amount);
+  return out;
+}
+
+json container(const k8s::Container& c) {
+  json out = {{"name", c.name},
+              {"image", c.image},
+              {"imagePullPolicy", c.image.find(":latest") != std::string::npos || c.image.find(':') == std::string::npos
+                                      ? "Always"
+                                      : "IfNotPresent"},
+              {"terminationMessagePath", "/dev/termination-log"},
+              {"terminationMessagePolicy", "File"}};
+  if (!c.command.empty()) out["command"] = c.command;
+  if (!c.args.empty()) out["args"] = c.args;
+  json res = json::object();
+  if (!c.limits.empty()) res["limits"] = resources(c.limits);
+  if (!c.requests.empty()) res["requests"] = resources(c.requests);
+  out["resources"] = res;
+  if (!c.ports.empty()) {
+    json ports = json::array();
+    for (const auto& p : c.ports) {
+      json pj = {{"containerPort", p.container_port}, {"protocol", p.protocol}};
+      if (p.host_port) pj["hostPort"] = p.host_port;
+      ports.push_back(pj);
+    }
+    out["ports"] = ports;
+  }
+  return out;
+}
+
+json toleration(const k8s::Toleration& t) {
+  json out = json::object();
+  if (!t.key.empty()) out["key"] = t.key;
+  out["operator"] = t.op.empty() ? "Equal" : t.op;
+  if (!t.value.empty()) out["value"] = t.value;
+  if (!t.effect.empty()) out["effect"] = t.effect;
+  if (t.toleration_seconds) out["tolerationSeconds"] = *t.toleration_seconds;
+  return out;
+}
+
+// The pod IP: eksim does not model the VPC CNI's address assignment, so a pod gets a stable
+// address in its node's /24 derived from the pod's slot (host-network pods use the node's).
+std::string pod_ip(const std::string& node_ip, std::uint32_t slot, bool host_network) {
+  if (node_ip.empty() || host_network) return node_ip;
+  auto dot = node_ip.rfind('.');
+  if (dot == std::string::npos) return node_ip;
+  // Node addresses count up from .10 (the subnet allocator); pods take theirs from .100 up.
+  return node_ip.substr(0, dot + 1) + std::to_string(100 + slot % 150);
+}
+
+json container_status(const k8s::Container& c, const k8s::PodRecord& rec, const TimeBase& tb) {
+  const k8s::PodStatus& s = rec.pod.status;
+  json st = {{"name", c.name}, {"image", c.image}, {"imageID", ""}, {"restartCount", s.restart_count},
+             {"started", false}, {"ready", false}};
+  json state;
+  if (s.phase == k8s::PodPhase::Running && s.reason != "CrashLoopBackOff") {
+    state = {{"running", {{"startedAt", tb.at(s.started_at.value_or(rec.pod.meta.creation_timestamp))}}}};
+    st["ready"] = !rec.terminating;
+    st["started"] = true;
+  } else if (s.phase == k8s::PodPhase::Succeeded || s.phase == k8s::PodPhase::Failed) {
+    bool ok = s.phase == k8s::PodPhase::Succeeded;
+    json term = {{"exitCode", ok ? 0 : 1}, {"reason", ok ? "Completed" : "Error"}};
+    if (s.started_at) term["startedAt"] = tb.at(*s.started_at);
+    if (s.finished_at) term["finishedAt"] = tb.at(*s.finished_at);
+    state = {{"terminated", term}};
+  } else if (s.reason == "CrashLoopBackOff") {
+    state = {{"waiting", {{"reason", "CrashLoopBackOff"},
+                          {"message", fmt::format("back-off restarting failed container={} pod={}_{}({})", c.name,
+                                                  rec.pod.meta.name, rec.pod.meta.ns, rec.pod.meta.uid)}}}};
+    json last = {{"exitCode", 0}, {"reason", "Completed"}};
+    // The model keeps the last start, not the last exit, of a restarting container; the exit is
+    // shown at the start (nvidia-smi and the like run for about a second).
+    if (s.started_at) last["startedAt"] = last["finishedAt"] = tb.at(*s.started_at);
+    st["lastState"] = {{"terminated", last}};
+  } else {
+    state = {{"waiting", {{"reason", s.reason.empty() ? "ContainerCreating" : s.reason}}}};
+  }
+  st["state"] = state;
+  if (!st.contains("lastState")) st["lastState"] = json::object();
+  return st;
+}
+
+json condition(const std::string& type, bool status, engine::SimTime t, const TimeBase& tb, const std::string& reason = {},
+               const std::string& message = {}) {
+  json c = {{"type", type}, {"status", status ? "True" : "False"}, {"lastProbeTime", nullptr},
+            {"lastTransitionTime", tb.at(t)}};
+  if (!reason.empty()) c["reason"] = reason;
+  if (!message.empty()) c["message"] = message;
+  return c;
+}
+
+std::string qos_class(const k8s::PodSpec& spec) {
+  bool any = false, guaranteed = true;
+  for (const auto& c : spec.containers) {
+    if (!c.requests.empty() || !c.limits.empty()) any = true;
+    if (c.limits.get(k8s::kCpu) == 0 || c.limits.get(k8s::kMemory) == 0 || !(c.requests == c.limits)) guaranteed = false;
+  }
+  if (!any) return "BestEffort";
+  return guaranteed ? "Guaranteed" : "Burstable";
+}
+
+}  // namespace
+
+void render_pods(const RenderContext& ctx, ObjectMap& out) {
+  const Cluster& c = ctx.cluster;
+  const TimeBase& tb = ctx.time;
+  for (std::size_t i = 0; i < c.api.pod_slots(); ++i) {
+    const k8s::PodRecord& rec = c.api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
+    if (rec.deleted) continue;
+    const k8s::Pod& p = rec.pod;
+    json meta = render_meta(p.meta, tb);
+    if (rec.terminating) {
+      meta["deletionTimestamp"] = tb.at(rec.terminating_since);
+      meta["deletionGracePeriodSeconds"] = p.spec.termination_grace_period_seconds;
+    }
+    json spec = json::object();
+    json containers = json::array();
+    for (const auto& ctr : p.spec.containers) containers.push_back(container(ctr));
+    spec["containers"] = containers;
+    if (!p.spec.init_containers.empty()) {
+      json inits = json::array();
+      for (const auto& ctr : p.spec.init_containers) inits.push_back(container(ctr));
+      spec["initContainers"] = inits;
+    }
+    spec["restartPolicy"] = p.spec.restart_policy;
+    spec["terminationGracePeriodSeconds"] = p.spec.termination_grace_period_seconds;
+    spec["dnsPolicy"] = "ClusterFirst";
+    spec["serviceAccountName"] = "default";
+    spec["serviceAccount"] = "default";
+    spec["schedulerName"] = p.spec.scheduler_name;
+    spec["priority"] = p.spec.priority;
+    if (!p.spec.priority_class_name.empty()) spec["priorityClassName"] = p.spec.priority_class_name;
+    spec["enableServiceLinks"] = true;
+    spec["preemptionPolicy"] = "PreemptLowerPriority";
+    if (!p.spec.node_selector.empty()) spec["nodeSelector"] = p.spec.node_selector;
+    if (!p.spec.node_name.empty()) spec["nodeName"] = p.spec.node_name;
+    if (p.spec.host_network) spec["hostNetwork"] = true;
+    json tols = json::array();
+    for (const auto& t : p.spec.tolerations) tols.push_back(toleration(t));
+    spec["tolerations"] = tols;
+
+    json status = {{"phase", k8s::to_string(p.status.phase)}, {"qosClass", qos_class(p.spec)}};
+    json conds = json::array();
+    engine::SimTime created = p.meta.creation_timestamp;
+    if (p.status.scheduled_at) {
+      std::string node_ip;
+      if (rec.node.valid()) {
+        const k8s::NodeRecord& n = c.api.node(rec.node);
+        if (const aws::Instance* inst = c.ec2.find(n.instance_id)) node_ip = inst->private_ip;
+      }
+      if (!node_ip.empty()) {
+        status["hostIP"] = node_ip;
+        status["hostIPs"] = json::array({{{"ip", node_ip}}});
+        std::string ip = pod_ip(node_ip, static_cast<std::uint32_t>(i), p.spec.host_network);
+        status["podIP"] = ip;
+        status["podIPs"] = json::array({{{"ip", ip}}});
+      }
+      status["startTime"] = tb.at(*p.status.scheduled_at);
+      bool running = p.status.phase == k8s::PodPhase::Running && p.status.reason != "CrashLoopBackOff";
+      engine::SimTime started = p.status.started_at.value_or(*p.status.scheduled_at);
+      bool initialized = p.status.started_at.has_value() || p.status.phase != k8s::PodPhase::Pending;
+      conds.push_back(condition("PodReadyToStartContainers", initialized, started, tb));
+      conds.push_back(condition("Initialized", true, *p.status.scheduled_at, tb));
+      std::string why = running ? "" : (p.status.phase == k8s::PodPhase::Succeeded ? "PodCompleted" : "ContainersNotReady");
+      std::string msg;
+      if (why == "ContainersNotReady") msg = "containers with unready status: [" + (p.spec.containers.empty() ? "" : p.spec.containers[0].name) + "]";
+      conds.push_back(condition("Ready", running && !rec.terminating, started, tb, why, msg));
+      conds.push_back(condition("ContainersReady", running && !rec.terminating, started, tb, why, msg));
+      conds.push_back(condition("PodScheduled", true, *p.status.scheduled_at, tb));
+      json statuses = json::array();
+      for (const auto& ctr : p.spec.containers) statuses.push_back(container_status(ctr, rec, tb));
+      status["containerStatuses"] = statuses;
+    } else {
+      conds.push_back(condition("PodScheduled", false, created, tb, p.status.message.empty() ? "" : "Unschedulable",
+                                p.status.message));
+      if (!p.status.nominated_node_name.empty()) status["nominatedNodeName"] = p.status.nominated_node_name;
+    }
+    status["conditions"] = conds;
+    if (!p.status.reason.empty() && p.status.reason != "ContainerCreating" && p.status.reason != "CrashLoopBackOff" &&
+        p.status.reason != "Completed")
+      status["reason"] = p.status.reason;
+    out[object_key(p.meta.ns, p.meta.name)] =
+        json{{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", meta}, {"spec", spec}, {"status", status}};
+  }
+}
+
+}  // namespace eksim::serve

@@ -1,0 +1,43 @@
+#pragma once
+// The simulated cluster as Kubernetes API objects (JSON, the field names and shapes of the real
+// API), rendered from the model between simulation slices. Only the fields the model knows or
+// that kubectl's printers read are filled; defaults the apiserver would add (dnsPolicy,
+// terminationMessagePath, ...) are added where `kubectl describe` or `-o yaml` readers expect them.
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "models/cluster/cluster.hpp"
+#include "sim/serve/time_base.hpp"
+
+namespace eksim::serve {
+
+// Objects of one resource type by key: "namespace/name", or "name" for cluster-scoped types.
+using ObjectMap = std::map<std::string, nlohmann::json>;
+
+struct RenderContext {
+  const Cluster& cluster;
+  TimeBase time;
+};
+
+nlohmann::json render_meta(const k8s::ObjectMeta& meta, const TimeBase& time);
+
+void render_pods(const RenderContext& ctx, ObjectMap& out);
+void render_nodes(const RenderContext& ctx, ObjectMap& out);
+void render_leases(const RenderContext& ctx, ObjectMap& out);
+void render_namespaces(const RenderContext& ctx, ObjectMap& out);
+// core/v1 Events; events.k8s.io/v1 Events are the same series in the newer shape.
+void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_k8s_io);
+void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMap& daemonsets, ObjectMap& jobs);
+void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap& nodeclaims, ObjectMap& ec2nodeclasses,
+                      ObjectMap& nodeclasses);
+
+// The uid of an object the model keeps no uid for (NodePools, NodeClaims, node classes): stable
+// per kind and name, so describe's event lookup by involvedObject.uid finds its events.
+std::string uid_of(const std::string& kind, const std::string& name);
+
+// The key of an object in its ObjectMap.
+std::string object_key(const std::string& ns, const std::string& name);
+
+}  // namespace eksim::serve

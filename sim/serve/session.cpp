@@ -1,0 +1,65 @@
+#include "sim/serve/session.hpp"
+
+#include <algorithm>
+
+namespace eksim::serve {
+
+Session::Session(std::unique_ptr<scenario::Scenario> scenario, std::optional<std::uint64_t> seed, ClockSpeed s)
+    : speed(s), scenario_(std::move(scenario)) {
+  scenario::RunOptions options;
+  options.seed = seed;
+  run_ = scenario::start_run(*scenario_, options);
+  sim0_unix_us_ = run_.cluster->start_epoch_seconds() * 1000000;
+  // t=0 itself: the manifests applied, the nodes that exist when the lab starts.
+  advance_to(engine::SimTime{});
+}
+
+void Session::sync() { store_.sync(*run_.cluster, TimeBase{sim0_unix_us_}); }
+
+void Session::advance_to(engine::SimTime t) {
+  Cluster& c = *run_.cluster;
+  if (!watched || !watched()) {
+    scenario::advance_run(run_, t);
+    sync();
+    return;
+  }
+  constexpr std::int64_t kSlice = 1000000;
+  bool first = true;
+  while (first || c.sim.now() < t) {
+    engine::SimTime next{std::min(t.us, (c.sim.now().us / kSlice + 1) * kSlice)};
+    if (first) next = std::min(next, t);
+    first = false;
+    std::uint64_t fired = c.sim.fired_count();
+    scenario::advance_run(run_, next);
+    // Node heartbeats and lease renewals are rendered from the clock itself, so they only need a
+    // sync now and then; anything that fired may have changed an object.
+    if (c.sim.fired_count() != fired || next.us % (10 * kSlice) == 0) sync();
+  }
+}
+
+bool Session::advance_until(const UntilCondition& cond, engine::Duration limit) {
+  // One simulated second at a time, so that "until Running" stops within a second of it.
+  engine::SimTime end = now() + limit;
+  while (!condition_met(cond, store_, store_now_us())) {
+    if (now() >= end) return false;
+    engine::SimTime next{std::min(end.us, now().us + 1000000)};
+    std::uint64_t fired = run_.cluster->sim.fired_count();
+    scenario::advance_run(run_, next);
+    if (run_.cluster->sim.fired_count() != fired || next.us % 10'000'000 == 0) sync();
+  }
+  return true;
+}
+
+void Session::apply_now(const std::function<void(Cluster&)>& change) {
+  Cluster& c = *run_.cluster;
+  c.sim.schedule_at(c.sim.now(), [&c, change] { change(c); });
+  scenario::advance_run(run_, c.sim.now());
+  sync();
+}
+
+std::int64_t Session::wall_delta_us() const {
+  auto wall = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch());
+  return wall.count() - store_now_us();
+}
+
+}  // namespace eksim::serve

@@ -1,0 +1,58 @@
+#pragma once
+// One served simulation: the scenario's run (started, advanced in slices), the API objects the
+// server answers from, and the clock. Everything runs on the server's one thread: requests read
+// the store between slices, and changes the user makes are scheduled into the simulation at the
+// current instant, exactly like timeline actions, then the clock runs up to that instant.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "sim/scenario/runner.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/serve/clock.hpp"
+#include "sim/serve/object_store.hpp"
+
+namespace eksim::serve {
+
+class Session {
+ public:
+  Session(std::unique_ptr<scenario::Scenario> scenario, std::optional<std::uint64_t> seed, ClockSpeed speed);
+
+  Cluster& cluster() { return *run_.cluster; }
+  const scenario::Scenario& scenario() const { return *scenario_; }
+  ObjectStore& store() { return store_; }
+  engine::SimTime now() const { return run_.cluster->sim.now(); }
+  std::uint64_t seed() const { return run_.seed; }
+
+  // Fires every event up to t. While someone watches, in slices of one simulated second with the
+  // store synced after each slice in which something happened (watchers see Pending ->
+  // ContainerCreating -> Running); otherwise in one go (a simulated day of a lab in well under a
+  // second).
+  void advance_to(engine::SimTime t);
+  // Advances until the condition holds or `limit` of simulated time passed; true if it holds.
+  bool advance_until(const UntilCondition& c, engine::Duration limit);
+  // Runs `change` inside the simulation at the current instant (as a timeline action would) and
+  // brings the store up to date.
+  void apply_now(const std::function<void(Cluster&)>& change);
+
+  // The store's clock (the scenario's start time as simulated time 0), in unix microseconds.
+  std::int64_t store_now_us() const { return sim0_unix_us_ + now().us; }
+  // What to add to store timestamps so that simulated now reads as the wall clock's now.
+  std::int64_t wall_delta_us() const;
+  std::int64_t wall_sim0_unix_us() const { return sim0_unix_us_ + wall_delta_us(); }
+
+  ClockSpeed speed;
+  // Whether anyone watches: only then do the intermediate states of an advance need rendering.
+  std::function<bool()> watched;
+
+ private:
+  void sync();
+
+  std::unique_ptr<scenario::Scenario> scenario_;
+  scenario::RunResult run_;
+  ObjectStore store_;
+  std::int64_t sim0_unix_us_ = 0;
+};
+
+}  // namespace eksim::serve

@@ -1,0 +1,146 @@
+// The API handlers without sockets: a Session on lab 000, requests as kubectl sends them.
+#include "sim/serve/api_handler.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/scenario/scenario.hpp"
+
+namespace eksim::serve {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kTableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+
+class ApiHandler : public ::testing::Test {
+ protected:
+  ApiHandler()
+      : session(std::make_unique<scenario::Scenario>(
+                    scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/labs/000-gpu-pod-no-toleration.yaml")),
+                std::nullopt, *parse_speed("paused", nullptr)) {}
+
+  HttpResponse call(const std::string& method, const std::string& target, const std::string& body = "",
+                    const std::string& content_type = "application/json", const std::string& accept = "application/json") {
+    HttpRequest req;
+    req.method = method;
+    parse_target(target, req);
+    req.body = body;
+    req.content_type = content_type;
+    req.accept = accept;
+    return handle_request(session, req);
+  }
+  static json parse(const HttpResponse& r) { return json::parse(r.body); }
+
+  Session session;
+};
+
+TEST_F(ApiHandler, VersionAndLegacyDiscovery) {
+  EXPECT_EQ(parse(call("GET", "/version?timeout=5s"))["minor"], "32");
+  json api = parse(call("GET", "/api/v1"));
+  bool pods = false;
+  for (const auto& r : api["resources"])
+    if (r["name"] == "pods") pods = r["shortNames"] == json::array({"po"}) && r["categories"] == json::array({"all"});
+  EXPECT_TRUE(pods);
+  json groups = parse(call("GET", "/apis"));
+  EXPECT_EQ(groups["kind"], "APIGroupList");
+  json openapi = parse(call("GET", "/openapi/v3/apis/apps/v1"));
+  EXPECT_TRUE(openapi["paths"].contains("/apis/apps/v1/namespaces/{namespace}/deployments/{name}"));
+}
+
+TEST_F(ApiHandler, ErrorsAreStatusesWithTheApiserversTexts) {
+  json nf = parse(call("GET", "/api/v1/namespaces/default/pods/nope"));
+  EXPECT_EQ(nf["kind"], "Status");
+  EXPECT_EQ(nf["code"], 404);
+  EXPECT_EQ(nf["reason"], "NotFound");
+  EXPECT_EQ(nf["message"], "pods \"nope\" not found");
+  EXPECT_EQ(parse(call("GET", "/apis/karpenter.sh/v1/nodepools/x"))["message"], "nodepools.karpenter.sh \"x\" not found");
+  EXPECT_EQ(call("GET", "/apis/example.com/v1/widgets").status, 404);
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/default/pods/a/b/c").status, 404);
+  HttpResponse bad = call("POST", "/api/v1/namespaces/default/pods", "{not json");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(parse(bad)["reason"], "BadRequest");
+  EXPECT_EQ(call("POST", "/api/v1/namespaces/default/pods", "[1,2]").status, 400);
+  EXPECT_EQ(call("POST", "/api/v1/namespaces/default/pods", "k8s\0", "application/vnd.kubernetes.protobuf").status, 415);
+  HttpResponse typo = call("POST", "/api/v1/namespaces/default/pods",
+                           R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"},"spec":{"containers":[{"name":"c","imagee":"i"}]}})");
+  EXPECT_EQ(typo.status, 400);
+  EXPECT_NE(parse(typo)["message"].get<std::string>().find("unknown field \"spec.containers[0].imagee\""), std::string::npos);
+  EXPECT_EQ(parse(call("GET", "/api/v1/pods?fieldSelector=spec.containers%3Dx"))["message"],
+            "field label not supported: spec.containers");
+  EXPECT_EQ(call("POST", "/eksim/v1/clock", R"({"action":"warp"})").status, 400);
+  EXPECT_EQ(call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"soon"})").status, 400);
+}
+
+TEST_F(ApiHandler, CreateListAndLogsGoThroughTheSimulation) {
+  // The pod is scheduled, the node group scales, the device plugin advertises the GPU and the
+  // container starts: all by the simulation, from the clock endpoint.
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/default/pods/gpu-pod/log").status, 400);
+  json clock = parse(call("POST", "/eksim/v1/clock", R"({"action":"until","condition":"pod/gpu-pod Running"})"));
+  EXPECT_EQ(clock["now"], "4m3s");
+  HttpResponse log = call("GET", "/api/v1/namespaces/default/pods/gpu-pod/log?tailLines=3");
+  EXPECT_EQ(log.content_type, "text/plain");
+  EXPECT_EQ(std::count(log.body.begin(), log.body.end(), '\n'), 3);
+
+  json table = parse(call("GET", "/api/v1/namespaces/default/pods?limit=500", "", "", kTableAccept));
+  ASSERT_EQ(table["kind"], "Table");
+  ASSERT_EQ(table["rows"].size(), 1u);
+  EXPECT_EQ(table["rows"][0]["cells"][2], "Running");
+
+  std::string pod = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"cpu"},"spec":{"containers":[{"name":"c","image":"busybox","command":["sleep","60"]}]}})";
+  HttpResponse created = call("POST", "/api/v1/namespaces/default/pods", pod);
+  EXPECT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(parse(created)["metadata"]["namespace"], "default");
+  EXPECT_EQ(parse(call("POST", "/api/v1/namespaces/default/pods", pod))["reason"], "AlreadyExists");
+  json list = parse(call("GET", "/api/v1/pods?labelSelector=&fieldSelector=metadata.name%3Dcpu"));
+  EXPECT_EQ(list["kind"], "PodList");
+  EXPECT_EQ(list["items"].size(), 1u);
+  call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"30s"})");
+  EXPECT_EQ(parse(call("GET", "/api/v1/namespaces/default/pods/cpu"))["status"]["phase"], "Running");
+
+  // delete with a grace period of 0 removes it at once.
+  HttpResponse del = call("DELETE", "/api/v1/namespaces/default/pods/cpu?gracePeriodSeconds=0");
+  EXPECT_EQ(del.status, 200);
+  call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"1s"})");
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/default/pods/cpu").status, 404);
+}
+
+TEST_F(ApiHandler, CordonAndLabelPatchTheModelsNode) {
+  json nodes = parse(call("GET", "/api/v1/nodes"));
+  std::string name = nodes["items"][0]["metadata"]["name"];
+  HttpResponse r = call("PATCH", "/api/v1/nodes/" + name, R"({"spec":{"unschedulable":true}})",
+                        "application/strategic-merge-patch+json");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(session.cluster().api.node(*session.cluster().api.find_node(name)).node.unschedulable);
+  json table = parse(call("GET", "/api/v1/nodes/" + name, "", "", kTableAccept));
+  EXPECT_EQ(table["rows"][0]["cells"][1], "Ready,SchedulingDisabled");
+  call("PATCH", "/api/v1/nodes/" + name, R"({"metadata":{"labels":{"lab":"000"}}})", "application/merge-patch+json");
+  EXPECT_EQ(session.cluster().api.node(*session.cluster().api.find_node(name)).node.meta.labels.at("lab"), "000");
+  EXPECT_EQ(parse(call("GET", "/api/v1/nodes?labelSelector=lab%3D000"))["items"].size(), 1u);
+}
+
+TEST_F(ApiHandler, WatchAsksForAStreamFromTheListsVersion) {
+  json list = parse(call("GET", "/api/v1/namespaces/default/pods", "", "", kTableAccept));
+  std::string rv = list["metadata"]["resourceVersion"];
+  HttpResponse w = call("GET", "/api/v1/namespaces/default/pods?resourceVersion=" + rv + "&watch=true", "", "", kTableAccept);
+  ASSERT_TRUE(w.watch);
+  EXPECT_TRUE(w.watch->table);
+  EXPECT_EQ(w.watch->since, std::stoull(rv));
+  // Changes after the list reach the watch in order, as Table rows.
+  call("POST", "/eksim/v1/clock", R"({"action":"until","condition":"pod/gpu-pod Running"})");
+  std::vector<const WatchEvent*> changes;
+  ASSERT_TRUE(session.store().changes_since("pods", w.watch->since, changes));
+  std::vector<std::string> statuses;
+  for (const auto* e : changes) {
+    std::string line = watch_line(*w.watch, *e, session.store_now_us(), 0);
+    if (line.empty()) continue;
+    json ev = json::parse(line);
+    EXPECT_EQ(ev["object"]["kind"], "Table");
+    statuses.push_back(ev["object"]["rows"][0]["cells"][2]);
+  }
+  ASSERT_FALSE(statuses.empty());
+  EXPECT_EQ(statuses.back(), "Running");
+  EXPECT_NE(std::find(statuses.begin(), statuses.end(), "ContainerCreating"), statuses.end());
+}
+
+}  // namespace
+}  // namespace eksim::serve
