@@ -19,6 +19,7 @@
 
 #include "sim/cli/output_file.hpp"
 #include "sim/report/expectations.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/scenario/runner.hpp"
 
 namespace eksim::cli {
@@ -64,12 +65,8 @@ Json params_json(const scenario::SweepPlan& plan, std::size_t point) {
   return o;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
+// A result file's text; a missing one, or a FIFO or device, is an "eksim: error: cannot open".
+std::string read_text(const std::string& path) { return scenario::read_input_file(path, scenario::Location{}); }
 
 std::string duration_text(double seconds) {
   auto s = static_cast<long long>(std::llround(std::max(0.0, seconds)));
@@ -170,11 +167,6 @@ int merge(const SweepArgs& args) {
   std::int64_t of = -1;
   for (std::size_t i = 1; i < args.args.size(); ++i) {
     const std::string& file = args.args[i];
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec)) {
-      std::fprintf(stderr, "error: cannot open \"%s\": no such file\n", file.c_str());
-      return 2;
-    }
     ResultFile rf = parse_result_lines(read_text(file), file);
     if (rf.torn) {
       std::fprintf(stderr, "error: %s ends inside a line: that shard did not finish; rerun it with --resume\n", file.c_str());
