@@ -5,9 +5,8 @@
 
 namespace eksim::aws {
 
-Eks::Eks(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng, AutoScaling& asg,
-         const InstanceCatalog& catalog, std::string cluster_name)
-    : sim_(sim), log_(log), rng_(rng), asg_(asg), catalog_(catalog), cluster_name_(std::move(cluster_name)) {}
+Eks::Eks(engine::RngStreams& rng, AutoScaling& asg, const InstanceCatalog& catalog, std::string cluster_name)
+    : rng_(rng), asg_(asg), catalog_(catalog), cluster_name_(std::move(cluster_name)) {}
 
 LaunchTemplate Eks::launch_template_for(const NodeGroupSpec& spec) const {
   LaunchTemplate lt;

@@ -21,8 +21,9 @@ struct ManagedNodegroup {
 
 class Eks {
  public:
-  Eks(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng, AutoScaling& asg, const InstanceCatalog& catalog,
-      std::string cluster_name);
+  // EKS acts through the Auto Scaling group (which schedules and logs the launches); it keeps no
+  // simulator or event log of its own.
+  Eks(engine::RngStreams& rng, AutoScaling& asg, const InstanceCatalog& catalog, std::string cluster_name);
 
   // CreateNodegroup. With already_running the group's desired instances exist at t=0.
   ManagedNodegroup& create_nodegroup(NodeGroupSpec spec, std::vector<std::string> subnet_ids, bool already_running);
@@ -47,8 +48,6 @@ class Eks {
  private:
   LaunchTemplate launch_template_for(const NodeGroupSpec& spec) const;
 
-  engine::Simulator& sim_;
-  engine::EventLog& log_;
   engine::RngStreams& rng_;
   AutoScaling& asg_;
   const InstanceCatalog& catalog_;

@@ -5,7 +5,10 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "models/aws/aws_error.hpp"
 
 namespace eksim::aws {
 
@@ -47,5 +50,15 @@ struct NodeGroupSpec {
   // their location for the Warning event.
   std::vector<std::string> ignored_keys;
 };
+
+// CreateNodegroup's check of nodegroupName, nullopt when EKS accepts the name. EKS allows 1 to 63
+// characters that start with a letter or digit and go on with letters, digits, hyphens and
+// underscores (EKS user guide, "Create a managed node group"). Its InvalidParameterException
+// texts: "nodeGroupName can't be longer than 63 characters!" (terraform-aws-modules/
+// terraform-aws-eks#1713) and "The nodegroup name parameter contains invalid characters. It
+// should begin with letter or digit and can have any of the following characters: the set of
+// Unicode letters, digits, hyphens and underscores." (aws/aws-cdk#22442). eksim accepts ASCII
+// letters only: the name becomes the eks.amazonaws.com/nodegroup label value on every node.
+std::optional<AwsError> nodegroup_name_error(std::string_view name);
 
 }  // namespace eksim::aws

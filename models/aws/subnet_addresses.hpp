@@ -36,6 +36,24 @@ std::int64_t usable_subnet_addresses(std::string_view cidr);
 // the node's own.
 std::int64_t vpc_cni_node_addresses(std::int64_t max_enis, std::int64_t ips_per_eni, std::int64_t pods);
 
+// An IPv4 CIDR block as the range of addresses it covers (host bits of the address ignored, as
+// the block's network is what EC2 compares).
+struct Ipv4Block {
+  std::uint32_t first = 0;
+  std::uint32_t last = 0;
+  bool contains(const Ipv4Block& inner) const { return first <= inner.first && inner.last <= last; }
+  bool overlaps(const Ipv4Block& other) const { return first <= other.last && other.first <= last; }
+};
+// nullopt when the text is not an IPv4 CIDR.
+std::optional<Ipv4Block> parse_ipv4_block(std::string_view cidr);
+
+// CreateSubnet with a CIDR outside the VPC's, code InvalidSubnet.Range: "The CIDR '10.10.1.0/24'
+// is invalid." (the EC2 API error as Terraform and Pulumi print it, e.g. pulumi/pulumi-awsx#111).
+AwsError invalid_subnet_range_error(std::string_view cidr);
+// CreateSubnet with a CIDR that overlaps a subnet of the VPC, code InvalidSubnet.Conflict: "The
+// CIDR '10.0.0.0/24' conflicts with another subnet" (as the Terraform AWS provider prints it).
+AwsError subnet_conflict_error(std::string_view cidr);
+
 // RunInstances into a subnet with no free address, code InsufficientFreeAddressesInSubnet:
 // "There are not enough free addresses in subnet 'subnet-04a176042c3118735' to satisfy the
 // requested number of instances." (the EC2 API error as the CLI and Auto Scaling activities show

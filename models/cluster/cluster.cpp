@@ -67,7 +67,7 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
       api(sim, log, rng),
       ec2(sim, rng, spec.region, to_subnets(spec.subnets)),
       auto_scaling(sim, log, rng, ec2, parse_epoch(spec.start_time)),
-      eks(sim, log, rng, auto_scaling, aws::InstanceCatalog::builtin(), spec.name),
+      eks(rng, auto_scaling, aws::InstanceCatalog::builtin(), spec.name),
       spot(sim, log, rng, ec2),
       spec_(std::move(spec)),
       start_epoch_(parse_epoch(spec_.start_time)),

@@ -1,7 +1,12 @@
 #include "sim/cli/output_file.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "sim/scenario/input_error.hpp"
@@ -9,10 +14,41 @@
 namespace eksim::cli {
 
 namespace {
+[[noreturn]] void cannot_write(const std::string& path, const std::string& why) {
+  throw scenario::InputError(scenario::Location{}, "cannot write \"" + path + "\"" + (why.empty() ? "" : ": " + why));
+}
+
 [[noreturn]] void cannot_write(const std::string& path) {
   // errno still holds the reason the stream failed (ENOENT for a missing directory, ...).
-  std::string why = errno ? std::string(": ") + std::strerror(errno) : std::string();
-  throw scenario::InputError(scenario::Location{}, "cannot write \"" + path + "\"" + why);
+  cannot_write(path, errno ? std::strerror(errno) : std::string());
+}
+
+// Writes all of text to fd, or says why not.
+void write_all(int fd, const std::string& text, const std::string& path) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      cannot_write(path);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+// Creates PATH.tmp for writing. A stale regular PATH.tmp (an interrupted earlier run) is
+// removed first; anything else by that name (a FIFO, a directory, a symlink) is left alone and
+// refused, since O_EXCL never opens or follows an existing entry.
+int create_temporary(const std::string& tmp) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0) return fd;
+    struct stat st {};
+    if (errno != EEXIST || ::lstat(tmp.c_str(), &st) != 0) cannot_write(tmp);
+    if (!S_ISREG(st.st_mode)) cannot_write(tmp, "exists and is not a regular file");
+    if (::unlink(tmp.c_str()) != 0) cannot_write(tmp);
+  }
+  cannot_write(tmp, "exists");
 }
 }  // namespace
 
@@ -29,6 +65,42 @@ void write_output_file(const std::string& path,
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (out) produce([&out](std::string_view piece) { out.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
   if (!out) cannot_write(path);
+}
+
+bool is_output_stream(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
+void replace_output_file(const std::string& path, const std::string& text) {
+  if (path.empty()) cannot_write(path, "no such file");
+  struct stat st {};
+  bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) cannot_write(path, "is a directory");
+  if (exists && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) return write_output_file(path, text);
+  if (exists && !S_ISREG(st.st_mode)) cannot_write(path, "is not a regular file, a FIFO or a character device");
+  // Rename over the file a symlink points at, not over the symlink: the link is the user's.
+  std::error_code ec;
+  std::string target = exists ? std::filesystem::canonical(path, ec).string() : path;
+  if (ec) cannot_write(path, ec.message());
+  std::string tmp = target + ".tmp";
+  int fd = create_temporary(tmp);
+  auto give_up = [&] {
+    int why = errno;
+    ::unlink(tmp.c_str());
+    errno = why;
+    cannot_write(path);
+  };
+  try {
+    write_all(fd, text, tmp);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  if (exists) ::fchmod(fd, st.st_mode & 07777);  // keep the replaced file's permissions
+  if (::close(fd) != 0) give_up();
+  if (::rename(tmp.c_str(), target.c_str()) != 0) give_up();
 }
 
 }  // namespace eksim::cli

@@ -19,6 +19,7 @@
 
 #include "sim/cli/output_file.hpp"
 #include "sim/report/expectations.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/scenario/runner.hpp"
 
 namespace eksim::cli {
@@ -64,12 +65,8 @@ Json params_json(const scenario::SweepPlan& plan, std::size_t point) {
   return o;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
+// A result file's text; a missing one, or a FIFO or device, is an "eksim: error: cannot open".
+std::string read_text(const std::string& path) { return scenario::read_input_file(path, scenario::Location{}); }
 
 std::string duration_text(double seconds) {
   auto s = static_cast<long long>(std::llround(std::max(0.0, seconds)));
@@ -133,11 +130,7 @@ class Progress {
 void write_sorted(const std::string& out, const std::map<std::size_t, std::string>& lines) {
   std::string text;
   for (const auto& [run, line] : lines) text += line;
-  std::string tmp = out + ".tmp";
-  write_output_file(tmp, text);
-  std::error_code ec;
-  std::filesystem::rename(tmp, out, ec);
-  if (ec) throw scenario::InputError(scenario::Location{}, "cannot write \"" + out + "\": " + ec.message());
+  replace_output_file(out, text);
 }
 
 // Shortest dotted suffixes that still tell the parameters apart, for table headers.
@@ -170,11 +163,6 @@ int merge(const SweepArgs& args) {
   std::int64_t of = -1;
   for (std::size_t i = 1; i < args.args.size(); ++i) {
     const std::string& file = args.args[i];
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec)) {
-      std::fprintf(stderr, "error: cannot open \"%s\": no such file\n", file.c_str());
-      return 2;
-    }
     ResultFile rf = parse_result_lines(read_text(file), file);
     if (rf.torn) {
       std::fprintf(stderr, "error: %s ends inside a line: that shard did not finish; rerun it with --resume\n", file.c_str());
@@ -388,8 +376,11 @@ int sweep_command(const SweepArgs& args) {
 
   std::map<std::size_t, std::string> lines;
   std::set<std::size_t> mine(runs.begin(), runs.end());
+  // A FIFO or a device (--out /dev/null) is written once, sorted, at the end: it cannot be read
+  // back for --resume nor rewritten after the runs appended to it.
+  const bool stream = is_output_stream(args.out);
   std::error_code ec;
-  if (args.resume && std::filesystem::is_regular_file(args.out, ec)) {
+  if (args.resume && !stream && std::filesystem::is_regular_file(args.out, ec)) {
     ResultFile rf = parse_result_lines(read_text(args.out), args.out);
     int line_no = 0;
     for (const auto& [run, line] : rf.lines) {
@@ -409,9 +400,12 @@ int sweep_command(const SweepArgs& args) {
     std::fprintf(stderr, "sweep: resuming, %zu of %zu runs already in %s\n", lines.size(), runs.size(), args.out.c_str());
   }
   // Rewrite what is kept (drops a torn tail), then append as runs finish.
-  write_sorted(args.out, lines);
-  std::FILE* out = std::fopen(args.out.c_str(), "ab");
-  if (!out) throw scenario::InputError(scenario::Location{}, "cannot write \"" + args.out + "\"");
+  std::FILE* out = nullptr;
+  if (!stream) {
+    write_sorted(args.out, lines);
+    out = std::fopen(args.out.c_str(), "ab");
+    if (!out) throw scenario::InputError(scenario::Location{}, "cannot write \"" + args.out + "\"");
+  }
 
   std::vector<std::size_t> todo;
   for (std::size_t r : runs)
@@ -441,8 +435,10 @@ int sweep_command(const SweepArgs& args) {
         continue;
       }
       std::lock_guard lock(mu);
-      std::fputs(line.c_str(), out);
-      std::fflush(out);
+      if (out) {
+        std::fputs(line.c_str(), out);
+        std::fflush(out);
+      }
       lines.emplace(run.index, std::move(line));
       progress.tick();
     }
@@ -451,7 +447,7 @@ int sweep_command(const SweepArgs& args) {
   for (int t = 1; t < jobs; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
-  std::fclose(out);
+  if (out) std::fclose(out);
   progress.finish();
   for (const auto& e : errors) std::fprintf(stderr, "%s\n", e.c_str());
   if (!errors.empty()) return 2;

@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "models/aws/asg_rules.hpp"
+#include "models/aws/regions.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "models/aws/quotas.hpp"
 #include "sim/engine/numbers.hpp"
@@ -275,7 +276,24 @@ AccessSpec read_access(const Value& v) {
   return a;
 }
 
-std::vector<SubnetSpec> read_subnets(const Value& v, const std::string& region) {
+// EC2's CreateSubnet checks: the block lies inside the VPC's (when the scenario gives the VPC's
+// block, vpc_cidr not empty) and overlaps no other subnet's. A subnet without a cidr is eksim's
+// stand-in and is not compared.
+void check_subnet_cidr(const Value& at, const SubnetSpec& s, const std::vector<SubnetSpec>& earlier,
+                       const std::string& vpc_cidr) {
+  auto block = aws::parse_ipv4_block(s.cidr);
+  if (!block) return;
+  auto vpc = aws::parse_ipv4_block(vpc_cidr);
+  if (vpc && !vpc->contains(*block))
+    at.fail(aws::invalid_subnet_range_error(s.cidr).str() + " (subnet \"" + s.id + "\" is outside the VPC's " + vpc_cidr + ")");
+  for (const auto& other : earlier) {
+    auto theirs = aws::parse_ipv4_block(other.cidr);
+    if (theirs && theirs->overlaps(*block))
+      at.fail(aws::subnet_conflict_error(s.cidr).str() + " (subnet \"" + other.id + "\", " + other.cidr + ")");
+  }
+}
+
+std::vector<SubnetSpec> read_subnets(const Value& v, const std::string& region, const std::string& vpc_cidr) {
   std::vector<SubnetSpec> out;
   for (const auto& item : v.items()) {
     MapReader r(item, "subnet");
@@ -285,7 +303,10 @@ std::vector<SubnetSpec> read_subnets(const Value& v, const std::string& region) 
     s.az = az.as_string();
     if (s.az.size() != region.size() + 1 || s.az.compare(0, region.size(), region) != 0)
       az.fail("availability zone \"" + s.az + "\" is not in region " + region);
-    if (auto c = r.get("cidr")) s.cidr = read_cidr(*c);
+    if (auto c = r.get("cidr")) {
+      s.cidr = read_cidr(*c);
+      check_subnet_cidr(*c, s, out, vpc_cidr);
+    }
     if (auto u = r.get("usedAddresses")) {
       // Addresses other ENIs already hold (DescribeSubnets AvailableIpAddressCount = usable - this).
       s.used_addresses = u->as_non_negative();
@@ -643,11 +664,28 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
   return given;
 }
 
+namespace {
+// A region AWS does not have is a typo; the closest real one is suggested.
+void check_region(const Value& at, const std::string& region) {
+  if (aws::is_aws_region(region)) return;
+  std::string hint = did_you_mean(region, aws::aws_regions());
+  at.fail("unknown region \"" + region + "\"" +
+          (hint.empty() ? " (an AWS Region code such as us-east-1 or ap-northeast-2)" : "; did you mean \"" + hint + "\"?"));
+}
+}  // namespace
+
+void check_node_group_name(const Value& at, const std::string& name) {
+  if (auto e = aws::nodegroup_name_error(name)) at.fail(e->str() + " (node group \"" + name + "\")");
+}
+
 ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
   MapReader r(v, "cluster");
   ClusterSpec c;
   if (auto x = r.get("name")) c.name = x->as_string();
-  if (auto x = r.get("region")) c.region = x->as_string();
+  if (auto x = r.get("region")) {
+    c.region = x->as_string();
+    check_region(*x, c.region);
+  }
   if (auto x = r.get("kubernetesVersion")) {
     c.kubernetes_version = x->as_string();
     const std::string& s = c.kubernetes_version;
@@ -672,7 +710,9 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
   if (auto vpc = r.get("vpc")) {
     MapReader vr(*vpc, "vpc");
     if (auto x = vr.get("cidr")) c.vpc_cidr = read_cidr(*x);
-    if (auto x = vr.get("subnets")) c.subnets = read_subnets(*x, c.region);
+    // Without vpc.cidr the VPC's block is eksim's stand-in (10.0.0.0/16), not the user's: only
+    // overlaps between subnets are checked then.
+    if (auto x = vr.get("subnets")) c.subnets = read_subnets(*x, c.region, vr.get("cidr") ? c.vpc_cidr : "");
     vr.finish();
   }
   if (c.subnets.empty()) {
@@ -737,6 +777,7 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
   if (auto ngs = r.get("nodeGroups")) {
     (void)MapReader(*ngs, "nodeGroups");  // a mapping, or a located error
     for (const auto& [name, key, body] : ngs->entries("a node group name")) {
+      check_node_group_name(key, name);
       NodeGroupSpec spec;
       spec.name = name;
       read_node_group_into(body, c, spec, true);

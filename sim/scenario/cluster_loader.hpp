@@ -19,6 +19,10 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog);
 std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cluster, NodeGroupSpec& spec,
                                            bool creating);
 
+// EKS CreateNodegroup's name rule (1-63 letters, digits, hyphens, underscores, starting with a
+// letter or digit), a located error with EKS's InvalidParameterException text at `at`.
+void check_node_group_name(const Value& at, const std::string& name);
+
 std::vector<SecurityGroupSpec> read_security_groups(const Value& v);
 SecurityGroupRuleSpec read_sg_rule(const Value& v, const ClusterSpec& cluster);
 void check_security_group_exists(const ClusterSpec& cluster, const std::string& name, const Value& at);

@@ -1,7 +1,9 @@
 #include "sim/scenario/csv_file.hpp"
 
 #include <algorithm>
-#include <fstream>
+#include <sstream>
+
+#include "sim/scenario/input_file.hpp"
 
 namespace eksim::scenario {
 
@@ -18,8 +20,7 @@ Location CsvRow::at(std::size_t col) const { return Location{path, line, starts[
 
 void read_csv_file(const std::string& path, const Location& from, std::string_view header, std::string_view what,
                    const std::function<void(const CsvRow&)>& row) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(from, "cannot open \"" + path + "\": no such file");
+  std::istringstream in(read_input_file(path, from));
   const std::string header_error = std::string(what) + " starts with the header \"" + std::string(header) + "\"";
   std::string line;
   int line_no = 0;

@@ -150,6 +150,7 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     if (auto ngs = r.get("nodeGroups")) {
       (void)MapReader(*ngs, "nodeGroups");  // a mapping, or a located error
       for (const auto& [name, key, body] : ngs->entries("a node group name")) {
+        check_node_group_name(key, name);
         const NodeGroupSpec* base = nullptr;
         for (const auto& ng : cluster.node_groups)
           if (ng.name == name) base = &ng;

@@ -3,9 +3,9 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "sim/scenario/input_file.hpp"
 #include "sim/scenario/yaml_documents.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
@@ -64,13 +64,6 @@ std::vector<SweepAssignment> read_grid_parameter(const Value& v) {
   }
   r.finish();
   return out;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
 }
 
 }  // namespace
@@ -158,7 +151,7 @@ SweepPlan load_sweep_plan(const std::string& path) {
   plan.scenario_file = FileLoader::resolve(plan.file, scenario_v.as_string());
   auto base = files.load_documents(plan.scenario_file, scenario_v.where());  // located YAML errors
   if (base.size() != 1) scenario_v.fail("the base scenario must hold exactly one document");
-  plan.scenario_text = read_file(plan.scenario_file);
+  plan.scenario_text = read_input_file(plan.scenario_file, scenario_v.where());
   if (auto u = r.get("until")) {
     plan.until = u->as_duration();
     if (plan.until->us <= 0) u->fail("until must be positive");

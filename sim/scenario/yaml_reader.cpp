@@ -1,14 +1,16 @@
 #include "sim/scenario/yaml_reader.hpp"
 
+#include "sim/scenario/input_file.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "models/k8s/quantity.hpp"
 #include "sim/engine/numbers.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/scenario/yaml_documents.hpp"
 
 namespace eksim::scenario {
@@ -190,16 +192,10 @@ void MapReader::finish() {
 
 std::vector<Value> FileLoader::load_documents(const std::string& path, const std::optional<Location>& from) {
   Location at = from.value_or(Location{});  // a file named on the command line: no place in a file
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw InputError(at, "cannot open \"" + path + "\": is a directory");
-  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(at, "cannot open \"" + path + "\": no such file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(at, "cannot open \"" + path + "\": " + std::strerror(errno));
-  std::stringstream buf;
-  buf << in.rdbuf();
+  std::string text = read_input_file(path, at);
   auto file = std::make_shared<const std::string>(path);
   std::vector<Value> docs;
-  for (auto& doc : parse_yaml_documents(buf.str(), path))
+  for (auto& doc : parse_yaml_documents(text, path))
     if (doc && !doc.IsNull()) docs.emplace_back(doc, file);
   return docs;
 }

@@ -47,6 +47,27 @@ while IFS='|' read -r argline expected; do
     echo "ok   eksim $argline"
   fi
 done < "$dir/expected-flag-errors.txt"
+# Inputs that are FIFOs (which cannot live in git): refused at once, never waited on.
+fifos=$(mktemp -d)
+mkfifo "$fifos/scenario.yaml" "$fifos/trace.csv" "$fifos/runs.jsonl"
+printf 'apiVersion: eksim/v1\nkind: Scenario\ncluster: {region: ap-northeast-2}\nworkloads:\n  replay: {arrival: trace, file: trace.csv}\n' >"$fifos/trace.yaml"
+for case in "run $fifos/scenario.yaml|eksim: error: cannot open \"$fifos/scenario.yaml\": is a FIFO, not a regular file" \
+            "run $fifos/trace.yaml|$fifos/trace.yaml:5:34: error: cannot open \"$fifos/trace.csv\": is a FIFO, not a regular file" \
+            "sweep merge --out $fifos/merged.jsonl $fifos/runs.jsonl|eksim: error: cannot open \"$fifos/runs.jsonl\": is a FIFO, not a regular file"; do
+  args=${case%%|*}
+  expected=${case#*|}
+  stderr=$(timeout 10 "$eksim" $args 2>&1 >/dev/null)
+  rc=$?
+  if [ "$rc" -ne 2 ] || [ "$stderr" != "$expected" ]; then
+    echo "FAIL eksim $args (exit $rc)"
+    echo "  expected: $expected"
+    echo "  got:      $stderr"
+    fail=1
+  else
+    echo "ok   eksim $args"
+  fi
+done
+rm -rf "$fifos"
 # Flag errors: exit 2 with an "error:" line.
 for args in "run" "run $dir/../../../scenarios/examples/two-nodegroups.yaml --until forever" "nccl --instance g5.xlarg --nodes 2" "frobnicate"; do
   out=$("$eksim" $args 2>&1 >/dev/null)
