@@ -13,6 +13,10 @@ namespace eksim::scenario {
 
 ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog);
 
+// A located "unknown WHAT" error at v, with a did-you-mean or the allowed values, unless `got` is
+// one of `allowed` (shared by the cluster and autoscaler readers).
+void check_one_of(const Value& v, const std::string& got, const std::vector<std::string>& allowed, const std::string& what);
+
 // Reads terraform-aws-modules/eks node group keys from v into spec (which holds defaults or the
 // current values) and returns the keys that were given. Under module semantics unknown keys are
 // recorded in spec.ignored_keys instead of failing.
