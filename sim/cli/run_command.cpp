@@ -22,6 +22,7 @@ int run_command(const RunArgs& args) {
   scenario::RunOptions options;
   options.seed = args.seed;
   options.keep_all_occurrences = false;
+  options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
   if (!args.until.empty()) {
     auto d = engine::parse_duration(args.until);
     if (!d || d->us <= 0) {

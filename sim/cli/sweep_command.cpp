@@ -426,6 +426,7 @@ int sweep_command(const SweepArgs& args) {
         options.seed = run.seed;
         options.until = plan.until;
         options.keep_all_occurrences = false;
+        options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
         scenario::RunResult result = scenario::run_scenario(*scenarios[run.point], options);
         auto results = report::check_expectations(result);
         line = sweep_run_line(plan, run, report::run_headline(result, results), result.end.to_seconds());

@@ -6,6 +6,8 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "sim/engine/event_spill.hpp"
+
 namespace eksim::engine {
 
 const char* to_string(EventType t) { return t == EventType::Warning ? "Warning" : "Normal"; }
@@ -43,14 +45,16 @@ class HashedLru {
     }
     return nullptr;
   }
-  // Insert for a key get() just missed.
-  V& put_new(std::uint64_t hash, V value) {
+  // Insert for a key get() just missed; `evicted` sees the entry that makes room, if one does.
+  template <typename Evicted>
+  V& put_new(std::uint64_t hash, V value, Evicted evicted) {
     std::uint32_t i;
     if (nodes_.size() < capacity_) {
       i = static_cast<std::uint32_t>(nodes_.size());
       nodes_.push_back(Node{hash, std::move(value)});
     } else {
       i = tail_;  // the least recent makes room
+      evicted(nodes_[i].value);
       unlink(i);
       unchain(i);
       nodes_[i].hash = hash;
@@ -61,6 +65,10 @@ class HashedLru {
     head = i;
     push_front(i);
     return nodes_[i].value;
+  }
+  template <typename Fn>
+  void for_each_value(Fn fn) const {
+    for (const Node& n : nodes_) fn(n.value);
   }
 
  private:
@@ -113,6 +121,8 @@ bool same_aggregate(const Event& a, const Event& b) {
 
 }  // namespace
 
+constexpr std::size_t kNoEvent = SIZE_MAX;
+
 struct EventLog::Correlator {
   // One aggregate key (object, type, reason): the distinct messages seen (the aggregator's
   // localKeys, kept sorted so the one dropped at the limit is deterministic) and a series Event
@@ -120,12 +130,12 @@ struct EventLog::Correlator {
   struct Similar {
     boost::container::small_vector<std::string, 1> messages;
     SimTime last;
-    std::size_t example = 0;  // index in series_
+    std::size_t example = kNoEvent;  // index in the series
   };
   // An Event in series_, found by its object, type, reason and message, or by its aggregate
   // key alone once the aggregator combines them.
   struct Series {
-    std::size_t index;
+    std::size_t index;  // in the series
     bool combined;
   };
   explicit Correlator(std::size_t entries) : similar(entries), series(entries) {}
@@ -152,15 +162,23 @@ void EventLog::record(Event e) {
   Correlator& c = correlator_for(e.source);
   std::uint64_t key = mix(mix(mix(mix(static_cast<std::uint64_t>(e.type), e.object.kind), e.object.ns), e.object.name),
                           e.reason);
+  auto release_similar = [this](const Correlator::Similar& s) { release(s.example); };
+  auto release_series = [this](const Correlator::Series& s) { release(s.index); };
+  auto set_example = [this](Correlator::Similar& s, std::size_t index) {
+    if (s.example == index) return;
+    retain(index);
+    release(s.example);
+    s.example = index;
+  };
   bool combined = false;
   Correlator::Similar* similar = nullptr;
   if (aggregates(e.source)) {
-    similar = c.similar.get(key, [&](const Correlator::Similar& s) { return same_aggregate(series_[s.example], e); });
-    if (!similar) similar = &c.similar.put_new(key, Correlator::Similar{{}, e.time, 0});
+    similar = c.similar.get(key, [&](const Correlator::Similar& s) { return same_aggregate(at(s.example), e); });
+    if (!similar) similar = &c.similar.put_new(key, Correlator::Similar{{}, e.time, kNoEvent}, release_similar);
     else if (e.time - similar->last > options_.max_interval) similar->messages.clear();
     auto& messages = similar->messages;
-    auto at = std::lower_bound(messages.begin(), messages.end(), e.message);
-    if (at == messages.end() || *at != e.message) messages.insert(at, e.message);
+    auto pos = std::lower_bound(messages.begin(), messages.end(), e.message);
+    if (pos == messages.end() || *pos != e.message) messages.insert(pos, e.message);
     similar->last = e.time;
     if (static_cast<int>(messages.size()) >= options_.max_similar_events) {
       // Keep the set below the limit (upstream pops an arbitrary one; the first is deterministic).
@@ -172,25 +190,97 @@ void EventLog::record(Event e) {
   e.last_time = e.time;
   const bool kept = !keep_ || keep_(e);
   auto same_series = [&](const Correlator::Series& s) {
-    const Event& ev = series_[s.index];
+    const Event& ev = at(s.index);
     return s.combined == combined && same_aggregate(ev, e) && (combined || ev.message == e.message);
   };
   if (Correlator::Series* s = c.series.get(series_key, same_series)) {
-    Event& ev = series_[s->index];
+    Event& ev = at(s->index);
     ++ev.count;
     ev.last_time = e.time;
     if (combined) ev.message = kCombinedPrefix + e.message;
     e.count = ev.count;
-    if (similar) similar->example = s->index;
+    if (similar) set_example(*similar, s->index);
     if (kept) events_.push_back(std::move(e));
     return;
   }
-  c.series.put_new(series_key, Correlator::Series{series_.size(), combined});
-  if (similar) similar->example = series_.size();
+  const std::size_t index = series_count();
+  c.series.put_new(series_key, Correlator::Series{index, combined}, release_series);
+  if (similar) set_example(*similar, index);
   e.count = 1;
   if (kept) events_.push_back(e);
   if (combined) e.message = kCombinedPrefix + e.message;
   series_.push_back(std::move(e));
+  if (spill_batch_ && series_.size() >= 2 * spill_batch_) spill_oldest(spill_batch_);
+}
+
+void EventLog::retain(std::size_t index) {
+  if (index >= base_) return;  // in memory: not counted
+  ++held_.at(index).references;
+}
+
+void EventLog::release(std::size_t index) {
+  if (index >= base_) return;  // in memory (or kNoEvent)
+  auto it = held_.find(index);
+  if (--it->second.references > 0) return;
+  spill_->write_late(index, it->second.event);
+  held_.erase(it);
+}
+
+void EventLog::spill_series(std::size_t batch) {
+  if (batch == 0) return;
+  auto spill = std::make_unique<EventSpill>();
+  if (!spill->ok()) return;
+  spill_ = std::move(spill);
+  spill_batch_ = batch;
+}
+
+void EventLog::spill_oldest(std::size_t count) {
+  const std::size_t line = base_ + std::min(count, series_.size());
+  // The Events below the line that some correlator still refers to stay in memory, counted.
+  std::unordered_map<std::size_t, std::uint32_t> references;
+  auto count_reference = [&](std::size_t index) {
+    if (index >= base_ && index < line) ++references[index];
+  };
+  for (const auto& [source, c] : correlators_) {
+    c->similar.for_each_value([&](const Correlator::Similar& s) { count_reference(s.example); });
+    c->series.for_each_value([&](const Correlator::Series& s) { count_reference(s.index); });
+  }
+  for (std::size_t index = base_; index < line; ++index) {
+    Event& e = series_.front();
+    auto held = references.find(index);
+    if (held != references.end()) held_.emplace(index, Held{std::move(e), held->second});
+    else spill_->write_in_order(index, e);
+    series_.pop_front();
+  }
+  base_ = line;
+}
+
+void EventLog::for_each_series(const std::function<void(const Event&, std::size_t)>& fn) const {
+  if (spill_ || !held_.empty()) {
+    // Spilled and held Events are disjoint and all below base_: merge them by index.
+    std::vector<std::size_t> held;
+    held.reserve(held_.size());
+    for (const auto& [index, h] : held_) held.push_back(index);
+    std::sort(held.begin(), held.end());
+    auto next_held = held.begin();
+    auto flush_held_below = [&](std::size_t limit) {
+      for (; next_held != held.end() && *next_held < limit; ++next_held) fn(held_.at(*next_held).event, *next_held);
+    };
+    if (spill_)
+      spill_->for_each([&](std::size_t index, const Event& e) {
+        flush_held_below(index);
+        fn(e, index);
+      });
+    flush_held_below(base_);
+  }
+  for (std::size_t i = 0; i < series_.size(); ++i) fn(series_[i], base_ + i);
+}
+
+std::vector<Event> EventLog::copy_series() const {
+  std::vector<Event> out;
+  out.reserve(series_count());
+  for_each_series([&](const Event& e, std::size_t) { out.push_back(e); });
+  return out;
 }
 
 void EventLog::record(SimTime time, EventType type, std::string reason, ObjectRef object, std::string message,

@@ -14,6 +14,8 @@
 
 namespace eksim::engine {
 
+class EventSpill;
+
 enum class EventType { Normal, Warning };
 const char* to_string(EventType t);
 
@@ -94,8 +96,16 @@ class EventLog {
   void record_hint(Hint h) { hints_.push_back(std::move(h)); }
 
   // The Event objects the API server holds after correlation, in order of first occurrence: what
-  // `kubectl get events` lists, and what the timeline and the JSON report print.
-  const std::deque<Event>& series() const { return series_; }
+  // `kubectl get events` lists, and what the timeline and the JSON report print. `index` is the
+  // Event's position in that order.
+  void for_each_series(const std::function<void(const Event&, std::size_t index)>& fn) const;
+  std::size_t series_count() const { return base_ + series_.size(); }
+  std::vector<Event> copy_series() const;  // for tests and small runs
+  // A long run keeps at most about 2 x `batch` Event objects in memory: beyond that, the oldest
+  // `batch` go to a temporary file (EventSpill) as the run goes, except those the correlator may
+  // still update, which stay in memory until it lets them go. Reading is unchanged. Without a
+  // usable temporary file everything stays in memory.
+  void spill_series(std::size_t batch);
   // Every occurrence as a component emitted it, before correlation (what expectations count).
   // All are kept unless a filter says otherwise: a long run keeps only those an expectation reads.
   const std::vector<Event>& events() const { return events_; }
@@ -111,9 +121,25 @@ class EventLog {
  private:
   struct Correlator;
   Correlator& correlator_for(const std::string& source);
+  // The series Event at `index`, in memory or held back from the spill because the correlator
+  // refers to it.
+  Event& at(std::size_t index) { return index >= base_ ? series_[index - base_] : held_.at(index).event; }
+  // The correlator's references to Events already past the spill line are counted, so that such an
+  // Event goes to the spill file once the last reference is gone.
+  void retain(std::size_t index);
+  void release(std::size_t index);
+  void spill_oldest(std::size_t count);
 
   CorrelatorOptions options_;
-  std::deque<Event> series_;  // a deque: a week holds half a million, never moved as it grows
+  std::deque<Event> series_;  // from index base_; a deque: never moved as it grows
+  std::size_t base_ = 0;      // Events before it are spilled or held
+  struct Held {
+    Event event;
+    std::uint32_t references;
+  };
+  std::unordered_map<std::size_t, Held> held_;
+  std::unique_ptr<EventSpill> spill_;
+  std::size_t spill_batch_ = 0;
   std::vector<Event> events_;
   std::vector<Activity> activities_;
   std::vector<Hint> hints_;

@@ -271,16 +271,16 @@ ExpectationResult check_subnet(const Expectation& e, const RunResult& run) {
 }
 
 ExpectationResult check_job(const Expectation& e, const RunResult& run) {
-  ExpectationResult r{e.description, false, "", e.where};
-  for (const auto& j : job_facts(run)) {
-    if (j.name != e.name || j.ns != e.ns) continue;
+  ExpectationResult r{e.description, false, "no job " + e.ns + "/" + e.name, e.where};
+  bool found = false;
+  for_each_job_facts(run, [&](const JobFacts& j) {
+    if (found || j.name != e.name || j.ns != e.ns) return;
+    found = true;
     bool in_time = !e.by || (j.finished_at && *j.finished_at <= *e.by);
     r.passed = j.status == e.job_status && in_time;
     r.detail = "job is " + j.status + (j.reason.empty() ? "" : " (" + j.reason + ")") +
                (j.finished_at ? " since " + fmt_time(*j.finished_at) : "");
-    return r;
-  }
-  r.detail = "no job " + e.ns + "/" + e.name;
+  });
   return r;
 }
 

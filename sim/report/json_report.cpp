@@ -105,7 +105,7 @@ void write_nodes(JsonWriter& w, const Cluster& c, const aws::BillingLedger& bill
 void write_events(JsonWriter& w, const Cluster& c) {
   w.key("events").begin_array();
   std::string object;
-  for (const auto& e : c.log.series()) {
+  c.log.for_each_series([&](const engine::Event& e, std::size_t) {
     object.assign(e.object.kind);
     object += '/';
     if (!e.object.ns.empty()) object.append(e.object.ns).append("/");
@@ -123,7 +123,7 @@ void write_events(JsonWriter& w, const Cluster& c) {
       w.key("lastTime").number(e.last_time.to_seconds());
     }
     w.end_object();
-  }
+  });
   w.end_array();
 }
 
@@ -178,7 +178,7 @@ void write_subnets(JsonWriter& w, const Cluster& c) {
 
 void write_jobs(JsonWriter& w, const scenario::RunResult& run) {
   w.key("jobs").begin_array();
-  for (const auto& f : job_facts(run)) {
+  for_each_job_facts(run, [&](const JobFacts& f) {
     w.begin_object();
     w.key("namespace").string(f.ns);
     w.key("name").string(f.name);
@@ -198,7 +198,7 @@ void write_jobs(JsonWriter& w, const scenario::RunResult& run) {
       w.end_object();
     }
     w.end_object();
-  }
+  });
   w.end_array();
 }
 

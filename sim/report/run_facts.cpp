@@ -4,8 +4,7 @@
 
 namespace eksim::report {
 
-std::vector<JobFacts> job_facts(const scenario::RunResult& run) {
-  std::vector<JobFacts> out;
+void for_each_job_facts(const scenario::RunResult& run, const std::function<void(const JobFacts&)>& fn) {
   auto& api = run.cluster->api;
   const auto* training = dynamic_cast<const net::TrainingController*>(run.cluster->find_controller("training"));
   for (const auto& job : api.jobs()) {
@@ -25,9 +24,8 @@ std::vector<JobFacts> job_facts(const scenario::RunResult& run) {
       f.training_attempts = t->attempts;
       f.training_phase = net::training_phase_name(t->phase);
     }
-    out.push_back(f);
+    fn(f);
   }
-  return out;
 }
 
 std::string node_group_of_asg(const scenario::RunResult& run, const std::string& asg) {

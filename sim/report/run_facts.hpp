@@ -1,6 +1,7 @@
 #pragma once
 // Facts about a finished run that the JSON report, the expectations and sweeps all read, computed
 // in one place so they cannot disagree.
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,7 +25,8 @@ struct JobFacts {
   std::string training_phase;    // Waiting | Hung | Training | Succeeded | Failed
 };
 
-std::vector<JobFacts> job_facts(const scenario::RunResult& run);
+// One Job at a time, in the order the API lists them: a week of a fleet has 100,000 Jobs.
+void for_each_job_facts(const scenario::RunResult& run, const std::function<void(const JobFacts&)>& fn);
 // Node group name of an ASG, or the ASG name itself when it is not a managed node group's.
 std::string node_group_of_asg(const scenario::RunResult& run, const std::string& asg);
 double total_cost_usd(const scenario::RunResult& run);

@@ -11,7 +11,7 @@
 namespace eksim::report {
 
 void write_timeline(const scenario::RunResult& run, const std::function<void(std::string_view)>& out) {
-  const auto& events = run.cluster->log.series();
+  const auto& log = run.cluster->log;
   const auto& activities = run.cluster->log.activities();
   auto activity_object = [&](const engine::Activity& act) {
     return act.service == "autoscaling" ? "AutoScalingGroup/" + node_group_of_asg(run, act.resource)
@@ -21,10 +21,12 @@ void write_timeline(const scenario::RunResult& run, const std::function<void(std
   // run to ~55 characters and EventBridge detail-types ("EC2 Spot Instance Interruption Warning")
   // outgrow the usual reason width.
   std::size_t reason_width = 24, object_width = 24;
-  for (const auto& ev : events) {
+  // Two passes over the Events (one for the widths, one to print): a long run keeps most of them
+  // in its spill file, not in memory.
+  log.for_each_series([&](const engine::Event& ev, std::size_t) {
     reason_width = std::max(reason_width, ev.reason.size());
     object_width = std::max(object_width, ev.object.str().size());
-  }
+  });
   for (const auto& act : activities) {
     reason_width = std::max(reason_width, act.status.size());
     object_width = std::max(object_width, activity_object(act).size());
@@ -63,29 +65,28 @@ void write_timeline(const scenario::RunResult& run, const std::function<void(std
                [](const AwsRow& x, const AwsRow& y) { return x.time < y.time; });
     aws_rows = std::move(merged);
   }
-  std::size_t e = 0, a = 0;
-  // Merge by time; at equal times Kubernetes events first (they are usually the cause).
-  while (e < events.size() || a < aws_rows.size()) {
-    bool take_event = a >= aws_rows.size() || (e < events.size() && events[e].time <= aws_rows[a].time);
-    if (take_event) {
-      const auto& ev = events[e++];
-      std::string msg = ev.message;
-      // One row per Event object, as `kubectl get events` lists them, with describe's count.
-      if (ev.count > 1) msg += fmt::format(" (x{} over {})", ev.count, engine::human_duration(ev.last_time - ev.time));
-      out(row(engine::format_clock(ev.time), engine::to_string(ev.type), ev.reason, ev.object.str(), msg));
-    } else {
-      const AwsRow& r = aws_rows[a++];
-      const auto& act = activities[r.activity];
-      std::string msg = act.description;
-      if (r.start_of_update) {
-        out(row(engine::format_clock(r.time), "AWS", "InProgress", activity_object(act), msg));
-        continue;
-      }
-      if (act.status == "Failed" && !act.status_message.empty() && msg.find(act.status_message) == std::string::npos)
-        msg += " " + act.status_message;
-      out(row(engine::format_clock(r.time), "AWS", act.status, activity_object(act), msg));
+  std::size_t a = 0;
+  auto print_aws_row = [&] {
+    const AwsRow& r = aws_rows[a++];
+    const auto& act = activities[r.activity];
+    std::string msg = act.description;
+    if (r.start_of_update) {
+      out(row(engine::format_clock(r.time), "AWS", "InProgress", activity_object(act), msg));
+      return;
     }
-  }
+    if (act.status == "Failed" && !act.status_message.empty() && msg.find(act.status_message) == std::string::npos)
+      msg += " " + act.status_message;
+    out(row(engine::format_clock(r.time), "AWS", act.status, activity_object(act), msg));
+  };
+  // Merge by time; at equal times Kubernetes events first (they are usually the cause).
+  log.for_each_series([&](const engine::Event& ev, std::size_t) {
+    while (a < aws_rows.size() && aws_rows[a].time < ev.time) print_aws_row();
+    std::string msg = ev.message;
+    // One row per Event object, as `kubectl get events` lists them, with describe's count.
+    if (ev.count > 1) msg += fmt::format(" (x{} over {})", ev.count, engine::human_duration(ev.last_time - ev.time));
+    out(row(engine::format_clock(ev.time), engine::to_string(ev.type), ev.reason, ev.object.str(), msg));
+  });
+  while (a < aws_rows.size()) print_aws_row();
 }
 
 void write_hints(const scenario::RunResult& run, const std::function<void(std::string_view)>& out) {

@@ -135,13 +135,13 @@ std::string chrome_trace(const scenario::RunResult& run) {
     }
   }
 
-  for (const auto& e : c.log.series()) {
-    if (e.time > run.end) continue;
+  c.log.for_each_series([&](const engine::Event& e, std::size_t) {
+    if (e.time > run.end) return;
     Json args{{"object", e.object.str()}, {"message", e.message}, {"source", e.source}};
     if (is_autoscaler(e.source)) events.push_back(instant(e.reason, "autoscaler", kControlPlanePid, kDecisionsTid, e.time, args));
     if (e.type == engine::EventType::Warning)
       events.push_back(instant(e.reason, "warning", kControlPlanePid, kWarningsTid, e.time, args));
-  }
+  });
   for (const auto& a : c.log.activities()) {
     if (a.start > run.end) continue;
     std::string resource = a.service == "autoscaling" ? node_group_of_asg(run, a.resource) : a.resource;

@@ -53,6 +53,7 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
       if (!e.event_reason.empty()) reasons->insert(e.event_reason);
     c.log.keep_occurrences_if([reasons](const engine::Event& e) { return reasons->count(e.reason) > 0; });
   }
+  c.log.spill_series(options.spill_events_in_batches_of);
   install_controllers(c);
   c.start();
   // The terraform module ignores node group keys it does not know (modelled on purpose under

@@ -13,6 +13,9 @@
 
 namespace eksim::scenario {
 
+// The Event batch `eksim run` and `eksim sweep` spill by: a few tens of MB of Events in memory.
+inline constexpr std::size_t kLongRunEventBatch = 32768;
+
 struct RunOptions {
   std::optional<std::uint64_t> seed;       // overrides the scenario's
   std::optional<engine::Duration> until;   // overrides the scenario's duration
@@ -23,6 +26,9 @@ struct RunOptions {
   // expectation of the scenario counts are kept, so a long run's memory follows the Event
   // objects, not every repeat.
   bool keep_all_occurrences = true;
+  // Keep about twice this many Event objects in memory and move older ones to a temporary file as
+  // the run goes (EventLog::spill_series); 0 keeps them all in memory (tests, `eksim serve`).
+  std::size_t spill_events_in_batches_of = 0;
   // Called between slices of the run (every 1/256 of its length, simulated) with the simulated
   // time reached and the events fired so far; must only read. `eksim run`'s progress line.
   std::function<void(engine::SimTime reached, engine::SimTime end, std::uint64_t events)> progress;

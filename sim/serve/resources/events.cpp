@@ -35,10 +35,8 @@ std::string api_version_of(const std::string& kind) {
 void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_k8s_io) {
   const Cluster& c = ctx.cluster;
   const TimeBase& tb = ctx.time;
-  const auto& series = c.log.series();
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    const engine::Event& e = series[i];
-    if (!kubernetes_kinds().count(e.object.kind)) continue;
+  c.log.for_each_series([&](const engine::Event& e, std::size_t i) {
+    if (!kubernetes_kinds().count(e.object.kind)) return;
     // Events of cluster-scoped objects live in "default", as the recorders write them.
     std::string ns = e.object.ns.empty() ? "default" : e.object.ns;
     std::string uid;
@@ -91,7 +89,7 @@ void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_
                                                {"deprecatedFirstTimestamp", tb.at(e.time)},
                                                {"deprecatedLastTimestamp", tb.at(last)},
                                                {"deprecatedCount", e.count}};
-  }
+  });
 }
 
 }  // namespace eksim::serve

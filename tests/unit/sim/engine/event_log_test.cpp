@@ -36,10 +36,10 @@ TEST(EventCorrelator, IdenticalEventsUpdateOneEventWithCountAndTimestamps) {
   ObjectRef pod{"Pod", "default", "gpu-pod"};
   for (int i = 0; i < 5; ++i)
     log.record(SimTime{} + Duration::seconds(60 * i), EventType::Warning, "BackOff", pod, "Back-off", "kubelet");
-  ASSERT_EQ(log.series().size(), 1u);
-  EXPECT_EQ(log.series()[0].count, 5);
-  EXPECT_EQ(log.series()[0].time, SimTime{});
-  EXPECT_EQ(log.series()[0].last_time, SimTime{} + Duration::seconds(240));
+  ASSERT_EQ(log.series_count(), 1u);
+  EXPECT_EQ(log.copy_series()[0].count, 5);
+  EXPECT_EQ(log.copy_series()[0].time, SimTime{});
+  EXPECT_EQ(log.copy_series()[0].last_time, SimTime{} + Duration::seconds(240));
   EXPECT_EQ(log.events().size(), 5u);
   EXPECT_EQ(log.occurrences(), 5u);
 }
@@ -51,10 +51,10 @@ TEST(EventCorrelator, TenSimilarMessagesWithinTenMinutesAreCombined) {
     log.record(SimTime{} + Duration::seconds(10 * i), EventType::Warning, "FailedMount", node,
                "message " + std::to_string(i), "kubelet");
   // Nine distinct Events, then the tenth and later similar ones fold into one combined Event.
-  ASSERT_EQ(log.series().size(), 10u);
-  EXPECT_EQ(log.series()[8].message, "message 8");
-  EXPECT_EQ(log.series()[9].message, "(combined from similar events): message 11");
-  EXPECT_EQ(log.series()[9].count, 3);
+  ASSERT_EQ(log.series_count(), 10u);
+  EXPECT_EQ(log.copy_series()[8].message, "message 8");
+  EXPECT_EQ(log.copy_series()[9].message, "(combined from similar events): message 11");
+  EXPECT_EQ(log.copy_series()[9].count, 3);
   // Occurrences keep what the component said.
   EXPECT_EQ(log.events().back().message, "message 11");
 }
@@ -65,7 +65,7 @@ TEST(EventCorrelator, SimilarMessagesMoreThanTenMinutesApartStartOver) {
   for (int i = 0; i < 12; ++i)
     log.record(SimTime{} + Duration::seconds(601 * i), EventType::Warning, "FailedMount", node,
                "message " + std::to_string(i), "kubelet");
-  EXPECT_EQ(log.series().size(), 12u);
+  EXPECT_EQ(log.series_count(), 12u);
 }
 
 TEST(EventCorrelator, TheSchedulersEventsAreNotCombined) {
@@ -74,7 +74,7 @@ TEST(EventCorrelator, TheSchedulersEventsAreNotCombined) {
   for (int i = 0; i < 12; ++i)
     log.record(SimTime{} + Duration::seconds(i), EventType::Warning, "FailedScheduling", pod,
                "0/" + std::to_string(i) + " nodes are available", "default-scheduler");
-  EXPECT_EQ(log.series().size(), 12u);
+  EXPECT_EQ(log.series_count(), 12u);
 }
 
 TEST(EventCorrelator, AnEventEvictedFromTheCacheStartsANewEvent) {
@@ -84,10 +84,10 @@ TEST(EventCorrelator, AnEventEvictedFromTheCacheStartsANewEvent) {
   log.record(SimTime{}, EventType::Normal, "Pulled", b, "m", "kubelet");
   log.record(SimTime{}, EventType::Normal, "Pulled", c, "m", "kubelet");  // evicts a
   log.record(SimTime{}, EventType::Normal, "Pulled", a, "m", "kubelet");
-  EXPECT_EQ(log.series().size(), 4u);
+  EXPECT_EQ(log.series_count(), 4u);
   log.record(SimTime{}, EventType::Normal, "Pulled", a, "m", "kubelet");
-  EXPECT_EQ(log.series().size(), 4u);
-  EXPECT_EQ(log.series()[3].count, 2);
+  EXPECT_EQ(log.series_count(), 4u);
+  EXPECT_EQ(log.copy_series()[3].count, 2);
 }
 
 TEST(HumanDuration, AsKubectlPrintsSpans) {

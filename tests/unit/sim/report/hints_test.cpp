@@ -45,7 +45,7 @@ TEST(Hints, SubnetsTypoIsAHintAndNoEvent) {
     EXPECT_NE(e.source, "eksim") << e.reason;
     EXPECT_NE(e.reason, "IgnoredNodeGroupKey");
   }
-  for (const auto& e : log.series()) EXPECT_NE(e.source, "eksim") << e.reason;
+  for (const auto& e : log.copy_series()) EXPECT_NE(e.source, "eksim") << e.reason;
   ASSERT_EQ(log.hints().size(), 1u);
   const engine::Hint& h = log.hints()[0];
   EXPECT_EQ(h.time, engine::SimTime{});
@@ -220,7 +220,7 @@ TEST(Hints, NoShippedScenarioHasAnEksimSourceEvent) {
     o.until = std::min(s->duration, engine::Duration::hours(2));
     scenario::RunResult run = scenario::run_scenario(*s, o);
     ++ran;
-    for (const auto& e : run.cluster->log.series())
+    for (const auto& e : run.cluster->log.copy_series())
       EXPECT_NE(e.source, "eksim") << entry.path() << ": " << e.reason << " " << e.message;
   }
   EXPECT_GE(ran, 40);

@@ -89,8 +89,8 @@ TEST(QueueingHints, ParkedPodsAreStillFlushedAfterFiveMinutes) {
   EXPECT_EQ(w.failed("big"), 2u);
   auto ev = w.events("FailedScheduling", "Pod/default/big");
   EXPECT_EQ(ev.back().count, 2);  // the identical message is one Event with count 2
-  ASSERT_EQ(w.log.series().size(), 1u);
-  EXPECT_EQ(w.log.series()[0].count, 2);
+  ASSERT_EQ(w.log.series_count(), 1u);
+  EXPECT_EQ(w.log.copy_series()[0].count, 2);
 }
 
 }  // namespace

@@ -1,0 +1,102 @@
+#include "sim/engine/event_spill.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "sim/engine/event_log.hpp"
+
+namespace eksim::engine {
+namespace {
+
+void expect_same_event(const Event& a, const Event& b, std::size_t index) {
+  EXPECT_EQ(a.time, b.time) << index;
+  EXPECT_EQ(a.last_time, b.last_time) << index;
+  EXPECT_EQ(a.count, b.count) << index;
+  EXPECT_EQ(a.type, b.type) << index;
+  EXPECT_EQ(a.reason, b.reason) << index;
+  EXPECT_EQ(a.object, b.object) << index;
+  EXPECT_EQ(a.message, b.message) << index;
+  EXPECT_EQ(a.source, b.source) << index;
+}
+
+TEST(EventSpill, ReadsBackInIndexOrderWithLateOnesMergedIn) {
+  EventSpill spill;
+  ASSERT_TRUE(spill.ok());
+  auto ev = [](int i) {
+    return Event{SimTime{i}, EventType::Warning, fmt::format("R{}", i), {"Pod", "ns", fmt::format("p{}", i)},
+                 std::string(i * 7, 'x'), "kubelet", i + 1, SimTime{i + 100}};
+  };
+  spill.write_in_order(0, ev(0));
+  spill.write_in_order(2, ev(2));
+  spill.write_in_order(5, ev(5));
+  spill.write_late(4, ev(4));
+  spill.write_late(1, ev(1));
+  spill.write_in_order(6, ev(6));  // writing goes on after a read, too
+  std::vector<std::size_t> order;
+  spill.for_each([&](std::size_t index, const Event& e) {
+    order.push_back(index);
+    expect_same_event(e, ev(static_cast<int>(index)), index);
+  });
+  EXPECT_EQ(order, (std::vector<std::size_t>{0, 1, 2, 4, 5, 6}));
+  spill.write_in_order(7, ev(7));
+  order.clear();
+  spill.for_each([&](std::size_t index, const Event&) { order.push_back(index); });
+  EXPECT_EQ(order, (std::vector<std::size_t>{0, 1, 2, 4, 5, 6, 7}));
+}
+
+// A log that spills every few Events gives exactly the series of one that keeps them all: counts,
+// lastTimestamps and combined messages of Events updated long after they left memory included.
+TEST(EventSpill, SpillingLogReadsTheSameSeriesAsAnInMemoryOne) {
+  CorrelatorOptions options{10, Duration::seconds(600), 24};  // a small LRU: evictions all the time
+  EventLog kept(options), spilled(options);
+  spilled.spill_series(7);
+  std::mt19937 rng(42);
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const char* sources[] = {"kubelet", "default-scheduler", "karpenter"};
+  const char* reasons[] = {"FailedScheduling", "BackOff", "Pulled", "Nominated"};
+  SimTime t{};
+  for (int i = 0; i < 20000; ++i) {
+    t += Duration::seconds(pick(40));
+    // A few long-lived objects repeat all run long with many messages (held back from the spill,
+    // then combined); most events are about new objects.
+    Event e;
+    if (pick(3) == 0) {
+      std::string message = fmt::format("Back-off {}", pick(14));
+      e = Event{t, EventType::Warning, "BackOff", {"Pod", "default", fmt::format("steady-{}", pick(2))}, message,
+                "kubelet", 1, t};
+    } else {
+      std::string object = fmt::format("pod-{}", i / 5 + pick(3));
+      std::string message = fmt::format("message {}", pick(3));
+      e = Event{t, pick(2) ? EventType::Normal : EventType::Warning, reasons[pick(4)], {"Pod", "default", object},
+                message, sources[pick(3)], 1, t};
+    }
+    kept.record(e);
+    spilled.record(e);
+  }
+  ASSERT_EQ(spilled.series_count(), kept.series_count());
+  std::vector<Event> want = kept.copy_series();
+  std::vector<std::size_t> indexes;
+  std::size_t n = 0;
+  spilled.for_each_series([&](const Event& e, std::size_t index) {
+    indexes.push_back(index);
+    ASSERT_LT(index, want.size());
+    expect_same_event(e, want[index], index);
+    ++n;
+  });
+  EXPECT_EQ(n, want.size());
+  for (std::size_t i = 0; i < indexes.size(); ++i) ASSERT_EQ(indexes[i], i);
+  // The run exercised what matters: Events updated after 14 newer ones had been made (so after the
+  // spill line, at most 2 x 7 behind the end, had passed them) and combined messages.
+  bool updated_past_the_line = false, combined = false;
+  for (std::size_t i = 0; i + 14 < want.size(); ++i) {
+    updated_past_the_line |= want[i].last_time > want[i + 14].time;
+    combined |= want[i].message.rfind("(combined from similar events)", 0) == 0;
+  }
+  EXPECT_TRUE(updated_past_the_line);
+  EXPECT_TRUE(combined);
+}
+
+}  // namespace
+}  // namespace eksim::engine
