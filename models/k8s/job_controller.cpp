@@ -70,14 +70,13 @@ std::size_t JobController::apply(Job job) {
   // A later Job of the same name (applied after the first was deleted) owns the new pods; the
   // scan this replaces returned the first match, which is the same Job while names are unique.
   by_name_.try_emplace(api_.jobs()[idx].meta.ns + "/" + api_.jobs()[idx].meta.name, idx);
-  state_[idx];
+  state_.resize(idx + 1);
   reconcile(idx);
   return idx;
 }
 
 std::vector<PodId> JobController::pods(std::size_t index) const {
-  auto it = state_.find(index);
-  return it == state_.end() ? std::vector<PodId>{} : it->second.pods;
+  return index < state_.size() ? state_[index].pods : std::vector<PodId>{};
 }
 
 void JobController::enqueue(std::size_t index, Duration delay) {
@@ -87,6 +86,10 @@ void JobController::enqueue(std::size_t index, Duration delay) {
     api_.sim().cancel(st.timer);
   }
   st.timer = api_.sim().schedule(delay, [this, index] { reconcile(index); });
+}
+
+void JobController::finished(Job& job) {
+  if (drop_finished_templates_) job.tmpl = PodTemplate{};
 }
 
 void JobController::reconcile(std::size_t index) {
@@ -113,6 +116,7 @@ void JobController::reconcile(std::size_t index) {
       else api_.remove_pod(p);
     }
     job.active = 0;
+    finished(job);
     return;
   }
   bool indexed = job.completion_mode == "Indexed";
@@ -121,6 +125,7 @@ void JobController::reconcile(std::size_t index) {
     job.condition = "Complete";
     job.completed_at = api_.now();
     api_.emit(EventType::Normal, "Completed", ref, "Job completed", kSource);
+    finished(job);
     return;
   }
   // Pod failure back-off before creating replacements: 10 s * 2^(failures-1), at most 6 min.

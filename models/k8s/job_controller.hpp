@@ -6,6 +6,7 @@
 // Failed pods are replaced after the pod-failure back-off (10 s doubling, max 6 min:
 // DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff). With restartPolicy OnFailure the
 // container restarts count as failures, as upstream.
+#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -26,12 +27,17 @@ class JobController {
   explicit JobController(ApiServer& api, Kubelet* kubelet = nullptr);
   std::size_t apply(Job job);  // stored in api.jobs(); returns its index
   std::vector<PodId> pods(std::size_t index) const;
+  // A finished Job's pod template is never read again by a controller; a long run (`eksim run`,
+  // sweeps) drops it so that a week of 100,000 Jobs holds only their status. `eksim serve` keeps
+  // it for `kubectl describe job`.
+  void drop_finished_templates(bool on) { drop_finished_templates_ = on; }
 
  private:
   void reconcile(std::size_t index);
   void enqueue(std::size_t index, engine::Duration delay = {});
   std::optional<std::size_t> owner_of(PodId id) const;
   void pod_finished(PodId id);
+  void finished(Job& job);
 
   ApiServer& api_;
   Kubelet* kubelet_;
@@ -44,7 +50,8 @@ class JobController {
     engine::SimTime last_failure;
     engine::EventId timer;
   };
-  std::map<std::size_t, State> state_;
+  std::deque<State> state_;  // by index in api.jobs()
+  bool drop_finished_templates_ = false;
   // "ns/name" -> index in api.jobs(), so a pod event finds its owner without a scan (the
   // informer's namespace/name index upstream).
   std::unordered_map<std::string, std::size_t> by_name_;

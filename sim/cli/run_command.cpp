@@ -23,6 +23,7 @@ int run_command(const RunArgs& args) {
   options.seed = args.seed;
   options.keep_all_occurrences = false;
   options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
+  options.drop_finished_job_templates = true;
   if (!args.until.empty()) {
     auto d = engine::parse_duration(args.until);
     if (!d || d->us <= 0) {

@@ -427,6 +427,7 @@ int sweep_command(const SweepArgs& args) {
         options.until = plan.until;
         options.keep_all_occurrences = false;
         options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
+        options.drop_finished_job_templates = true;
         scenario::RunResult result = scenario::run_scenario(*scenarios[run.point], options);
         auto results = report::check_expectations(result);
         line = sweep_run_line(plan, run, report::run_headline(result, results), result.end.to_seconds());

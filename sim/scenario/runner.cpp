@@ -55,6 +55,7 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
   }
   c.log.spill_series(options.spill_events_in_batches_of);
   install_controllers(c);
+  c.jobs->drop_finished_templates(options.drop_finished_job_templates);
   c.start();
   // The terraform module ignores node group keys it does not know (modelled on purpose under
   // nodeGroupKeys: terraform-module). The real apply is silent, so eksim says so as a hint, never

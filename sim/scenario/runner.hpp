@@ -29,6 +29,9 @@ struct RunOptions {
   // Keep about twice this many Event objects in memory and move older ones to a temporary file as
   // the run goes (EventLog::spill_series); 0 keeps them all in memory (tests, `eksim serve`).
   std::size_t spill_events_in_batches_of = 0;
+  // Drop a finished Job's pod template (JobController::drop_finished_templates): nothing reads it
+  // but `kubectl describe job` under `eksim serve`.
+  bool drop_finished_job_templates = false;
   // Called between slices of the run (every 1/256 of its length, simulated) with the simulated
   // time reached and the events fired so far; must only read. `eksim run`'s progress line.
   std::function<void(engine::SimTime reached, engine::SimTime end, std::uint64_t events)> progress;

@@ -111,6 +111,34 @@ TEST(JobController, BackoffLimitExceeded) {
   EXPECT_EQ(w.events("SuccessfulCreate", "Job/default/bad").size(), 3u);
 }
 
+// A long run drops a finished Job's pod template, and only a finished one's: the running Job still
+// creates its pods from it, and the finished one's status and events are as with the template kept.
+TEST(JobController, LongRunDropsOnlyFinishedTemplates) {
+  World w;
+  JobController jc(w.api, &w.kubelet);
+  jc.drop_finished_templates(true);
+  w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
+  Job quick, slow;
+  quick.meta.name = "quick";
+  quick.completions = 2;
+  quick.tmpl = tmpl({"sleep", "60"}, "Never");
+  slow.meta.name = "slow";
+  slow.completions = 3;
+  slow.tmpl = tmpl({"sleep", "600"}, "Never");
+  std::size_t q = jc.apply(quick), s = jc.apply(slow);
+  w.run_until_s(300);
+  EXPECT_EQ(w.api.jobs()[q].condition, "Complete");
+  EXPECT_EQ(w.api.jobs()[q].succeeded, 2);
+  EXPECT_TRUE(w.api.jobs()[q].tmpl.spec.containers.empty());
+  EXPECT_EQ(w.api.jobs()[s].condition, "");
+  ASSERT_EQ(w.api.jobs()[s].tmpl.spec.containers.size(), 1u);
+  w.run_until_s(3000);
+  EXPECT_EQ(w.api.jobs()[s].condition, "Complete");
+  EXPECT_EQ(w.api.jobs()[s].succeeded, 3);
+  EXPECT_EQ(w.events("SuccessfulCreate", "Job/default/slow").size(), 3u);
+  EXPECT_TRUE(w.api.jobs()[s].tmpl.spec.containers.empty());
+}
+
 // A `sleep` container ignores SIGTERM, so a deleted pod terminates for its whole 30 s grace period;
 // the ReplicaSet and the Job (podReplacementPolicy TerminatingOrFailed) replace it at once.
 TEST(WorkloadControllers, ReplaceATerminatingPodAtOnce) {
