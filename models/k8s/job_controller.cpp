@@ -89,7 +89,7 @@ void JobController::enqueue(std::size_t index, Duration delay) {
 }
 
 void JobController::finished(Job& job) {
-  if (drop_finished_templates_) job.tmpl = PodTemplate{};
+  if (drop_finished_templates_) job.tmpl.reset();
 }
 
 void JobController::reconcile(std::size_t index) {
@@ -102,7 +102,7 @@ void JobController::reconcile(std::size_t index) {
   for (PodId p : st.pods) {
     const PodRecord& r = api_.pod(p);
     if (pod_active(r)) active.push_back(p);
-    if (job.tmpl.spec.restart_policy == "OnFailure") restarts += r.pod.status.restart_count;
+    if (job.tmpl->spec.restart_policy == "OnFailure") restarts += r.pod.status.restart_count;
   }
   job.active = static_cast<std::int32_t>(active.size());
   std::int32_t failures = st.pod_failures + restarts;
@@ -153,7 +153,7 @@ void JobController::reconcile(std::size_t index) {
       completion_index = next_index++;
       prefix += std::to_string(completion_index) + "-";
     }
-    Pod p = pod_from_template(api_, job.tmpl, job.meta.ns, prefix, {"Job", job.meta.name, true});
+    Pod p = pod_from_template(api_, *job.tmpl, job.meta.ns, prefix, {"Job", job.meta.name, true});
     p.meta.labels[kLabelJobName] = job.meta.name;
     p.meta.labels["job-name"] = job.meta.name;
     p.meta.labels["controller-uid"] = job.meta.uid;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/k8s/objects.hpp"
+#include "sim/engine/indirect.hpp"
 
 namespace eksim::k8s {
 
@@ -29,7 +30,9 @@ struct Job {
   std::int32_t parallelism = 1;
   std::int32_t backoff_limit = 6;  // Job default
   std::string completion_mode = "NonIndexed";  // | Indexed
-  PodTemplate tmpl;
+  // On the heap: a week of a fleet keeps 100,000 Jobs, and a finished one's template may be
+  // dropped (JobController::drop_finished_templates), after which it has no value.
+  engine::Indirect<PodTemplate> tmpl;
   // status
   std::int32_t active = 0, succeeded = 0, failed = 0;
   std::string condition;  // "", Complete, Failed

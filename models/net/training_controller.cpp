@@ -174,8 +174,12 @@ struct TrainingController::Impl {
     auto it = by_job.find(job);
     if (it != by_job.end()) return it->second < 0 ? nullptr : &jobs[static_cast<std::size_t>(it->second)];
     const k8s::Job& j = c.api.jobs()[job];
+    if (!j.tmpl.has_value()) {  // finished and dropped: it never trained, or it would be tracked
+      by_job[job] = -1;
+      return nullptr;
+    }
     std::string error;
-    auto spec = training_spec(j.tmpl, &error);
+    auto spec = training_spec(*j.tmpl, &error);
     if (!spec) {
       by_job[job] = -1;
       if (!error.empty())

@@ -1,6 +1,9 @@
 #include "sim/engine/event_spill.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -78,9 +81,22 @@ class Reader {
   std::FILE* f_;
 };
 
+// A file in $TMPDIR (else /tmp) that is gone from the directory as soon as it is open, so nothing
+// is left behind however the process ends. (glibc's tmpfile() ignores TMPDIR.)
+std::FILE* anonymous_temp_file() {
+  const char* dir = std::getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/eksim-events-XXXXXX";
+  int fd = ::mkstemp(path.data());
+  if (fd < 0) return nullptr;
+  ::unlink(path.c_str());
+  std::FILE* f = ::fdopen(fd, "w+b");
+  if (!f) ::close(fd);
+  return f;
+}
+
 }  // namespace
 
-EventSpill::EventSpill() : in_order_(std::tmpfile()), late_(std::tmpfile()) {
+EventSpill::EventSpill() : in_order_(anonymous_temp_file()), late_(anonymous_temp_file()) {
   // Large stdio buffers: the files are written and read in long sequential runs.
   if (in_order_) std::setvbuf(in_order_, nullptr, _IOFBF, 1 << 20);
 }

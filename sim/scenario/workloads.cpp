@@ -161,8 +161,8 @@ Manifest stamp(const WorkloadGenerator& g, const Arrival& a) {
   if (auto* job = std::get_if<k8s::Job>(&m.object)) {
     job->meta.name = a.name;
     job->meta.ns = g.ns;
-    set_gpus(job->tmpl.spec, a.gpus);
-    job->tmpl.meta.annotations["eksim.io/duration"] = engine::format_duration(a.duration);
+    set_gpus(job->tmpl->spec, a.gpus);
+    job->tmpl->meta.annotations["eksim.io/duration"] = engine::format_duration(a.duration);
   } else if (auto* d = std::get_if<k8s::Deployment>(&m.object)) {
     d->meta.name = a.name;
     d->meta.ns = g.ns;

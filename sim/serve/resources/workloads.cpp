@@ -111,7 +111,7 @@ void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMa
              {"kind", "Job"},
              {"metadata", render_meta(j.meta, ctx.time)},
              {"spec", {{"completions", j.completions}, {"parallelism", j.parallelism}, {"backoffLimit", j.backoff_limit},
-                       {"completionMode", j.completion_mode}, {"template", pod_template(j.tmpl)}}},
+                       {"completionMode", j.completion_mode}, {"template", pod_template(*j.tmpl)}}},
              {"status", status}};
   }
 }

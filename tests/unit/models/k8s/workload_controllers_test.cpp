@@ -97,7 +97,7 @@ TEST(JobController, BackoffLimitExceeded) {
   j.meta.name = "bad";
   j.backoff_limit = 2;
   j.tmpl = tmpl({"sh", "-c", "exit 1"}, "Never");
-  j.tmpl.meta.annotations = {{"eksim.io/duration", "5s"}, {"eksim.io/exit-code", "1"}};
+  j.tmpl->meta.annotations = {{"eksim.io/duration", "5s"}, {"eksim.io/exit-code", "1"}};
   std::size_t idx = jc.apply(j);
   w.run_until_s(2000);
   const Job& job = w.api.jobs()[idx];
@@ -129,14 +129,15 @@ TEST(JobController, LongRunDropsOnlyFinishedTemplates) {
   w.run_until_s(300);
   EXPECT_EQ(w.api.jobs()[q].condition, "Complete");
   EXPECT_EQ(w.api.jobs()[q].succeeded, 2);
-  EXPECT_TRUE(w.api.jobs()[q].tmpl.spec.containers.empty());
+  EXPECT_FALSE(w.api.jobs()[q].tmpl.has_value());
   EXPECT_EQ(w.api.jobs()[s].condition, "");
-  ASSERT_EQ(w.api.jobs()[s].tmpl.spec.containers.size(), 1u);
+  ASSERT_TRUE(w.api.jobs()[s].tmpl.has_value());
+  EXPECT_EQ(w.api.jobs()[s].tmpl->spec.containers.size(), 1u);
   w.run_until_s(3000);
   EXPECT_EQ(w.api.jobs()[s].condition, "Complete");
   EXPECT_EQ(w.api.jobs()[s].succeeded, 3);
   EXPECT_EQ(w.events("SuccessfulCreate", "Job/default/slow").size(), 3u);
-  EXPECT_TRUE(w.api.jobs()[s].tmpl.spec.containers.empty());
+  EXPECT_FALSE(w.api.jobs()[s].tmpl.has_value());
 }
 
 // A `sleep` container ignores SIGTERM, so a deleted pod terminates for its whole 30 s grace period;

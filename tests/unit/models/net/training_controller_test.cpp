@@ -261,7 +261,7 @@ TEST(TrainingControllerTest, WatchdogTimeoutAnnotationMovesTheFailure) {
   s.duration = engine::Duration::minutes(8);
   auto* job = std::get_if<k8s::Job>(&s.manifests.at(0).object);
   ASSERT_NE(job, nullptr);
-  job->tmpl.meta.annotations[kAnnotationWatchdogTimeout] = "3m";
+  job->tmpl->meta.annotations[kAnnotationWatchdogTimeout] = "3m";
   RunResult run = scenario::run_scenario(s);
   TrainingJobStatus st = status_of(run, "allreduce");
   ASSERT_GE(st.failed_attempts, 1);

@@ -344,7 +344,7 @@ items:
   EXPECT_EQ(j.parallelism, 4);
   EXPECT_EQ(j.backoff_limit, 0);
   EXPECT_EQ(j.completion_mode, "Indexed");
-  EXPECT_EQ(j.tmpl.meta.labels.at("job-name"), "allreduce");
+  EXPECT_EQ(j.tmpl->meta.labels.at("job-name"), "allreduce");
   const auto& ds = std::get<k8s::DaemonSet>(ms[2].object);
   EXPECT_EQ(ds.selector.match_expressions.at(0).op, "In");
   EXPECT_EQ(std::get<NamespaceObject>(ms[3].object).meta.ns, "");

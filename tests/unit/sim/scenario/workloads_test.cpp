@@ -111,8 +111,8 @@ TEST_F(WorkloadsTest, ArrivalsCreateJobsThroughTheController) {
   auto& jobs = r.cluster->api.jobs();
   ASSERT_EQ(jobs.size(), 3u);
   EXPECT_EQ(jobs[0].meta.name, "training-0001");
-  EXPECT_EQ(jobs[0].tmpl.meta.annotations.at("eksim.io/duration"), "5m0s");
-  EXPECT_EQ(jobs[0].tmpl.spec.containers[0].limits.get(k8s::kNvidiaGpu), 1);
+  EXPECT_EQ(jobs[0].tmpl->meta.annotations.at("eksim.io/duration"), "5m0s");
+  EXPECT_EQ(jobs[0].tmpl->spec.containers[0].limits.get(k8s::kNvidiaGpu), 1);
   EXPECT_GE(r.cluster->api.pod_slots(), 3u);  // each Job made its pod (no GPU node: they stay Pending)
 }
 
