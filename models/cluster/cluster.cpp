@@ -139,7 +139,8 @@ bool Cluster::role_mapped(const std::string& role) const {
          spec_.access.mapped_roles.end();
 }
 
-k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::ManagedNodegroup* ng) const {
+k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::ManagedNodegroup* ng,
+                                      const NodeClassSettings* node_class) const {
   k8s::MachineSpec m;
   const aws::InstanceType& type = *inst.type;
   // EKS Auto Mode names nodes by instance id; everything else by the private DNS name.
@@ -189,6 +190,12 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
     disk_gib = ng->spec.disk_size_gib;
     // aws-node uses the node role unless the vpc-cni add-on has its own (IRSA / Pod Identity).
     m.cni_initializes = ng->spec.iam_role_attach_cni_policy || spec_.vpc_cni_own_role;
+  }
+  if (node_class) {
+    // Karpenter writes the NodeClass's kubelet settings into the node's user data; its
+    // blockDeviceMappings size the root volume.
+    opts = node_class->kubelet;
+    disk_gib = node_class->root_volume_gib;
   }
   k8s::NodeShape shape{type.vcpu,          type.kubelet_memory_ki, type.default_card_enis, type.ipv4_per_eni,
                        type.gpu.count, disk_gib,               type.arch == "arm64"};
