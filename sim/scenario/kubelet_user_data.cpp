@@ -275,11 +275,12 @@ void read_bottlerocket_settings(const Value& v, aws::NodeGroupSpec& spec) {
 }  // namespace
 
 void read_bootstrap_extra_args(const Value& v, aws::NodeGroupSpec& spec) {
+  const std::string text = v.as_string();  // a string for every AMI family, read or not
   const std::string& ami = spec.ami_type;
   if (starts_with(ami, "BOTTLEROCKET_")) {
     read_bottlerocket_settings(v, spec);
   } else if (starts_with(ami, "AL2_") && spec.enable_bootstrap_user_data) {
-    std::vector<std::string> words = shell_words(v.as_string());
+    std::vector<std::string> words = shell_words(text);
     for (std::size_t i = 0; i < words.size(); ++i) {
       std::string w = words[i];
       if (w == "--kubelet-extra-args" && i + 1 < words.size()) {
@@ -291,7 +292,6 @@ void read_bootstrap_extra_args(const Value& v, aws::NodeGroupSpec& spec) {
   }
   // AL2 without enable_bootstrap_user_data, AL2023, CUSTOM: the module's template does not put
   // bootstrap_extra_args in the user data, so nothing reaches the node.
-  (void)v.as_string();
 }
 
 }  // namespace eksim::scenario
