@@ -24,6 +24,16 @@ struct NodegroupTaint {
 // Kubernetes spelling of an EKS taint effect: NO_SCHEDULE -> NoSchedule.
 std::string kubernetes_taint_effect(const std::string& eks_effect);
 
+// What a node group's user data tells the kubelet, from whichever source its AMI family reads:
+// AL2 bootstrap.sh --kubelet-extra-args, AL2023 NodeConfig spec.kubelet (config and flags),
+// Bottlerocket settings.kubernetes. Only what eksim models; the rest is checked and left out.
+struct KubeletUserData {
+  std::optional<std::int64_t> max_pods;             // --max-pods, maxPods, max-pods
+  std::map<std::string, std::string> node_labels;   // --node-labels, node-labels
+  std::vector<NodegroupTaint> taints;               // --register-with-taints, node-taints; Kubernetes effect spelling
+  bool operator==(const KubeletUserData&) const = default;
+};
+
 // An EKS managed node group with the terraform-aws-modules/eks eks_managed_node_groups keys.
 struct NodeGroupSpec {
   std::string name;
@@ -42,8 +52,12 @@ struct NodeGroupSpec {
   // Module default true: AmazonEKS_CNI_Policy on the node role. False leaves aws-node without
   // EC2 permissions unless the cluster gives the VPC CNI its own role (IRSA / Pod Identity).
   bool iam_role_attach_cni_policy = true;
-  std::optional<std::int64_t> max_pods;  // from cloudinit_pre_nodeadm NodeConfig kubelet.config.maxPods
+  KubeletUserData kubelet;  // from cloudinit_pre_nodeadm, bootstrap_extra_args (sim/scenario/kubelet_user_data)
+  bool enable_bootstrap_user_data = false;  // the module writes bootstrap.sh's call (AL2) itself
   std::int64_t disk_size_gib = 20;
+  // enable_efa_support: EFA interfaces on the launch template (vpc.amazonaws.com/efa once the EFA
+  // device plugin runs).
+  bool enable_efa_support = false;
   std::optional<std::int64_t> max_unavailable;
   std::optional<std::int64_t> max_unavailable_percentage;  // module default 33 (update_config)
   // Keys the module would ignore silently (modelled on purpose under module semantics), with

@@ -117,7 +117,7 @@ Cluster::~Cluster() = default;
 
 void Cluster::start() {
   starting_ = true;
-  for (const auto& a : spec_.addons) addons->install(a.name, a.version, a.values);
+  for (const auto& a : spec_.addons) addons->install(a.name, a.version, a.values, a.release_name, a.ns);
   for (const auto& ng : spec_.node_groups) {
     std::vector<std::string> subnets = ng.subnet_ids;
     if (subnets.empty())
@@ -139,7 +139,8 @@ bool Cluster::role_mapped(const std::string& role) const {
          spec_.access.mapped_roles.end();
 }
 
-k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::ManagedNodegroup* ng) const {
+k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::ManagedNodegroup* ng,
+                                      const NodeClassSettings* node_class) const {
   k8s::MachineSpec m;
   const aws::InstanceType& type = *inst.type;
   // EKS Auto Mode names nodes by instance id; everything else by the private DNS name.
@@ -161,6 +162,10 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
   };
   m.capacity_type = inst.spot ? "spot" : "on-demand";
   m.gpu_count = type.gpu.count;
+  if (type.accelerator.manufacturer == "aws") {  // Inferentia, Trainium: Neuron devices
+    m.neuron_devices = type.accelerator.count;
+    m.neuron_cores = type.accelerator.neuron_cores;
+  }
   k8s::KubeletOptions opts;
   std::int64_t disk_gib = 20;
   if (ng) {
@@ -171,13 +176,26 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
     for (const auto& t : ng->spec.taints)
       m.register_with_taints.push_back(k8s::Taint{t.key, t.value, aws::kubernetes_taint_effect(t.effect)});
     m.node_group = ng->spec.name;
+    // enable_efa_support: the module's launch template attaches every EFA interface the type has.
+    if (ng->spec.enable_efa_support) m.efa_count = type.efa_interfaces;
     m.bootstrap = bootstrap_of(ng->spec.ami_type);
     m.nvidia_ami = ng->spec.ami_type.find("NVIDIA") != std::string::npos || ng->spec.ami_type == "AL2_x86_64_GPU";
-    opts.max_pods = ng->spec.max_pods ? std::optional<int>(static_cast<int>(*ng->spec.max_pods)) : std::nullopt;
+    // The kubelet's own settings from the user data: --node-labels and --register-with-taints
+    // join the node group's (EKS passes those the same way).
+    for (const auto& [k, v] : ng->spec.kubelet.node_labels) m.labels[k] = v;
+    for (const auto& t : ng->spec.kubelet.taints) m.register_with_taints.push_back(k8s::Taint{t.key, t.value, t.effect});
+    const auto& max_pods = ng->spec.kubelet.max_pods;
+    opts.max_pods = max_pods ? std::optional<int>(static_cast<int>(*max_pods)) : std::nullopt;
     opts.managed_node_group_cap = ng->spec.ami_type != "CUSTOM";
     disk_gib = ng->spec.disk_size_gib;
     // aws-node uses the node role unless the vpc-cni add-on has its own (IRSA / Pod Identity).
     m.cni_initializes = ng->spec.iam_role_attach_cni_policy || spec_.vpc_cni_own_role;
+  }
+  if (node_class) {
+    // Karpenter writes the NodeClass's kubelet settings into the node's user data; its
+    // blockDeviceMappings size the root volume.
+    opts = node_class->kubelet;
+    disk_gib = node_class->root_volume_gib;
   }
   k8s::NodeShape shape{type.vcpu,          type.kubelet_memory_ki, type.default_card_enis, type.ipv4_per_eni,
                        type.gpu.count, disk_gib,               type.arch == "arm64"};
@@ -228,6 +246,8 @@ void Cluster::on_labels_or_taints_changed(aws::ManagedNodegroup& ng) {
     std::erase_if(rec.node.taints, [](const k8s::Taint& t) { return t.key.find("node.kubernetes.io/") != 0; });
     for (const auto& t : ng.spec.taints)
       rec.node.taints.push_back(k8s::Taint{t.key, t.value, aws::kubernetes_taint_effect(t.effect)});
+    // The kubelet's --register-with-taints were not EKS's to change.
+    for (const auto& t : ng.spec.kubelet.taints) rec.node.taints.push_back(k8s::Taint{t.key, t.value, t.effect});
     api.node_changed(id, k8s::NodeChange::Updated);
   }
 }

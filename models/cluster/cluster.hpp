@@ -15,6 +15,7 @@
 #include "models/cluster/cluster_spec.hpp"
 #include "models/cluster/controller.hpp"
 #include "models/cluster/spot_handling.hpp"
+#include "models/k8s/allocatable.hpp"
 #include "models/k8s/api_server.hpp"
 #include "models/k8s/addons.hpp"
 #include "models/k8s/daemonset_controller.hpp"
@@ -85,7 +86,13 @@ class Cluster {
   // Unix seconds of simulated time 0 (spec.start_time), for AWS timestamps.
   std::int64_t start_epoch_seconds() const { return start_epoch_; }
   // What the kubelet on an instance will register as (labels, taints, allocatable).
-  k8s::MachineSpec machine_for(const aws::Instance& inst, const aws::ManagedNodegroup* ng) const;
+  // A Karpenter NodeClass's kubelet settings and root volume, for its nodes.
+  struct NodeClassSettings {
+    k8s::KubeletOptions kubelet;
+    std::int64_t root_volume_gib = 20;
+  };
+  k8s::MachineSpec machine_for(const aws::Instance& inst, const aws::ManagedNodegroup* ng,
+                               const NodeClassSettings* node_class = nullptr) const;
   // Starts the Kubernetes side of an instance that is running (called for node group instances
   // by the cluster itself, and by Karpenter for its NodeClaims).
   void join_instance(const aws::Instance& inst, k8s::MachineSpec machine);

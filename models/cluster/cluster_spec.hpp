@@ -60,6 +60,8 @@ struct CapacityPoolSpec {
 struct AddonSpec {
   std::string name;  // nvidiaDevicePlugin, nodeFeatureDiscovery, gpuOperator
   std::string version;
+  std::string release_name;  // empty = the add-on's default (nvdp, nfd, gpu-operator)
+  std::string ns;            // empty = the add-on's default namespace
   // Helm values flattened to dotted paths: {"gfd.enabled": "true", "tolerations[0].key": "..."}.
   std::map<std::string, std::string> values;
 };

@@ -74,6 +74,30 @@ Affinity device_plugin_default_affinity() {
   return a;
 }
 
+// The container the chart's template gives each program (name and command as in the
+// nvidia-device-plugin 0.18 chart's daemonset-*.yml, the NFD chart's worker and the GPU
+// Operator's operands).
+Container chart_container(const std::string& role, const std::string& image) {
+  Container c;
+  c.image = image;
+  if (role == kRoleDevicePlugin) {
+    c.name = "nvidia-device-plugin-ctr";
+    c.command = {"nvidia-device-plugin"};
+  } else if (role == kRoleGfd) {
+    c.name = "gpu-feature-discovery-ctr";
+    c.command = {"gpu-feature-discovery"};
+  } else if (role == kRoleNfdWorker) {
+    c.name = "worker";
+    c.command = {"nfd-worker"};
+  } else if (role == kRoleOther) {
+    c.name = "mps-control-daemon-ctr";
+    c.command = {"mps-control-daemon"};
+  } else {
+    c.name = "nvidia-" + role + "-ctr";
+  }
+  return c;
+}
+
 DaemonSet make_ds(const std::string& name, const std::string& ns, const std::string& role, const std::string& image,
                   std::vector<Toleration> tolerations, Labels node_selector, std::optional<Affinity> affinity) {
   DaemonSet ds;
@@ -82,16 +106,12 @@ DaemonSet make_ds(const std::string& name, const std::string& ns, const std::str
   ds.meta.labels["app.kubernetes.io/name"] = name;
   ds.selector.match_labels["app.kubernetes.io/name"] = name;
   ds.tmpl.meta.labels["app.kubernetes.io/name"] = name;
-  ds.tmpl.meta.annotations[kAnnotationAddonRole] = role;
   ds.tmpl.spec.tolerations = std::move(tolerations);
   ds.tmpl.spec.node_selector = std::move(node_selector);
   if (affinity) ds.tmpl.spec.affinity = *affinity;
   ds.tmpl.spec.priority_class_name = "system-node-critical";
   ds.tmpl.spec.priority = 2000001000;  // system-node-critical
-  Container c;
-  c.name = role == kRoleNfdWorker ? "worker" : role == kRoleDevicePlugin ? "nvidia-device-plugin-ctr" : role;
-  c.image = image;
-  ds.tmpl.spec.containers.push_back(c);
+  ds.tmpl.spec.containers.push_back(chart_container(role, image));
   return ds;
 }
 
@@ -221,6 +241,7 @@ AddonController::AddonController(ApiServer& api, DaemonSetController& daemon_set
                                  AddonTimings timings)
     : api_(api), daemon_sets_(daemon_sets), kubelet_(kubelet), timings_(timings) {
   kubelet_.on_container_started.push_back([this](PodId id) { on_started(id); });
+  kubelet_.container_run_override = [this](PodId id) { return device_plugin_run(id); };
 }
 
 std::vector<std::size_t> AddonController::install(const std::string& addon, const std::string& version,
@@ -237,24 +258,59 @@ std::vector<std::size_t> AddonController::install(const std::string& addon, cons
   return out;
 }
 
-bool AddonController::role_running_on(NodeId node, const std::string& role) const {
+namespace {
+int hardware_count(const Node& n, const char* annotation) {
+  auto it = n.meta.annotations.find(annotation);
+  return it == n.meta.annotations.end() ? 0 : std::atoi(it->second.c_str());
+}
+}  // namespace
+
+bool AddonController::role_running_on(NodeId node, AddonRole role) const {
   for (PodId p : api_.node(node).pods) {
     const Pod& pod = api_.pod(p).pod;
-    auto it = pod.meta.annotations.find(kAnnotationAddonRole);
-    if (it != pod.meta.annotations.end() && it->second == role && pod.status.phase == PodPhase::Running) return true;
+    if (pod.status.phase == PodPhase::Running && pod.status.reason != "CrashLoopBackOff" && addon_role(pod) == role)
+      return true;
   }
   return false;
 }
 
+std::optional<ContainerRun> AddonController::device_plugin_run(PodId id) const {
+  const PodRecord& rec = api_.pod(id);
+  if (!rec.node.valid()) return std::nullopt;
+  const Container* c = addon_container(rec.pod);
+  if (!c || addon_role(rec.pod) != AddonRole::NvidiaDevicePlugin) return std::nullopt;
+  // NVML is there only where an NVIDIA GPU is; elsewhere the plugin's platform check fails.
+  if (hardware_count(api_.node(rec.node).node, kAnnotationGpuCount) > 0) return std::nullopt;
+  if (!nvidia_device_plugin_flags(*c).fail_on_init_error) return std::nullopt;  // "Waiting indefinitely."
+  ContainerRun run;
+  run.duration = timings_.device_plugin_init_failure;
+  run.exit_code = 1;
+  return run;
+}
+
 void AddonController::on_started(PodId id) {
   const PodRecord& rec = api_.pod(id);
-  auto it = rec.pod.meta.annotations.find(kAnnotationAddonRole);
-  if (it == rec.pod.meta.annotations.end() || !rec.node.valid()) return;
-  const std::string role = it->second;
+  if (!rec.node.valid()) return;
+  const AddonRole role = addon_role(rec.pod);
+  if (role == AddonRole::None) return;
   NodeId node = rec.node;
   const Node& n = api_.node(node).node;
-  auto gpus_it = n.meta.annotations.find(kAnnotationGpuCount);
-  int gpus = gpus_it == n.meta.annotations.end() ? 0 : std::atoi(gpus_it->second.c_str());
+  // Registration with the kubelet, then its next node status update (as for nvidia.com/gpu).
+  auto later = [this, node](std::vector<std::pair<std::string_view, const char*>> resources) {
+    api_.sim().schedule(timings_.device_plugin_delay, [this, node, resources] {
+      for (const auto& [resource, annotation] : resources) advertise_devices(api_, node, resource, annotation);
+    });
+  };
+  if (role == AddonRole::EfaDevicePlugin) {
+    if (hardware_count(n, kAnnotationEfaCount) > 0) later({{kEfaResource, kAnnotationEfaCount}});
+    return;
+  }
+  if (role == AddonRole::NeuronDevicePlugin) {
+    if (hardware_count(n, kAnnotationNeuronDeviceCount) > 0)
+      later({{kNeuronResource, kAnnotationNeuronDeviceCount}, {kNeuronCoreResource, kAnnotationNeuronCoreCount}});
+    return;
+  }
+  int gpus = hardware_count(n, kAnnotationGpuCount);
   if (gpus <= 0) return;  // nothing NVIDIA on this machine: no labels, no GPUs
   auto label = [this, node](Labels labels) {
     NodeRecord& r = api_.node(node);
@@ -269,7 +325,7 @@ void AddonController::on_started(PodId id) {
     }
     if (changed) api_.node_changed(node, NodeChange::Updated);
   };
-  if (role == kRoleNfdWorker) {
+  if (role == AddonRole::NfdWorker) {
     Labels labels{{kLabelPci10de, "true"}};
     if (gpu_operator_) {
       // The operator's ClusterPolicy controller labels GPU nodes for its operands.
@@ -278,34 +334,35 @@ void AddonController::on_started(PodId id) {
         labels[std::string("nvidia.com/gpu.deploy.") + operand] = "true";
     }
     api_.sim().schedule(timings_.nfd_label_delay, [label, labels] { label(labels); });
-  } else if (role == kRoleGfd) {
+  } else if (role == AddonRole::GpuFeatureDiscovery) {
     api_.sim().schedule(timings_.nfd_label_delay,
                         [label, gpus] { label({{kLabelGpuPresent, "true"}, {"nvidia.com/gpu.count", std::to_string(gpus)}}); });
-  } else if (role == kRoleDevicePlugin || role == kRoleDriver || role == kRoleToolkit) {
+  } else if (role == AddonRole::NvidiaDevicePlugin || role == AddonRole::NvidiaDriver || role == AddonRole::NvidiaToolkit) {
     api_.sim().schedule(timings_.device_plugin_delay, [this, node] { try_advertise(node); });
   }
 }
 
 void AddonController::try_advertise(NodeId node) {
   NodeRecord& r = api_.node(node);
-  if (r.deleted || !role_running_on(node, kRoleDevicePlugin)) return;
+  if (r.deleted || !role_running_on(node, AddonRole::NvidiaDevicePlugin)) return;
   // Under the GPU Operator the plugin waits for the driver and toolkit operands (its validator
   // init containers).
-  if (gpu_operator_ && operator_driver_ && !role_running_on(node, kRoleDriver)) return;
-  if (gpu_operator_ && operator_toolkit_ && !role_running_on(node, kRoleToolkit)) return;
+  if (gpu_operator_ && operator_driver_ && !role_running_on(node, AddonRole::NvidiaDriver)) return;
+  if (gpu_operator_ && operator_toolkit_ && !role_running_on(node, AddonRole::NvidiaToolkit)) return;
   advertise_gpus(api_, node);
 }
 
-bool advertise_gpus(ApiServer& api, NodeId node) {
+bool advertise_devices(ApiServer& api, NodeId node, std::string_view resource, const char* count_annotation) {
   NodeRecord& r = api.node(node);
   if (r.deleted) return false;
-  auto it = r.node.meta.annotations.find(kAnnotationGpuCount);
-  int gpus = it == r.node.meta.annotations.end() ? 0 : std::atoi(it->second.c_str());
-  if (gpus <= 0 || r.node.allocatable.get(kNvidiaGpu) == gpus) return false;
-  r.node.capacity.set(kNvidiaGpu, gpus);
-  r.node.allocatable.set(kNvidiaGpu, gpus);
+  int count = hardware_count(r.node, count_annotation);
+  if (count <= 0 || r.node.allocatable.get(resource) == count) return false;
+  r.node.capacity.set(resource, count);
+  r.node.allocatable.set(resource, count);
   api.node_changed(node, NodeChange::Updated);
   return true;
 }
+
+bool advertise_gpus(ApiServer& api, NodeId node) { return advertise_devices(api, node, kNvidiaGpu, kAnnotationGpuCount); }
 
 }  // namespace eksim::k8s

@@ -24,16 +24,18 @@
 #include <vector>
 
 #include "models/k8s/api_server.hpp"
+#include "models/k8s/device_plugins.hpp"
 
 namespace eksim::k8s {
 
 class Kubelet;
 class DaemonSetController;
+struct ContainerRun;
 
 using FlatValues = std::map<std::string, std::string>;
 
-// Which behaviour a DaemonSet's pods have (annotation on the pod template; not a chart field).
-inline constexpr const char* kAnnotationAddonRole = "eksim.io/addon-role";
+// Which program a chart's DaemonSet runs (its container's name, command and image follow the
+// chart); the pods' behaviour then comes from device_plugins.hpp, as for any other manifest.
 inline constexpr const char* kRoleDevicePlugin = "device-plugin";
 inline constexpr const char* kRoleNfdWorker = "nfd-worker";
 inline constexpr const char* kRoleGfd = "gpu-feature-discovery";
@@ -59,6 +61,8 @@ std::optional<Affinity> parse_affinity(const FlatValues& values, const std::stri
 // DaemonSet plugin below and by node images that run the plugin themselves (EKS Auto Mode).
 // Returns false when the node has no GPU or already advertises them.
 bool advertise_gpus(ApiServer& api, NodeId node);
+// The same for any device plugin: `resource` = the count the node's hardware annotation holds.
+bool advertise_devices(ApiServer& api, NodeId node, std::string_view resource, const char* count_annotation);
 
 struct AddonTimings {
   // NFD worker start -> labels on the node (worker sends features, nfd-master patches the node).
@@ -67,6 +71,10 @@ struct AddonTimings {
   // kubelet reports it with its next node status update (nodeStatusUpdateFrequency 10 s; half
   // on average).
   engine::Duration device_plugin_delay = engine::Duration::seconds(5);
+  // NVIDIA device plugin start -> exit 1 on a node without NVML when --fail-on-init-error
+  // (default): it loads its config and fails at once ("Incompatible strategy detected auto",
+  // then "invalid device discovery strategy"); the kubelet restarts it with back-off.
+  engine::Duration device_plugin_init_failure = engine::Duration::seconds(1);
 };
 
 class AddonController {
@@ -79,7 +87,8 @@ class AddonController {
  private:
   void on_started(PodId pod);
   void try_advertise(NodeId node);
-  bool role_running_on(NodeId node, const std::string& role) const;
+  bool role_running_on(NodeId node, AddonRole role) const;
+  std::optional<ContainerRun> device_plugin_run(PodId pod) const;
 
   ApiServer& api_;
   DaemonSetController& daemon_sets_;

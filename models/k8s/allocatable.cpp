@@ -13,9 +13,12 @@ int eni_max_pods(int enis, int ipv4_per_eni) {
 int managed_node_group_max_pods_cap(int vcpu) { return vcpu < 30 ? 110 : 250; }
 
 int effective_max_pods(const NodeShape& shape, const KubeletOptions& options) {
-  if (options.max_pods) return *options.max_pods;
   int pods = eni_max_pods(shape.enis, shape.ipv4_per_eni);
   if (options.managed_node_group_cap) pods = std::min(pods, managed_node_group_max_pods_cap(shape.vcpu));
+  if (options.max_pods) pods = *options.max_pods;
+  // The kubelet: podsPerCore caps maxPods at podsPerCore x cores.
+  if (options.pods_per_core > 0)
+    pods = static_cast<int>(std::min<std::int64_t>(pods, static_cast<std::int64_t>(options.pods_per_core) * shape.vcpu));
   return pods;
 }
 
@@ -75,15 +78,27 @@ NodeResources node_resources(const NodeShape& shape, const KubeletOptions& optio
   r.kube_reserved.set(kCpu, kube_reserved_cpu_millicores(shape.vcpu));
   r.kube_reserved.set(kMemory, kube_reserved_memory_mib(r.max_pods) * kMiB);
   r.kube_reserved.set(kEphemeralStorage, kKubeReservedEphemeralStorageBytes);
-  r.eviction_hard.set(kMemory, kEvictionHardMemoryAvailableBytes);
+  for (const auto& [name, amount] : options.kube_reserved.items()) r.kube_reserved.set(name, amount);
+  r.system_reserved = options.system_reserved;
+  r.eviction_hard.set(kMemory, options.eviction_memory_available_bytes.value_or(kEvictionHardMemoryAvailableBytes));
   // The kubelet resolves a percentage threshold against capacity through a float32 fraction;
   // Karpenter's prediction (whole GiB volumes) stays in integer math.
-  r.eviction_hard.set(kEphemeralStorage, options.root_filesystem_size
-                                             ? eviction_threshold_bytes(storage, kEvictionHardNodefsAvailableFraction)
-                                             : storage * kEvictionHardNodefsAvailablePercent / 100);
+  if (options.eviction_nodefs_available_bytes) {
+    r.eviction_hard.set(kEphemeralStorage, *options.eviction_nodefs_available_bytes);
+  } else if (options.eviction_nodefs_available_percent) {
+    const double pct = *options.eviction_nodefs_available_percent;
+    r.eviction_hard.set(kEphemeralStorage, options.root_filesystem_size
+                                               ? eviction_threshold_bytes(storage, static_cast<float>(pct / 100))
+                                               : static_cast<std::int64_t>(static_cast<double>(storage) * pct / 100));
+  } else {
+    r.eviction_hard.set(kEphemeralStorage, options.root_filesystem_size
+                                               ? eviction_threshold_bytes(storage, kEvictionHardNodefsAvailableFraction)
+                                               : storage * kEvictionHardNodefsAvailablePercent / 100);
+  }
 
   r.allocatable = r.capacity;
   r.allocatable -= r.kube_reserved;
+  r.allocatable -= r.system_reserved;
   r.allocatable -= r.eviction_hard;
   for (const auto& [name, amount] : r.allocatable.items())
     if (amount < 0) r.allocatable.set(name, 0);

@@ -29,6 +29,16 @@ struct KubeletOptions {
   // What the kubelet reports for ephemeral-storage: the root filesystem's size (true), or the raw
   // EBS volume size as Karpenter predicts it before launch (false).
   bool root_filesystem_size = true;
+  // KubeletConfiguration podsPerCore: max pods = min(max pods, podsPerCore x vCPUs); 0 = none.
+  int pods_per_core = 0;
+  // KubeletConfiguration kubeReserved / systemReserved / evictionHard as a user sets them
+  // (Karpenter EC2NodeClass spec.kubelet): a key given replaces that key's AMI default, the
+  // others keep it (karpenter-provider-aws kubeReservedResources, evictionThreshold: lo.Assign).
+  ResourceList kube_reserved;    // only the keys given: cpu, memory, ephemeral-storage
+  ResourceList system_reserved;  // EKS AMIs set none
+  std::optional<std::int64_t> eviction_memory_available_bytes;  // memory.available
+  std::optional<double> eviction_nodefs_available_percent;      // nodefs.available "15%"
+  std::optional<std::int64_t> eviction_nodefs_available_bytes;  // nodefs.available "2Gi"
 };
 
 // eni-max-pods.txt: ENIs * (IPv4 per ENI - 1) + 2. The first IP of each ENI is the ENI's own;
@@ -89,6 +99,7 @@ struct NodeResources {
   ResourceList allocatable;
   int max_pods = 0;
   ResourceList kube_reserved;   // cpu, memory, ephemeral-storage
+  ResourceList system_reserved;
   ResourceList eviction_hard;   // memory, ephemeral-storage
 };
 

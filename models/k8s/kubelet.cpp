@@ -313,10 +313,16 @@ void Kubelet::start_containers(PodId id) {
   api_.set_pod_phase(id, PodPhase::Running, "");
   for (auto& fn : on_container_started) fn(id);
   if (!pods_.find(id)) return;  // a hook deleted the pod
-  ContainerRun run = container_run(rec.pod);
+  ContainerRun run = run_of(id);
   if (run.duration) {
     pods_[id].timer = api_.sim().schedule(*run.duration, [this, id] { container_exited(id); });
   }
+}
+
+ContainerRun Kubelet::run_of(PodId id) const {
+  if (container_run_override)
+    if (auto run = container_run_override(id)) return *run;
+  return container_run(api_.pod(id).pod);
 }
 
 void Kubelet::container_exited(PodId id) {
@@ -325,7 +331,7 @@ void Kubelet::container_exited(PodId id) {
   PodRuntime& rt = *found;
   PodRecord& rec = api_.pod(id);
   rt.running = false;
-  int code = container_run(rec.pod).exit_code;
+  int code = run_of(id).exit_code;
   const std::string& policy = rec.pod.spec.restart_policy;
   bool restart = policy == "Always" || (policy == "OnFailure" && code != 0);
   if (!restart) {

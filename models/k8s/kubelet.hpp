@@ -86,6 +86,9 @@ class Kubelet {
 
   // Fires when a pod's first container has started (each start, restarts included).
   std::vector<std::function<void(PodId)>> on_container_started;
+  // What a program does that its pod spec alone does not say (a device plugin that fails on a
+  // node without its devices): asked before container_run at each start; nullopt = no opinion.
+  std::function<std::optional<ContainerRun>(PodId)> container_run_override;
 
  private:
   struct PodRuntime {
@@ -134,6 +137,7 @@ class Kubelet {
   void pull_and_start(PodId id, bool first);
   void start_containers(PodId id);
   void container_exited(PodId id);
+  ContainerRun run_of(PodId id) const;
   void backoff_sync(PodId id);
   void finish_termination(PodId id);
   engine::Duration resync_interval(NodeId node);

@@ -26,6 +26,11 @@ NodeRecord node_record(const MachineSpec& spec) {
   n.meta.labels.emplace(kLabelHostname, spec.node_name);
   n.meta.labels.emplace(kLabelOs, "linux");
   if (spec.gpu_count > 0) n.meta.annotations[kAnnotationGpuCount] = std::to_string(spec.gpu_count);
+  if (spec.efa_count > 0) n.meta.annotations[kAnnotationEfaCount] = std::to_string(spec.efa_count);
+  if (spec.neuron_devices > 0) {
+    n.meta.annotations[kAnnotationNeuronDeviceCount] = std::to_string(spec.neuron_devices);
+    n.meta.annotations[kAnnotationNeuronCoreCount] = std::to_string(spec.neuron_cores);
+  }
   n.taints = spec.register_with_taints;
   n.taints.push_back(Taint{kTaintNotReady, "", kNoSchedule});
   n.ready_reason = kReasonKubeletNotReady;

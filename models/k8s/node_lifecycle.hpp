@@ -35,6 +35,10 @@ inline constexpr const char* kNetworkNotReadyMessage =
 // Number of GPUs the device plugin will find on the node (not a real annotation: the simulated
 // hardware, read by the device-plugin add-on when its pod runs there).
 inline constexpr const char* kAnnotationGpuCount = "eksim.io/gpu-count";
+// The same for the EFA interfaces attached to the instance and its Neuron devices and cores.
+inline constexpr const char* kAnnotationEfaCount = "eksim.io/efa-count";
+inline constexpr const char* kAnnotationNeuronDeviceCount = "eksim.io/neuron-device-count";
+inline constexpr const char* kAnnotationNeuronCoreCount = "eksim.io/neuron-core-count";
 
 // Phase lengths, drawn per node as log-normal around these medians from the stream
 // "k8s/node-join/<node name>". Sources (FACTS.md "Kubelet, node join"): RunInstances ~1.5 s and
@@ -75,6 +79,9 @@ struct MachineSpec {
   ResourceList capacity;    // without nvidia.com/gpu: the device plugin adds it
   ResourceList allocatable;
   int gpu_count = 0;        // what the NVIDIA device plugin will advertise
+  int efa_count = 0;        // ... the EFA device plugin (EFA interfaces attached at launch)
+  int neuron_devices = 0;   // ... the Neuron device plugin (aws.amazon.com/neuron)
+  int neuron_cores = 0;     // (aws.amazon.com/neuroncore)
   BootstrapFlavor bootstrap = BootstrapFlavor::Al2023Nodeadm;
   bool nvidia_ami = false;
   // EKS Auto Mode node image: VPC CNI and NVIDIA driver in the image (NodeJoinTimings *_auto_mode_s).

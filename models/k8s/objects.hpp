@@ -133,11 +133,19 @@ struct ContainerPort {
   bool operator==(const ContainerPort&) const = default;
 };
 
+// A container's environment variable with a literal value (valueFrom sources are not read).
+struct EnvVar {
+  std::string name;
+  std::string value;
+  bool operator==(const EnvVar&) const = default;
+};
+
 struct Container {
   std::string name;
   std::string image;
   std::vector<std::string> command;
   std::vector<std::string> args;
+  std::vector<EnvVar> env;  // what programs read flags from (FAIL_ON_INIT_ERROR, ...)
   ResourceList requests;  // after defaulting: a limit with no request implies the request
   ResourceList limits;
   std::vector<ContainerPort> ports;

@@ -155,6 +155,20 @@ ExpectationResult check_nodes(const Expectation& e, const RunResult& run) {
       bool alloc_ok = true;
       for (const auto& [res, amount] : e.allocatable.items()) alloc_ok = alloc_ok && rec.node.allocatable.get(res) == amount;
       if (!alloc_ok) continue;
+      bool labels_ok = true;
+      for (const auto& [k, v] : e.labels) {
+        auto it = rec.node.meta.labels.find(k);
+        labels_ok = labels_ok && it != rec.node.meta.labels.end() && it->second == v;
+      }
+      if (!labels_ok) continue;
+      bool taints_ok = true;
+      for (const auto& want_taint : e.taints) {
+        bool found = false;
+        for (const auto& t : rec.node.taints)
+          found = found || want_taint == t.key + (t.value.empty() ? "" : "=" + t.value) + ":" + t.effect;
+        taints_ok = taints_ok && found;
+      }
+      if (!taints_ok) continue;
       std::optional<SimTime> since = e.ready_only ? rec.ready_at : rec.registered_at;
       if (!since || *since > t) continue;
       if (rec.deleted_at && *rec.deleted_at <= t) continue;

@@ -68,7 +68,8 @@ void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
   auto changed = [&](const char* key, bool differs) { return change.keys.count(key) && differs; };
   if (changed("instance_types", next.instance_types != ng->spec.instance_types) ||
       changed("ami_type", next.ami_type != ng->spec.ami_type) ||
-      changed("cloudinit_pre_nodeadm", next.max_pods != ng->spec.max_pods) ||
+      changed("cloudinit_pre_nodeadm", next.kubelet != ng->spec.kubelet) ||
+      changed("bootstrap_extra_args", next.kubelet != ng->spec.kubelet) ||
       changed("vpc_security_group_ids", next.vpc_security_group_ids != ng->spec.vpc_security_group_ids) ||
       changed("disk_size", next.disk_size_gib != ng->spec.disk_size_gib)) {
     if (auto err = nodegroup_updater(c).update_version(next.name, &next))

@@ -12,6 +12,8 @@
 #include "models/aws/quotas.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/input_limits.hpp"
+#include "sim/scenario/kubelet_user_data.hpp"
+#include "sim/scenario/k8s_syntax.hpp"
 #include "sim/scenario/yaml_documents.hpp"
 
 namespace eksim::scenario {
@@ -158,49 +160,6 @@ std::vector<SubnetSpec> read_subnets(const Value& v, const std::string& region, 
     out.push_back(s);
   }
   return out;
-}
-
-// The cloudinit_pre_nodeadm parts: the NodeConfig document (apiVersion node.eks.aws/v1alpha1)
-// whose spec.kubelet.config.maxPods overrides the ENI formula.
-void read_cloudinit(const Value& v, NodeGroupSpec& spec) {
-  for (const auto& part : v.items()) {
-    MapReader r(part, "cloudinit part");
-    std::string type = r.get("content_type") ? r.get("content_type")->as_string() : "";
-    Value content = r.require("content");
-    r.allow({"filename", "merge_type"});
-    r.finish();
-    if (type != "application/node.eks.aws") continue;  // shell scripts etc. run but change nothing modelled
-    // Positions inside the embedded document are relative to the string; report at the string.
-    YAML::Node doc;
-    try {
-      doc = parse_yaml_document(content.as_string(), "NodeConfig content");
-    } catch (const InputError& e) {
-      std::string why = e.message();
-      if (why.rfind("malformed YAML: ", 0) == 0) why = why.substr(16);
-      content.fail("NodeConfig content is not valid YAML: " + why);
-    }
-    if (!doc.IsMap()) content.fail("NodeConfig content must be a mapping");
-    const YAML::Node kind = doc["kind"];
-    if (kind && (!kind.IsScalar() || kind.Scalar() != "NodeConfig"))
-      content.fail("expected kind NodeConfig, got " + (kind.IsScalar() ? kind.Scalar() : Value(kind, content.file_ptr()).kind_name()));
-    // spec.kubelet.config.maxPods, each level a mapping when present (nodeadm's decoder refuses
-    // anything else).
-    YAML::Node at = doc;
-    std::string path = "NodeConfig";
-    for (const char* key : {"spec", "kubelet", "config"}) {
-      at = YAML::Node(at[key]);
-      path += std::string(".") + key;
-      if (at && !at.IsMap()) content.fail(path + " must be a mapping");
-      if (!at) break;
-    }
-    const YAML::Node max_pods = at ? YAML::Node(at["maxPods"]) : YAML::Node();
-    if (max_pods) {
-      auto n = max_pods.IsScalar() ? engine::parse_integer<std::int32_t>(max_pods.Scalar()) : engine::ParsedNumber<std::int32_t>{};
-      if (!n.ok()) content.fail("NodeConfig maxPods must be an integer from 1 to " + std::to_string(INT32_MAX));
-      if (n.value <= 0) content.fail("NodeConfig maxPods must be positive");
-      spec.max_pods = n.value;
-    }
-  }
 }
 
 std::vector<NodegroupTaint> read_taints(const Value& v) {
@@ -462,8 +421,16 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
     spec.iam_role_name = arn.substr(arn.rfind('/') + 1);
   }
   if (auto x = get("iam_role_attach_cni_policy")) spec.iam_role_attach_cni_policy = x->as_bool();
-  if (auto x = get("cloudinit_pre_nodeadm")) read_cloudinit(*x, spec);
   if (auto x = get("disk_size")) spec.disk_size_gib = x->as_non_negative();
+  if (auto x = get("enable_efa_support")) spec.enable_efa_support = x->as_bool();
+  if (auto x = get("enable_bootstrap_user_data")) spec.enable_bootstrap_user_data = x->as_bool();
+  // The kubelet's settings come from the user data as a whole: new user data replaces them.
+  // bootstrap_extra_args after ami_type and enable_bootstrap_user_data, which decide its meaning.
+  auto cloudinit = get("cloudinit_pre_nodeadm");
+  auto extra_args = get("bootstrap_extra_args");
+  if (cloudinit || extra_args) spec.kubelet = {};
+  if (cloudinit) read_cloudinit_pre_nodeadm(*cloudinit, spec);
+  if (extra_args) read_bootstrap_extra_args(*extra_args, spec);
   if (auto x = get("update_config")) {
     MapReader u(*x, "update_config");
     if (auto m = u.get("max_unavailable")) spec.max_unavailable = m->as_non_negative();
@@ -478,7 +445,7 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
   }
   // Module arguments that exist but change nothing the simulator models.
   r.allow({"name", "use_name_prefix", "description", "ami_id", "ami_release_version", "use_latest_ami_release_version",
-           "enable_bootstrap_user_data", "pre_bootstrap_user_data", "post_bootstrap_user_data", "bootstrap_extra_args",
+           "pre_bootstrap_user_data", "post_bootstrap_user_data",
            "cloudinit_post_nodeadm", "ebs_optimized", "block_device_mappings", "metadata_options", "enable_monitoring",
            "create_iam_role", "iam_role_additional_policies", "iam_role_use_name_prefix",
            "create_launch_template", "use_custom_launch_template", "launch_template_name", "launch_template_tags",
@@ -630,6 +597,20 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
       AddonSpec a;
       a.name = name;
       if (auto ver = body.get("version")) a.version = ver->as_string();
+      // `helm install RELEASE --namespace NS`: the release names the chart's objects
+      // (<release>-nvidia-device-plugin), as lab 004's `helm upgrade -i nvdp ... --namespace
+      // nvidia-device-plugin` does.
+      if (auto x = body.get("releaseName")) {
+        a.release_name = x->as_string();
+        if (a.release_name.empty() || a.release_name.size() > 53 || !syntax::dns1123_subdomain(a.release_name))
+          x->fail("invalid release name \"" + a.release_name + "\": Helm wants lower-case letters, digits, '-' and '.' "
+                  "(a DNS-1123 subdomain) of at most 53 characters");
+      }
+      if (auto x = body.get("namespace")) {
+        a.ns = x->as_string();
+        if (a.ns.empty() || a.ns.size() > 63 || !syntax::dns1123_label(a.ns))
+          x->fail("invalid namespace \"" + a.ns + "\": a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)");
+      }
       if (auto vals = body.get("values")) {
         if (!vals->is_map()) vals->fail("values must be a mapping (the chart's values.yaml keys)");
         flatten_values(*vals, "", a.values);

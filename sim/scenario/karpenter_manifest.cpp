@@ -7,6 +7,7 @@
 #include "models/autoscaling/karpenter/cron.hpp"
 #include "models/k8s/quantity.hpp"
 #include "sim/engine/numbers.hpp"
+#include "sim/scenario/cluster_loader.hpp"
 
 namespace eksim::scenario {
 
@@ -301,7 +302,39 @@ kp::NodeClass read_ec2_node_class(const Value& v) {
   if (auto k = s.get("kubelet")) {
     MapReader kr(*k, "kubelet");
     if (auto mp = kr.get("maxPods")) nc.max_pods = static_cast<int>(mp->as_int_in(0, INT32_MAX, "a pod count"));
-    kr.allow({"podsPerCore", "systemReserved", "kubeReserved", "evictionHard", "evictionSoft", "evictionSoftGracePeriod",
+    if (auto ppc = kr.get("podsPerCore")) nc.kubelet.pods_per_core = static_cast<int>(ppc->as_int_in(0, INT32_MAX, "a pod count"));
+    // The EC2NodeClass CRD's rules: reserved keys are cpu, memory, ephemeral-storage and pid.
+    auto reserved = [](const Value& v, const char* field, k8s::ResourceList& out) {
+      for (const auto& [key, at, value] : v.entries("a resource name")) {
+        check_one_of(at, key, {"cpu", "memory", "ephemeral-storage", "pid"}, std::string(field) + " key");
+        std::int64_t milli = value.as_quantity();
+        if (milli < 0) value.fail(std::string(field) + "." + key + " must not be negative");
+        if (key != "pid") out.set(key, k8s::amount_from_milli(key, milli));
+      }
+    };
+    if (auto x = kr.get("kubeReserved")) reserved(*x, "kubeReserved", nc.kubelet.kube_reserved);
+    if (auto x = kr.get("systemReserved")) reserved(*x, "systemReserved", nc.kubelet.system_reserved);
+    if (auto x = kr.get("evictionHard")) {
+      for (const auto& [signal, at, value] : x->entries("an eviction signal")) {
+        check_one_of(at, signal, {"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available",
+                                  "imagefs.inodesFree", "pid.available"}, "evictionHard signal");
+        std::string text = value.as_string();
+        if (signal != "memory.available" && signal != "nodefs.available") continue;  // not modelled
+        if (!text.empty() && text.back() == '%') {
+          auto parsed = engine::parse_real(text.substr(0, text.size() - 1));
+          const double* pct = parsed.ok() ? &parsed.value : nullptr;
+          if (!pct || *pct < 0 || *pct > 100) value.fail("evictionHard." + signal + " percentage must be 0% to 100%");
+          if (signal == "memory.available") value.fail("eksim models evictionHard.memory.available as a quantity (100Mi), not a percentage");
+          nc.kubelet.eviction_nodefs_available_percent = *pct;
+        } else {
+          std::int64_t milli = value.as_quantity();
+          std::int64_t bytes = milli / 1000;
+          if (signal == "memory.available") nc.kubelet.eviction_memory_available_bytes = bytes;
+          else nc.kubelet.eviction_nodefs_available_bytes = bytes;
+        }
+      }
+    }
+    kr.allow({"evictionSoft", "evictionSoftGracePeriod",
               "evictionMaxPodGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "cpuCFSQuota",
               "clusterDNS"});
     kr.finish();

@@ -275,6 +275,13 @@ Expectation read_expectation(const Value& v) {
         e.allocatable.set(res, k8s::amount_from_milli(res, *milli));
       }
     }
+    if (auto x = sel.get("labels")) e.labels = x->as_string_map();
+    if (auto x = sel.get("taints"))
+      for (const auto& t : x->items()) {
+        std::string text = t.as_string();
+        if (text.find(':') == std::string::npos) t.fail("a taint is written key=value:Effect (or key:Effect)");
+        e.taints.push_back(text);
+      }
     sel.finish();
     read_counts();
     if (!e.count && !e.min_count && !e.max_count) v.fail("a nodes expectation needs count, atLeast or atMost");

@@ -19,7 +19,7 @@ const std::vector<const char*> kIgnoredPodSpec = {
     // These do change scheduling upstream but are not modelled yet (pods schedule as if absent):
     "schedulingGates", "resources"};
 const std::vector<const char*> kIgnoredContainer = {
-    "env", "envFrom", "volumeMounts", "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe",
+    "envFrom", "volumeMounts", "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe",
     "lifecycle", "terminationMessagePath", "terminationMessagePolicy", "imagePullPolicy", "securityContext",
     "stdin", "stdinOnce", "tty", "workingDir", "resizePolicy"};
 const std::vector<const char*> kIgnoredPort = {"name", "hostIP"};
@@ -475,6 +475,21 @@ k8s::Container container(const Ctx& ctx, const Value& v, const std::string& path
   if (auto cv = f.get("command")) c.command = str_list(ctx, *cv, "Container", f.path("command"));
   if (auto av = f.get("args")) c.args = str_list(ctx, *av, "Container", f.path("args"));
   if (auto rv = f.get("resources")) resources(ctx, *rv, f.path("resources"), c);
+  if (auto ev = f.get("env")) {
+    auto items = list(ctx, *ev, "Container", f.path("env"), "[]v1.EnvVar");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::string p = index(f.path("env"), i);
+      Fields ef(ctx, items[i], p, "Container", "v1.EnvVar");
+      k8s::EnvVar e;
+      auto en = ef.get("name");
+      if (en) e.name = str(ctx, *en, "EnvVar", ef.path("name"));
+      if (auto val = ef.get("value")) e.value = str(ctx, *val, "EnvVar", ef.path("value"));
+      ef.allow({"valueFrom"});  // a Secret's or the downward API's value: not read
+      ef.finish();
+      if (e.name.empty()) ctx.invalid(en ? *en : items[i], fe_required(ef.path("name")));
+      c.env.push_back(std::move(e));
+    }
+  }
   if (auto pv = f.get("ports")) {
     auto items = list(ctx, *pv, "Container", f.path("ports"), "[]v1.ContainerPort");
     for (std::size_t i = 0; i < items.size(); ++i) {

@@ -90,6 +90,10 @@ struct Expectation {
   std::string update_status, update_type, error_contains;
   // nodes: only nodes whose allocatable has these amounts (canonical units)
   k8s::ResourceList allocatable;
+  // nodes: only nodes with these labels, and these taints ("key=value:Effect" as kubectl taint
+  // writes them; "key:Effect" for an empty value)
+  std::map<std::string, std::string> labels;
+  std::vector<std::string> taints;
   // subnet: DescribeSubnets AvailableIpAddressCount at the end of the run
   std::string subnet;
   std::optional<std::int64_t> available_addresses;

@@ -90,7 +90,7 @@ InstanceTypeInfo build_instance_type(const aws::InstanceType& t, const InstanceT
   const std::int64_t memory_mib = t.memory_mib - (t.arch == "arm64" ? kGravitonCmaReservedMiB : 0);
   k8s::NodeShape shape{t.vcpu, k8s::karpenter_memory_capacity_bytes(memory_mib, opts.vm_memory_overhead_percent) / 1024,
                        t.default_card_enis - opts.reserved_enis, t.ipv4_per_eni, t.gpu.count, nc.root_volume_gib};
-  k8s::KubeletOptions ko;
+  k8s::KubeletOptions ko = nc.kubelet;
   ko.max_pods = nc.max_pods;
   ko.advertise_gpus = true;
   ko.root_filesystem_size = false;  // Karpenter predicts from the volume size (20Gi -> 17Gi allocatable)

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/k8s/allocatable.hpp"
 #include "models/k8s/objects.hpp"
 #include "sim/engine/time.hpp"
 
@@ -52,6 +53,9 @@ struct NodeClass {
   std::string ami_alias;      // al2023@latest
   std::int64_t root_volume_gib = 20;  // blockDeviceMappings[..xvda].ebs.volumeSize (Karpenter default 20Gi)
   std::optional<int> max_pods;        // spec.kubelet.maxPods
+  // spec.kubelet podsPerCore, kubeReserved, systemReserved, evictionHard (memory.available,
+  // nodefs.available): what its nodes' kubelets get and Karpenter's prediction uses.
+  k8s::KubeletOptions kubelet;
   std::map<std::string, std::string> tags;
   // Subnet ids picked by the selector terms; empty = every subnet of the cluster.
   std::vector<std::string> subnet_ids;

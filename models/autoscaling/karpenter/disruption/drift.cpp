@@ -23,6 +23,23 @@ std::string Controller::pool_hash(const NodePool& p) const {
 std::string Controller::class_hash(const NodeClass& c) const {
   std::string h = c.kind + "|" + c.role + "|" + c.ami_family + "|" + c.ami_alias + "|" + std::to_string(c.root_volume_gib) + "|";
   for (const auto& [k, v] : c.tags) h += k + "=" + v + ",";
+  // spec.kubelet is part of the EC2NodeClass's static hash: a change drifts its nodes.
+  auto add = [&h](std::int64_t n) {
+    h += '|';
+    h += std::to_string(n);
+  };
+  add(c.max_pods.value_or(-1));
+  add(c.kubelet.pods_per_core);
+  for (const auto* list : {&c.kubelet.kube_reserved, &c.kubelet.system_reserved}) {
+    h += '|';
+    for (const auto& [name, amount] : list->items()) {
+      h += name;
+      add(amount);
+    }
+  }
+  add(c.kubelet.eviction_memory_available_bytes.value_or(-1));
+  add(c.kubelet.eviction_nodefs_available_bytes.value_or(-1));
+  add(static_cast<std::int64_t>(c.kubelet.eviction_nodefs_available_percent.value_or(-1) * 1000));
   return h;
 }
 

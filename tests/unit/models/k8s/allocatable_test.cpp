@@ -216,5 +216,32 @@ TEST(Allocatable, NeverNegative) {
   EXPECT_EQ(r.allocatable.get(kCpu), 940);
 }
 
+TEST(Allocatable, KubeletConfigurationOverrides) {
+  // g4dn.xlarge with podsPerCore 5: min(29, 5 x 4) = 20 pods, and kube-reserved memory follows
+  // (11 x 20 + 255 = 475Mi) since kubeReserved sets cpu only.
+  NodeShape shape{4, 16069028, 3, 10};
+  KubeletOptions o;
+  o.pods_per_core = 5;
+  o.kube_reserved.set(kCpu, 200);
+  o.system_reserved.set(kMemory, 500 * kMiB);
+  o.eviction_memory_available_bytes = 200 * kMiB;
+  o.eviction_nodefs_available_percent = 15;
+  NodeResources r = node_resources(shape, o);
+  EXPECT_EQ(r.max_pods, 20);
+  EXPECT_EQ(r.kube_reserved.get(kCpu), 200);
+  EXPECT_EQ(r.kube_reserved.get(kMemory), 475 * kMiB);
+  EXPECT_EQ(r.allocatable.get(kCpu), 3800);
+  EXPECT_EQ(r.allocatable.get(kMemory), 16069028LL * 1024 - 475 * kMiB - 500 * kMiB - 200 * kMiB);
+  // 15% of the 20 GiB volume's root filesystem through float32, as the kubelet resolves it.
+  EXPECT_EQ(r.eviction_hard.get(kEphemeralStorage), eviction_threshold_bytes(root_filesystem_bytes(20), 0.15f));
+  EXPECT_EQ(r.allocatable.get(kEphemeralStorage),
+            root_filesystem_bytes(20) - kGiB - eviction_threshold_bytes(root_filesystem_bytes(20), 0.15f));
+  // maxPods and podsPerCore: the smaller wins.
+  o.max_pods = 10;
+  EXPECT_EQ(node_resources(shape, o).max_pods, 10);
+  o.max_pods = 110;
+  EXPECT_EQ(node_resources(shape, o).max_pods, 20);
+}
+
 }  // namespace
 }  // namespace eksim::k8s

@@ -48,5 +48,27 @@ TEST(KarpenterManifest, InvalidMinValuesAndBudgets) {
             "cron schedule: invalid hour field: 25");
 }
 
+std::string node_class(const std::string& kubelet) {
+  return R"(apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: default}
+spec:
+  role: KarpenterNodeRole
+  amiSelectorTerms: [{alias: al2023@latest}]
+  subnetSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]
+  securityGroupSelectorTerms: [{tags: {karpenter.sh/discovery: c}}]
+  kubelet: )" + kubelet + "\n";
+}
+
+TEST(KarpenterManifest, Ec2NodeClassKubelet) {
+  EXPECT_EQ(validate(node_class("{maxPods: 20, podsPerCore: 4, kubeReserved: {cpu: 200m, pid: \"100\"}, systemReserved: "
+                                "{memory: 500Mi}, evictionHard: {memory.available: 200Mi, nodefs.available: \"15%\", "
+                                "imagefs.available: \"10%\"}}")),
+            "");
+  EXPECT_NE(validate(node_class("{kubeReserved: {nvidia.com/gpu: \"1\"}}")).find("kubeReserved key"), std::string::npos);
+  EXPECT_NE(validate(node_class("{evictionHard: {memory.availabel: 100Mi}}")).find("memory.available"), std::string::npos);
+  EXPECT_NE(validate(node_class("{evictionHard: {nodefs.available: \"150%\"}}")).find("0% to 100%"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace eksim::scenario

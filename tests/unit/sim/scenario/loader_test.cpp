@@ -156,5 +156,45 @@ TEST_F(LoaderTest, ManifestIncludesAreRelativeToTheIncludingFile) {
   EXPECT_EQ(s.manifests[1].kind, "Pod");
 }
 
+TEST_F(LoaderTest, AddonReleaseNameAndNamespace) {
+  // Lab 004: helm upgrade -i nvdp nvdp/nvidia-device-plugin --namespace nvidia-device-plugin.
+  auto s = load_scenario(write("addon.yaml", std::string(kHeader) + R"(cluster:
+  addons:
+    nvidiaDevicePlugin: {version: 0.15.0, releaseName: nvdp, namespace: nvidia-device-plugin}
+)"));
+  ASSERT_EQ(s.cluster.addons.size(), 1u);
+  EXPECT_EQ(s.cluster.addons[0].release_name, "nvdp");
+  EXPECT_EQ(s.cluster.addons[0].ns, "nvidia-device-plugin");
+  std::string err = error_of(write("bad.yaml", std::string(kHeader) + "cluster:\n  addons:\n    nvidiaDevicePlugin: {releaseName: NVDP}\n"));
+  EXPECT_NE(err.find("error: invalid release name \"NVDP\""), std::string::npos) << err;
+  err = error_of(write("bad2.yaml", std::string(kHeader) + "cluster:\n  addons:\n    nvidiaDevicePlugin: {namespace: a.b}\n"));
+  EXPECT_NE(err.find("invalid namespace \"a.b\""), std::string::npos) << err;
+}
+
+TEST_F(LoaderTest, NodeGroupKubeletSettingsReplaceOnNewUserData) {
+  auto s = load_scenario(write("ng.yaml", std::string(kHeader) + R"(cluster:
+  kubernetesVersion: "1.32"
+  nodeGroups:
+    al2:
+      ami_type: AL2_x86_64
+      enable_bootstrap_user_data: true
+      bootstrap_extra_args: "--kubelet-extra-args '--max-pods=20 --node-labels=a=b'"
+    br:
+      ami_type: BOTTLEROCKET_x86_64
+      bootstrap_extra_args: "settings.kubernetes.max-pods = 20"
+)"));
+  ASSERT_EQ(s.cluster.node_groups.size(), 2u);
+  EXPECT_EQ(s.cluster.node_groups[0].kubelet.max_pods, 20);
+  EXPECT_EQ(s.cluster.node_groups[0].kubelet.node_labels.at("a"), "b");
+  EXPECT_EQ(s.cluster.node_groups[1].kubelet.max_pods, 20);
+  std::string err = error_of(write("bad.yaml", std::string(kHeader) + R"(cluster:
+  nodeGroups:
+    br:
+      ami_type: BOTTLEROCKET_x86_64
+      bootstrap_extra_args: "settings.kubernetes.maxpods = 20"
+)"));
+  EXPECT_NE(err.find("unknown setting settings.kubernetes.maxpods; did you mean \"max-pods\"?"), std::string::npos) << err;
+}
+
 }  // namespace
 }  // namespace eksim::scenario

@@ -12,7 +12,13 @@ using namespace detail;
 void Controller::on_instance_running(aws::Instance& inst) {
   NodeClaimState* c = claim_by_instance(inst.id);
   if (!c || c->phase == NodeClaimPhase::Deleting || c->phase == NodeClaimPhase::Deleted) return;
-  k8s::MachineSpec m = c_.machine_for(inst, nullptr);
+  eksim::Cluster::NodeClassSettings settings;
+  if (auto nc = classes_.find(c->node_class); nc != classes_.end()) {
+    settings.kubelet = nc->second.kubelet;
+    settings.kubelet.max_pods = nc->second.max_pods;
+    settings.root_volume_gib = nc->second.root_volume_gib;
+  }
+  k8s::MachineSpec m = c_.machine_for(inst, nullptr, &settings);
   for (const auto& [k, v] : c->labels) m.labels[k] = v;
   m.register_with_taints = c->taints;
   for (const auto& t : c->startup_taints) m.register_with_taints.push_back(t);
