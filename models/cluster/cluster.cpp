@@ -27,8 +27,13 @@ std::int64_t parse_epoch(const std::string& iso) {
 std::vector<aws::Subnet> to_subnets(const std::vector<SubnetSpec>& specs) {
   std::vector<aws::Subnet> out;
   for (const auto& s : specs) {
-    out.push_back(aws::Subnet{s.id, s.az, s.cidr.empty() ? "10.0.0.0/16" : s.cidr});
+    aws::Subnet subnet;
+    subnet.id = s.id;
+    subnet.az = s.az;
+    subnet.cidr = s.cidr.empty() ? "10.0.0.0/16" : s.cidr;
+    out.push_back(subnet);
     out.back().used_addresses = s.used_addresses;
+    out.back().tags = s.tags;
   }
   return out;
 }
@@ -54,6 +59,7 @@ aws::SgRule sg_rule_from_spec(const SecurityGroupRuleSpec& r) {
 
 aws::SecurityGroup security_group_from_spec(const SecurityGroupSpec& sg) {
   aws::SecurityGroup g = aws::new_security_group(sg.name, sg.name);
+  g.tags = sg.tags;
   for (const auto& r : sg.ingress) g.ingress.push_back(sg_rule_from_spec(r));
   if (sg.egress_given) {
     g.egress.clear();

@@ -23,6 +23,7 @@ struct SubnetSpec {
   std::string az;
   std::string cidr;
   std::int64_t used_addresses = 0;  // `usedAddresses`: taken by things outside the simulation
+  std::map<std::string, std::string> tags{};  // `tags`: what Karpenter's subnetSelectorTerms match
 };
 
 struct SecurityGroupRuleSpec {
@@ -39,6 +40,7 @@ struct SecurityGroupSpec {
   std::vector<SecurityGroupRuleSpec> ingress;
   std::vector<SecurityGroupRuleSpec> egress;
   bool egress_given = false;  // without egress rules a new group allows all egress (AWS default)
+  std::map<std::string, std::string> tags{};  // what Karpenter's securityGroupSelectorTerms match
 };
 
 struct QuotaSpec {

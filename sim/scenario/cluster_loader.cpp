@@ -152,6 +152,7 @@ std::vector<SubnetSpec> read_subnets(const Value& v, const std::string& region, 
         u->fail("usedAddresses " + std::to_string(s.used_addresses) + " is more than the " + std::to_string(usable) +
                 " addresses subnet \"" + s.id + "\" offers (its CIDR minus the 5 AWS reserves)");
     }
+    if (auto t = r.get("tags")) s.tags = t->as_string_map();
     r.finish();
     for (const auto& other : out)
       if (other.id == s.id) item.fail("duplicate subnet id \"" + s.id + "\"");
@@ -361,7 +362,8 @@ std::vector<SecurityGroupSpec> read_security_groups(const Value& v) {
       sg.egress_given = true;
       for (const auto& rule : eg->items()) sg.egress.push_back(read_sg_rule(rule, none));
     }
-    r.allow({"description", "tags"});
+    if (auto t = r.get("tags")) sg.tags = t->as_string_map();
+    r.allow({"description"});
     r.finish();
     for (const auto& other : out)
       if (other.name == sg.name) item.fail("duplicate security group \"" + sg.name + "\"");
@@ -553,11 +555,18 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
     vr.finish();
   }
   if (c.subnets.empty()) {
-    // A VPC of three private subnets, one per AZ, like the terraform-aws-modules/vpc examples.
+    // A VPC of three private subnets, one per AZ, like the terraform-aws-modules/vpc examples;
+    // tagged for Karpenter discovery as terraform-aws-modules/eks's karpenter example tags its
+    // private subnets (private_subnet_tags "karpenter.sh/discovery" = cluster name).
     const char* letters[] = {"a", "b", "c"};
-    for (int i = 0; i < 3; ++i)
-      c.subnets.push_back(SubnetSpec{std::string("private-") + letters[i], c.region + letters[i],
-                                     "10.0." + std::to_string(i * 16) + ".0/20"});
+    for (int i = 0; i < 3; ++i) {
+      SubnetSpec s;
+      s.id = std::string("private-") + letters[i];
+      s.az = c.region + letters[i];
+      s.cidr = "10.0." + std::to_string(i * 16) + ".0/20";
+      s.tags["karpenter.sh/discovery"] = c.name;
+      c.subnets.push_back(std::move(s));
+    }
   }
   if (auto q = r.get("quotas")) {
     MapReader qr(*q, "quotas");
