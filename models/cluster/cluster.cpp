@@ -191,7 +191,19 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
   m.capacity = res.capacity;
   m.allocatable = res.allocatable;
   m.role_mapped = role_mapped(inst.iam_role);
+  m.api_server_reachable = api_server_reachable(inst);
   return m;
+}
+
+bool Cluster::api_server_reachable(const aws::Instance& inst) const {
+  if (spec_.cluster_security_group.empty()) return true;
+  aws::Eni node{aws::parse_ipv4(inst.private_ip).value_or(0), inst.security_groups};
+  // The endpoint's ENIs sit in the cluster's subnets; its address matters only to CIDR rules,
+  // so the first address EC2 hands out in the first subnet stands for it.
+  aws::Eni endpoint{0, {spec_.cluster_security_group}};
+  if (!spec_.subnets.empty())
+    if (auto cidr = aws::Ipv4Cidr::parse(spec_.subnets.front().cidr)) endpoint.ip = cidr->network + 4;
+  return security_groups.reachable(node, endpoint, "tcp", 443);
 }
 
 void Cluster::join_instance(const aws::Instance& inst, k8s::MachineSpec machine) {

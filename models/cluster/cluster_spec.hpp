@@ -93,6 +93,10 @@ struct ClusterSpec {
   aws::PricingSpec pricing;
   std::vector<CapacityPoolSpec> capacity_pools;
   std::vector<SecurityGroupSpec> security_groups;
+  // `cluster.clusterSecurityGroup`: the group on the EKS control plane's ENIs in the VPC (the
+  // cluster security group, or terraform-aws-modules/eks's cluster SG). When given, a node joins
+  // only if its groups let it reach that ENI on TCP 443; empty = not modelled, every node may.
+  std::string cluster_security_group;
   std::vector<NodeGroupSpec> node_groups;
   std::vector<AddonSpec> addons;
   AutoscalerSpec autoscaler;
