@@ -33,6 +33,8 @@ struct Subnet {
   // Addresses taken by things outside the simulation (other ENIs, load balancers, endpoints):
   // the scenario's `usedAddresses`.
   std::int64_t used_addresses = 0;
+  // DescribeSubnets Tags: what Karpenter's subnetSelectorTerms match (karpenter.sh/discovery).
+  std::map<std::string, std::string> tags{};
 };
 
 struct Instance {

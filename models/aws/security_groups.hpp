@@ -6,6 +6,7 @@
 // an allowed connection is always allowed, so only the initiating direction is evaluated.
 // reachable() is the one question the network model asks (NCCL's TCP connects).
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,8 @@ struct SecurityGroup {
   std::string name;  // group name; may be empty
   std::vector<SgRule> ingress;
   std::vector<SgRule> egress;
+  // DescribeSecurityGroups Tags: what Karpenter's securityGroupSelectorTerms match.
+  std::map<std::string, std::string> tags{};
 };
 
 // CreateSecurityGroup: no ingress, one egress rule allowing everything to 0.0.0.0/0.

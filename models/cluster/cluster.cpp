@@ -27,8 +27,13 @@ std::int64_t parse_epoch(const std::string& iso) {
 std::vector<aws::Subnet> to_subnets(const std::vector<SubnetSpec>& specs) {
   std::vector<aws::Subnet> out;
   for (const auto& s : specs) {
-    out.push_back(aws::Subnet{s.id, s.az, s.cidr.empty() ? "10.0.0.0/16" : s.cidr});
+    aws::Subnet subnet;
+    subnet.id = s.id;
+    subnet.az = s.az;
+    subnet.cidr = s.cidr.empty() ? "10.0.0.0/16" : s.cidr;
+    out.push_back(subnet);
     out.back().used_addresses = s.used_addresses;
+    out.back().tags = s.tags;
   }
   return out;
 }
@@ -54,6 +59,7 @@ aws::SgRule sg_rule_from_spec(const SecurityGroupRuleSpec& r) {
 
 aws::SecurityGroup security_group_from_spec(const SecurityGroupSpec& sg) {
   aws::SecurityGroup g = aws::new_security_group(sg.name, sg.name);
+  g.tags = sg.tags;
   for (const auto& r : sg.ingress) g.ingress.push_back(sg_rule_from_spec(r));
   if (sg.egress_given) {
     g.egress.clear();
@@ -203,7 +209,19 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
   m.capacity = res.capacity;
   m.allocatable = res.allocatable;
   m.role_mapped = role_mapped(inst.iam_role);
+  m.api_server_reachable = api_server_reachable(inst);
   return m;
+}
+
+bool Cluster::api_server_reachable(const aws::Instance& inst) const {
+  if (spec_.cluster_security_group.empty()) return true;
+  aws::Eni node{aws::parse_ipv4(inst.private_ip).value_or(0), inst.security_groups};
+  // The endpoint's ENIs sit in the cluster's subnets; its address matters only to CIDR rules,
+  // so the first address EC2 hands out in the first subnet stands for it.
+  aws::Eni endpoint{0, {spec_.cluster_security_group}};
+  if (!spec_.subnets.empty())
+    if (auto cidr = aws::Ipv4Cidr::parse(spec_.subnets.front().cidr)) endpoint.ip = cidr->network + 4;
+  return security_groups.reachable(node, endpoint, "tcp", 443);
 }
 
 void Cluster::join_instance(const aws::Instance& inst, k8s::MachineSpec machine) {

@@ -83,6 +83,9 @@ class Cluster {
 
   // Whether a node IAM role may join (aws-auth mapRoles / access entries; CONTRACT.md).
   bool role_mapped(const std::string& role) const;
+  // Node -> cluster endpoint, TCP 443, through the security groups (see
+  // ClusterSpec::cluster_security_group).
+  bool api_server_reachable(const aws::Instance& inst) const;
   // Unix seconds of simulated time 0 (spec.start_time), for AWS timestamps.
   std::int64_t start_epoch_seconds() const { return start_epoch_; }
   // What the kubelet on an instance will register as (labels, taints, allocatable).

@@ -23,6 +23,7 @@ struct SubnetSpec {
   std::string az;
   std::string cidr;
   std::int64_t used_addresses = 0;  // `usedAddresses`: taken by things outside the simulation
+  std::map<std::string, std::string> tags{};  // `tags`: what Karpenter's subnetSelectorTerms match
 };
 
 struct SecurityGroupRuleSpec {
@@ -39,6 +40,7 @@ struct SecurityGroupSpec {
   std::vector<SecurityGroupRuleSpec> ingress;
   std::vector<SecurityGroupRuleSpec> egress;
   bool egress_given = false;  // without egress rules a new group allows all egress (AWS default)
+  std::map<std::string, std::string> tags{};  // what Karpenter's securityGroupSelectorTerms match
 };
 
 struct QuotaSpec {
@@ -93,6 +95,10 @@ struct ClusterSpec {
   aws::PricingSpec pricing;
   std::vector<CapacityPoolSpec> capacity_pools;
   std::vector<SecurityGroupSpec> security_groups;
+  // `cluster.clusterSecurityGroup`: the group on the EKS control plane's ENIs in the VPC (the
+  // cluster security group, or terraform-aws-modules/eks's cluster SG). When given, a node joins
+  // only if its groups let it reach that ENI on TCP 443; empty = not modelled, every node may.
+  std::string cluster_security_group;
   std::vector<NodeGroupSpec> node_groups;
   std::vector<AddonSpec> addons;
   AutoscalerSpec autoscaler;

@@ -77,7 +77,7 @@ void mark_ready(ApiServer& api, const std::string& name) {
 }  // namespace
 
 std::optional<NodeId> adopt_joined_node(ApiServer& api, const MachineSpec& spec) {
-  if (!spec.role_mapped) return std::nullopt;
+  if (!spec.role_mapped || !spec.api_server_reachable) return std::nullopt;
   NodeRecord rec = node_record(spec);
   if (!spec.cni_initializes) return api.register_node(std::move(rec));  // joined, never Ready
   std::erase_if(rec.node.taints, [](const Taint& t) { return t.key == kTaintNotReady; });
@@ -120,7 +120,7 @@ NodeJoinHandle start_node_join(ApiServer& api, MachineSpec spec, const NodeJoinT
     if (*flag) return;
     // Without a mapped role the kubelet cannot authenticate: it never gets this far in the
     // API server's view, and nothing is recorded.
-    if (!s->role_mapped) return;
+    if (!s->role_mapped || !s->api_server_reachable) return;
     api.emit(EventType::Normal, "Starting", node_ref(s->node_name), "Starting kubelet.", "kubelet");
     api.sim().schedule(tls, [&api, s, flag, cni] {
       if (*flag) return;

@@ -87,6 +87,10 @@ struct MachineSpec {
   // EKS Auto Mode node image: VPC CNI and NVIDIA driver in the image (NodeJoinTimings *_auto_mode_s).
   bool eks_auto_mode_image = false;
   bool role_mapped = true;  // node IAM role in aws-auth mapRoles / access entries
+  // The node's security groups let it open TCP 443 to the cluster endpoint. Without it the
+  // kubelet's TLS bootstrap and registration never reach the API server: as with an unmapped
+  // role, no Node object and no event ever appear.
+  bool api_server_reachable = true;
   // False when aws-node cannot get EC2 permissions (node role without AmazonEKS_CNI_Policy and
   // no IRSA / Pod Identity role for the VPC CNI): ipamd never assigns addresses, the CNI config
   // is never written, and the registered node stays NotReady with kNetworkNotReadyMessage.

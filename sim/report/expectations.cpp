@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/autoscaling/karpenter/controller.hpp"
 #include "sim/report/run_facts.hpp"
 
 namespace eksim::report {
@@ -284,6 +285,32 @@ ExpectationResult check_subnet(const Expectation& e, const RunResult& run) {
   return r;
 }
 
+ExpectationResult check_karpenter_condition(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  auto* k = dynamic_cast<const autoscaling::karpenter::Controller*>(run.cluster->find_controller("karpenter"));
+  const autoscaling::karpenter::ConditionSet* cs = nullptr;
+  if (k && e.subject == "nodePool") {
+    auto it = k->node_pools().find(e.name);
+    if (it != k->node_pools().end()) cs = &it->second.conditions;
+  } else if (k) {
+    auto it = k->node_classes().find(e.name);
+    if (it != k->node_classes().end()) cs = &it->second.conditions;
+  }
+  if (!cs) {
+    r.detail = "no " + e.subject + " " + e.name;
+    return r;
+  }
+  const autoscaling::karpenter::Condition* c = autoscaling::karpenter::find_condition(*cs, e.condition_type);
+  if (!c) {
+    r.detail = "no condition " + e.condition_type;
+    return r;
+  }
+  r.passed = c->status == e.condition_status && (e.condition_reason.empty() || c->reason == e.condition_reason) &&
+             (e.message_contains.empty() || c->message.find(e.message_contains) != std::string::npos);
+  r.detail = c->type + "=" + c->status + " reason " + c->reason + (c->message.empty() ? "" : ": " + c->message);
+  return r;
+}
+
 ExpectationResult check_job(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "no job " + e.ns + "/" + e.name, e.where};
   bool found = false;
@@ -320,6 +347,7 @@ std::vector<ExpectationResult> check_expectations(const RunResult& run) {
     else if (e.subject == "nodeGroup") out.push_back(check_node_group(e, run));
     else if (e.subject == "job") out.push_back(check_job(e, run));
     else if (e.subject == "subnet") out.push_back(check_subnet(e, run));
+    else if (e.subject == "nodePool" || e.subject == "nodeClass") out.push_back(check_karpenter_condition(e, run));
     else out.push_back(check_cost(e, run));
   }
   return out;

@@ -8,6 +8,7 @@
 #include "models/aws/pricing.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "sim/report/json_writer.hpp"
+#include "sim/report/karpenter_status.hpp"
 #include "sim/report/run_facts.hpp"
 
 namespace eksim::report {
@@ -261,6 +262,7 @@ void write_json_report(const scenario::RunResult& run, const std::vector<Expecta
   write_events(w, c);
   write_node_groups(w, c);
   write_subnets(w, c);
+  write_karpenter_status(w, c);
   write_jobs(w, run);
   write_cost(w, c, billing);
   w.key("expectations").begin_array();

@@ -154,6 +154,7 @@ std::vector<SubnetSpec> read_subnets(const Value& v, const std::string& region, 
         u->fail("usedAddresses " + std::to_string(s.used_addresses) + " is more than the " + std::to_string(usable) +
                 " addresses subnet \"" + s.id + "\" offers (its CIDR minus the 5 AWS reserves)");
     }
+    if (auto t = r.get("tags")) s.tags = t->as_string_map();
     r.finish();
     for (const auto& other : out)
       if (other.id == s.id) item.fail("duplicate subnet id \"" + s.id + "\"");
@@ -320,7 +321,8 @@ std::vector<SecurityGroupSpec> read_security_groups(const Value& v) {
       sg.egress_given = true;
       for (const auto& rule : eg->items()) sg.egress.push_back(read_sg_rule(rule, none));
     }
-    r.allow({"description", "tags"});
+    if (auto t = r.get("tags")) sg.tags = t->as_string_map();
+    r.allow({"description"});
     r.finish();
     for (const auto& other : out)
       if (other.name == sg.name) item.fail("duplicate security group \"" + sg.name + "\"");
@@ -520,11 +522,18 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
     vr.finish();
   }
   if (c.subnets.empty()) {
-    // A VPC of three private subnets, one per AZ, like the terraform-aws-modules/vpc examples.
+    // A VPC of three private subnets, one per AZ, like the terraform-aws-modules/vpc examples;
+    // tagged for Karpenter discovery as terraform-aws-modules/eks's karpenter example tags its
+    // private subnets (private_subnet_tags "karpenter.sh/discovery" = cluster name).
     const char* letters[] = {"a", "b", "c"};
-    for (int i = 0; i < 3; ++i)
-      c.subnets.push_back(SubnetSpec{std::string("private-") + letters[i], c.region + letters[i],
-                                     "10.0." + std::to_string(i * 16) + ".0/20"});
+    for (int i = 0; i < 3; ++i) {
+      SubnetSpec s;
+      s.id = std::string("private-") + letters[i];
+      s.az = c.region + letters[i];
+      s.cidr = "10.0." + std::to_string(i * 16) + ".0/20";
+      s.tags["karpenter.sh/discovery"] = c.name;
+      c.subnets.push_back(std::move(s));
+    }
   }
   if (auto q = r.get("quotas")) {
     MapReader qr(*q, "quotas");
@@ -576,6 +585,10 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
         for (const auto& rule : *rules)
           if (!rule.source_group.empty()) check_security_group_exists(c, rule.source_group, items[i]);
     }
+  }
+  if (auto x = r.get("clusterSecurityGroup")) {
+    c.cluster_security_group = x->as_string();
+    check_security_group_exists(c, c.cluster_security_group, *x);
   }
   if (auto access = r.get("access")) c.access = read_access(*access);
   if (auto ngs = r.get("nodeGroups")) {

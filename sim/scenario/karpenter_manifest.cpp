@@ -214,24 +214,48 @@ std::int64_t volume_gib(const Value& v) {
   return std::max<std::int64_t>(1, bytes / (1024LL * 1024 * 1024));
 }
 
-std::vector<std::string> selector_subnets(const Value& v) {
-  std::vector<std::string> ids;
-  for (const auto& term : v.items()) {
-    MapReader r(term, "subnetSelectorTerms entry");
-    if (auto id = r.get("id")) ids.push_back(id->as_string());
-    if (auto tags = r.get("tags")) tags->as_string_map();
+// subnetSelectorTerms / securityGroupSelectorTerms with the CRD's validation rules
+// (pkg/apis/v1/ec2nodeclass.go XValidation, checked as written: the exclusivity rules use
+// self.all, so they only refuse a list where every term combines the fields).
+std::vector<kp::SelectorTerm> read_selector_terms(const Value& v, const ObjectRef& obj, const std::string& field,
+                                                  bool by_name) {
+  const std::string path = "spec." + field;
+  const std::string term_kind = by_name ? "security group" : "subnet";
+  auto items = v.items();
+  if (items.empty()) v.fail(invalid(obj, path, "array", field + " cannot be empty"));
+  if (items.size() > 30)
+    v.fail("The " + obj.kind + " \"" + obj.name + "\" is invalid: " + path + ": Too many: " + std::to_string(items.size()) +
+           ": must have at most 30 items");
+  std::vector<kp::SelectorTerm> terms;
+  bool all_id_combined = true, all_name_combined = true;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    MapReader r(items[i], field + " entry");
+    kp::SelectorTerm t;
+    if (auto id = r.get("id")) t.id = id->as_string();
+    if (by_name)
+      if (auto n = r.get("name")) t.name = n->as_string();
+    if (auto tags = r.get("tags")) {
+      t.tags = tags->as_string_map();
+      for (const auto& [k, val] : t.tags)
+        if (k.empty() || val.empty())
+          tags->fail(invalid(obj, path + "[" + std::to_string(i) + "].tags", "object", "empty tag keys or values aren't supported"));
+    }
     r.finish();
+    const bool has_tags = items[i].node()["tags"].IsDefined();
+    if (!has_tags && t.id.empty() && t.name.empty())
+      v.fail(invalid(obj, path, "array",
+                     std::string("expected at least one, got none, ") + (by_name ? "['tags', 'id', 'name']" : "['tags', 'id']")));
+    all_id_combined &= !t.id.empty() && (has_tags || !t.name.empty());
+    all_name_combined &= !t.name.empty() && (has_tags || !t.id.empty());
+    terms.push_back(std::move(t));
   }
-  return ids;
-}
-
-void selector_terms(const Value& v, const char* what, std::initializer_list<const char*> keys) {
-  for (const auto& term : v.items()) {
-    MapReader r(term, what);
-    r.allow(keys);
-    if (auto tags = r.get("tags")) tags->as_string_map();
-    r.finish();
-  }
+  if (all_id_combined)
+    v.fail(invalid(obj, path, "array", "'id' is mutually exclusive, cannot be set with a combination of other fields in a " +
+                                           term_kind + " selector term"));
+  if (by_name && all_name_combined)
+    v.fail(invalid(obj, path, "array", "'name' is mutually exclusive, cannot be set with a combination of other fields in a " +
+                                           term_kind + " selector term"));
+  return terms;
 }
 
 // The envelope both NodeClass kinds share: apiVersion, kind, metadata (the name) and status
@@ -278,10 +302,9 @@ kp::NodeClass read_ec2_node_class(const Value& v) {
     if (auto tags = r.get("tags")) tags->as_string_map();
     r.finish();
   }
-  Value subnets = s.require("subnetSelectorTerms");
-  nc.subnet_ids = selector_subnets(subnets);
-  Value sgs = s.require("securityGroupSelectorTerms");
-  selector_terms(sgs, "securityGroupSelectorTerms entry", {"id", "name"});
+  nc.subnet_terms = read_selector_terms(s.require("subnetSelectorTerms"), obj, "subnetSelectorTerms", false);
+  nc.security_group_terms =
+      read_selector_terms(s.require("securityGroupSelectorTerms"), obj, "securityGroupSelectorTerms", true);
   if (auto bdm = s.get("blockDeviceMappings")) {
     for (const auto& item : bdm->items()) {
       MapReader r(item, "blockDeviceMappings entry");
@@ -350,8 +373,10 @@ kp::NodeClass read_auto_node_class(const Value& v) {
   auto [obj, nc, spec] = read_node_class_envelope(v, "NodeClass");
   MapReader s(spec, "NodeClass spec");
   if (auto r = s.get("role")) nc.role = r->as_string();
-  if (auto sub = s.get("subnetSelectorTerms")) nc.subnet_ids = selector_subnets(*sub);
-  if (auto sg = s.get("securityGroupSelectorTerms")) selector_terms(*sg, "securityGroupSelectorTerms entry", {"id", "name"});
+  // Auto Mode's NodeClass: both optional (default: the cluster's subnets and security group).
+  if (auto sub = s.get("subnetSelectorTerms")) nc.subnet_terms = read_selector_terms(*sub, obj, "subnetSelectorTerms", false);
+  if (auto sg = s.get("securityGroupSelectorTerms"))
+    nc.security_group_terms = read_selector_terms(*sg, obj, "securityGroupSelectorTerms", true);
   if (auto es = s.get("ephemeralStorage")) {
     MapReader e(*es, "ephemeralStorage");
     if (auto size = e.get("size")) nc.root_volume_gib = volume_gib(*size);

@@ -191,7 +191,8 @@ Expectation read_expectation(const Value& v) {
   MapReader r(v, "expectation");
   Expectation e;
   e.where = v.where();
-  static const std::vector<std::string> subjects{"pod", "event", "hint", "nodes", "nodeGroup", "job", "cost", "subnet"};
+  static const std::vector<std::string> subjects{"pod", "event", "hint", "nodes", "nodeGroup", "job", "cost", "subnet",
+                                                 "nodePool", "nodeClass"};
   for (const auto& s : subjects)
     if (r.has(s)) {
       if (!e.subject.empty()) v.fail("an expectation names one subject, got both \"" + e.subject + "\" and \"" + s + "\"");
@@ -203,7 +204,7 @@ Expectation read_expectation(const Value& v) {
       std::string hint = did_you_mean(key, subjects);
       if (!hint.empty()) k.fail("unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
     }
-    v.fail("an expectation needs one of: pod, event, hint, nodes, nodeGroup, job, cost, subnet");
+    v.fail("an expectation needs one of: pod, event, hint, nodes, nodeGroup, job, cost, subnet, nodePool, nodeClass");
   }
   if (auto d = r.get("description")) e.description = d->as_string();
   e.by = opt_time(r, "by");
@@ -323,6 +324,20 @@ Expectation read_expectation(const Value& v) {
     if (e.by || e.at) v.fail("a subnet expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
     if (e.description.empty())
       e.description = "subnet " + e.subnet + " has " + std::to_string(*e.available_addresses) + " free addresses at the end";
+  } else if (e.subject == "nodePool" || e.subject == "nodeClass") {
+    // A Karpenter object's status condition (kubectl get nodepool/ec2nodeclass -o yaml) at the end.
+    e.name = r.require(e.subject).as_string();
+    e.condition_type = r.require("condition").as_string();
+    Value st = r.require("status");
+    e.condition_status = st.as_string();
+    if (e.condition_status != "True" && e.condition_status != "False" && e.condition_status != "Unknown")
+      st.fail("a condition status is \"True\", \"False\" or \"Unknown\"");
+    if (auto x = r.get("reason")) e.condition_reason = x->as_string();
+    if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
+    if (e.by || e.at) v.fail("a " + e.subject + " expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
+    if (e.description.empty())
+      e.description = e.subject + " " + e.name + " " + e.condition_type + "=" + e.condition_status +
+                      (e.condition_reason.empty() ? "" : " (" + e.condition_reason + ")");
   } else if (e.subject == "job") {
     e.ns = fix_ns(r.require("job").as_string(), &e.name);
     e.job_status = r.require("status").as_string();

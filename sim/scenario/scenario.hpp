@@ -97,6 +97,8 @@ struct Expectation {
   // subnet: DescribeSubnets AvailableIpAddressCount at the end of the run
   std::string subnet;
   std::optional<std::int64_t> available_addresses;
+  // nodePool / nodeClass: a status condition of that Karpenter object at the end of the run
+  std::string condition_type, condition_status, condition_reason;
   // job
   std::string job_status;
   // cost

@@ -72,9 +72,13 @@ Controller::Controller(Cluster& cluster, Settings settings) : c_(cluster), setti
     NodeClass nc;
     nc.kind = "NodeClass";
     nc.name = "default";
+    reconcile_node_class(nc, c_.ec2, c_.security_groups, c_.sim.now());
     classes_["default"] = nc;
-    pools_["system"] = auto_mode_pool("system", true);
-    pools_["general-purpose"] = auto_mode_pool("general-purpose", false);
+    for (const char* name : {"system", "general-purpose"}) {
+      NodePool p = auto_mode_pool(name, std::string(name) == "system");
+      reconcile_node_pool_readiness(p, &classes_["default"], c_.sim.now());
+      pools_[name] = std::move(p);
+    }
   }
   auto& api = c_.api;
   // Pod and node notifications also keep the cluster state (state/cluster.cpp) current.
@@ -113,16 +117,54 @@ Controller::Controller(Cluster& cluster, Settings settings) : c_(cluster), setti
 
 void Controller::apply_node_pool(NodePool pool) {
   std::string name = pool.name;
-  pools_[name] = std::move(pool);
+  // A replaced NodePool keeps its status (an apply changes the spec only).
+  auto old = pools_.find(name);
+  if (old != pools_.end()) pool.conditions = old->second.conditions;
+  NodePool& p = pools_[name] = std::move(pool);
+  reconcile_node_pool_readiness(p, node_class_of(p), c_.sim.now());
   ++config_version_;
   trigger();
 }
 
 void Controller::apply_node_class(NodeClass node_class) {
   types_by_class_.erase(node_class.name);
-  classes_[node_class.name] = std::move(node_class);
+  auto old = classes_.find(node_class.name);
+  if (old != classes_.end()) node_class.conditions = old->second.conditions;
+  std::string name = node_class.name;
+  classes_[name] = std::move(node_class);
+  reconcile_node_class_now(name);
   ++config_version_;
   trigger();
+}
+
+const NodeClass* Controller::node_class_of(const NodePool& p) const {
+  auto it = classes_.find(p.node_class_name);
+  if (it == classes_.end() || it->second.kind != p.node_class_kind) return nullptr;
+  return &it->second;
+}
+
+// The nodeclass controller's reconcile of one NodeClass, then the readiness of the NodePools that
+// use it. Not found subnets or groups requeue after a minute (subnet.go, securitygroup.go), so
+// tags added later are picked up.
+void Controller::reconcile_node_class_now(const std::string& name) {
+  auto it = classes_.find(name);
+  if (it == classes_.end()) return;
+  NodeClass& nc = it->second;
+  const std::vector<std::string> subnets_before = nc.subnet_ids;
+  if (reconcile_node_class(nc, c_.ec2, c_.security_groups, c_.sim.now())) {
+    if (nc.subnet_ids != subnets_before) types_by_class_.erase(name);  // offerings follow the zones
+    ++config_version_;
+    for (auto& [pn, p] : pools_)
+      if (p.node_class_name == name) reconcile_node_pool_readiness(p, node_class_of(p), c_.sim.now());
+    trigger();
+  }
+  if (!nc.ready() && !requeued_classes_.count(name)) {
+    requeued_classes_.insert(name);
+    c_.sim.schedule(engine::Duration::minutes(1), [this, name] {
+      requeued_classes_.erase(name);
+      reconcile_node_class_now(name);
+    });
+  }
 }
 
 bool Controller::delete_node_pool(const std::string& name) {

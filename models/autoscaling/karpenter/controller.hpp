@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/autoscaling/karpenter/instance_types.hpp"
+#include "models/autoscaling/karpenter/nodeclass/discovery.hpp"
 #include "models/autoscaling/karpenter/nodepool.hpp"
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 #include "models/autoscaling/karpenter/state/cluster.hpp"
@@ -80,6 +81,9 @@ struct NodeClaimState {
   std::vector<std::string> replacements;  // NodeClaims that must initialize before this one goes
 };
 
+// The NodeClaim's status conditions as its lifecycle has set them (nodeclaim/lifecycle/conditions.cpp).
+ConditionSet nodeclaim_conditions(const NodeClaimState& c);
+
 class Controller : public eksim::Controller {
  public:
   Controller(Cluster& cluster, Settings settings);
@@ -88,6 +92,8 @@ class Controller : public eksim::Controller {
   // kubectl apply of a NodePool / EC2NodeClass / NodeClass: creates or replaces (drift follows).
   void apply_node_pool(NodePool pool);
   void apply_node_class(NodeClass node_class);
+  // The NodePool's NodeClass (nullptr: none of that name and kind).
+  const NodeClass* node_class_of(const NodePool& p) const;
   bool delete_node_pool(const std::string& name);
   // EC2 Spot Instance Interruption Warning for an instance: the two-minute notice.
   void spot_interruption(const std::string& instance_id);
@@ -121,6 +127,8 @@ class Controller : public eksim::Controller {
   static std::size_t multi_node_search_limit(std::size_t candidates);
 
  private:
+  void reconcile_node_class_now(const std::string& name);
+  std::set<std::string> requeued_classes_;  // NodeClasses with a reconcile scheduled
   void trigger();
   void on_batch_timer();
   bool provisionable(const k8s::PodRecord& r) const;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/autoscaling/karpenter/status/conditions.hpp"
 #include "models/k8s/allocatable.hpp"
 #include "models/k8s/objects.hpp"
 #include "sim/engine/time.hpp"
@@ -43,6 +44,18 @@ struct NodePool {
   // spec.limits: resource name -> canonical amount (cpu millicores, memory bytes, counts)
   std::map<std::string, std::int64_t> limits;
   bool built_in = false;  // Auto Mode's system / general-purpose
+  // status.conditions (ValidationSucceeded, NodeClassReady, Ready): nodeclass/discovery.cpp.
+  ConditionSet conditions;
+  bool ready() const { return is_true(conditions, "Ready"); }
+};
+
+// One subnet or security group selector term: keys ANDed within it. A term with an id (or, for
+// security groups, a name) selects by that alone (the CRD makes them exclusive); tags match when
+// every key is present with that value, "*" meaning any value (an EC2 tag-key filter).
+struct SelectorTerm {
+  std::map<std::string, std::string> tags;
+  std::string id;
+  std::string name;
 };
 
 struct NodeClass {
@@ -57,8 +70,15 @@ struct NodeClass {
   // nodefs.available): what its nodes' kubelets get and Karpenter's prediction uses.
   k8s::KubeletOptions kubelet;
   std::map<std::string, std::string> tags;
-  // Subnet ids picked by the selector terms; empty = every subnet of the cluster.
+  // spec.subnetSelectorTerms / spec.securityGroupSelectorTerms (ORed). nullopt: not given, as
+  // Auto Mode's NodeClass allows (every cluster subnet, no extra group).
+  std::optional<std::vector<SelectorTerm>> subnet_terms, security_group_terms;
+  // status, written by the nodeclass controller (nodeclass/discovery.cpp): status.subnets (ids in
+  // upstream order) and status.securityGroups, and the conditions.
   std::vector<std::string> subnet_ids;
+  std::vector<std::string> security_groups;
+  ConditionSet conditions;
+  bool ready() const { return is_true(conditions, "Ready"); }
 };
 
 }  // namespace eksim::autoscaling::karpenter

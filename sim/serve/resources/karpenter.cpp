@@ -34,9 +34,13 @@ json taints(const std::vector<k8s::Taint>& ts) {
   return out;
 }
 
-json cond(const std::string& type, bool ok, const std::string& t, const std::string& reason, const std::string& message = {}) {
-  return json{{"type", type}, {"status", ok ? "True" : "False"}, {"lastTransitionTime", t}, {"reason", reason},
-              {"message", message}, {"observedGeneration", 1}};
+// The model's status conditions (operatorpkg's ConditionSet) as the API shows them.
+json conditions(const kp::ConditionSet& cs, const TimeBase& tb) {
+  json out = json::array();
+  for (const auto& c : cs.conditions)
+    out.push_back(json{{"type", c.type}, {"status", c.status}, {"lastTransitionTime", tb.at(c.last_transition)},
+                       {"reason", c.reason}, {"message", c.message}, {"observedGeneration", 1}});
+  return out;
 }
 
 }  // namespace
@@ -87,24 +91,14 @@ void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap&
                            {"metadata", meta},
                            {"spec", spec},
                            {"status",
-                            {{"conditions", json::array({cond("ValidationSucceeded", true, t0, "ValidationSucceeded"),
-                                                         cond("NodeClassReady", true, t0, "NodeClassReady"),
-                                                         cond("Ready", true, t0, "Ready")})},
+                            {{"conditions", conditions(pool.conditions, tb)},
                              {"resources", resources},
                              {"nodes", nodes}}}};
   }
   for (const auto& claim : k->node_claims()) {
     if (claim.phase == kp::NodeClaimPhase::Deleted) continue;
     std::string created = tb.at(claim.created);
-    bool registered = claim.registered_at.has_value(), initialized = claim.initialized_at.has_value();
-    json conds = json::array();
-    conds.push_back(cond("Launched", !claim.instance_id.empty(), created, claim.instance_id.empty() ? "NotLaunched" : "Launched"));
-    conds.push_back(cond("Registered", registered, registered ? tb.at(*claim.registered_at) : created,
-                         registered ? "Registered" : "NotRegistered", registered ? "" : "Node not registered with cluster"));
-    conds.push_back(cond("Initialized", initialized, initialized ? tb.at(*claim.initialized_at) : created,
-                         initialized ? "Initialized" : "NotInitialized", initialized ? "" : claim.initialized_message));
-    conds.push_back(cond("Ready", initialized, initialized ? tb.at(*claim.initialized_at) : created,
-                         initialized ? "Ready" : "UnhealthyDependents", initialized ? "" : "Initialized=False"));
+    json conds = conditions(kp::nodeclaim_conditions(claim), tb);
     json labels = claim.labels;
     labels["karpenter.sh/nodepool"] = claim.node_pool;
     if (!claim.instance_type.empty()) labels["node.kubernetes.io/instance-type"] = claim.instance_type;
@@ -138,7 +132,18 @@ void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap&
   }
   for (const auto& [name, nc] : k->node_classes()) {
     json meta = {{"name", name}, {"uid", uid_of(nc.kind, name)}, {"creationTimestamp", t0}, {"generation", 1}};
-    json status = {{"conditions", json::array({cond("Ready", true, t0, "Ready")})}};
+    json status = {{"conditions", conditions(nc.conditions, tb)}};
+    json subnets = json::array(), groups = json::array();
+    for (const auto& id : nc.subnet_ids) {
+      const aws::Subnet* s = c.ec2.subnet(id);
+      subnets.push_back(json{{"id", id}, {"zone", s ? s->az : ""}});
+    }
+    for (const auto& id : nc.security_groups) {
+      const aws::SecurityGroup* g = c.security_groups.find(id);
+      groups.push_back(json{{"id", id}, {"name", g ? g->name : ""}});
+    }
+    if (!subnets.empty()) status["subnets"] = subnets;
+    if (!groups.empty()) status["securityGroups"] = groups;
     if (nc.kind == "NodeClass") {
       nodeclasses[name] = json{{"apiVersion", "eks.amazonaws.com/v1"}, {"kind", "NodeClass"}, {"metadata", meta},
                                {"spec", {{"role", nc.role}}}, {"status", status}};

@@ -18,9 +18,9 @@ std::vector<InstanceTypeInfo>& Controller::instance_types_for(const NodeClass& n
     opts.vm_memory_overhead_percent = settings_.vm_memory_overhead_percent;
     opts.reserved_enis = settings_.reserved_enis;
     std::vector<std::string> zones;
-    for (const auto& s : c_.ec2.subnets())
-      if (nc.subnet_ids.empty() || std::find(nc.subnet_ids.begin(), nc.subnet_ids.end(), s.id) != nc.subnet_ids.end())
-        if (std::find(zones.begin(), zones.end(), s.az) == zones.end()) zones.push_back(s.az);
+    for (const auto& id : nc.subnet_ids)
+      if (const aws::Subnet* s = c_.ec2.subnet(id))
+        if (std::find(zones.begin(), zones.end(), s->az) == zones.end()) zones.push_back(s->az);
     std::sort(zones.begin(), zones.end());
     opts.zones = zones;
     std::vector<InstanceTypeInfo> types;
@@ -109,8 +109,10 @@ std::vector<NodeClaimTemplate> Controller::templates(std::vector<k8s::Pod>& daem
   std::stable_sort(order.begin(), order.end(), [](const NodePool* a, const NodePool* b) { return a->weight > b->weight; });
   std::vector<NodeClaimTemplate> out;
   for (const NodePool* p : order) {
+    // NewScheduler: "ignoring nodepool, not ready" (its NodeClass missing or not Ready).
+    if (!p->ready()) continue;
     auto nc = classes_.find(p->node_class_name);
-    if (nc == classes_.end() || nc->second.kind != p->node_class_kind) continue;  // NodeClass not ready
+    if (nc == classes_.end() || nc->second.kind != p->node_class_kind) continue;
     std::map<std::string, std::int64_t> usage;
     for (std::size_t i : live_claims()) {
       const NodeClaimState& c = claims_[i];

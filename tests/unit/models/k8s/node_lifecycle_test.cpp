@@ -93,6 +93,17 @@ TEST(NodeJoin, UnmappedRoleNeverRegistersAndCancelStopsTheJoin) {
   EXPECT_TRUE(w.log.events().empty());
 }
 
+TEST(NodeJoin, UnreachableApiServerNeverRegistersAndRecordsNothing) {
+  K8sWorld w;
+  MachineSpec m = machine("blocked");
+  m.api_server_reachable = false;
+  start_node_join(w.api, m);
+  EXPECT_FALSE(adopt_joined_node(w.api, m).has_value());
+  w.run_until_s(3600);
+  EXPECT_EQ(w.api.node_slots(), 0u);
+  EXPECT_TRUE(w.log.events().empty());  // not even "Starting kubelet."
+}
+
 TEST(NodeDrain, CordonsEvictsGracefullyAndSkipsDaemonSetPods) {
   K8sWorld w;
   Kubelet kubelet(w.api);

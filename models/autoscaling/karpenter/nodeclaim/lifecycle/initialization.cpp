@@ -12,7 +12,9 @@ void Controller::check_initialized(NodeClaimState& c, k8s::NodeRecord& rec) {
   if (c.phase != NodeClaimPhase::Registered || !rec.node.ready) return;
   for (const auto& t : c.startup_taints)
     if (has_taint(rec.node.taints, t.key)) {
-      c.initialized_message = "StartupTaintsExist";
+      // formatTaint: key=value:Effect, or key:Effect without a value.
+      c.initialized_message = "StartupTaint \"" + t.key + (t.value.empty() ? "" : "=" + t.value) + ":" + t.effect +
+                              "\" still exists";
       return;
     }
   for (const auto& [r, v] : c.requests.items()) {

@@ -65,11 +65,18 @@ int Controller::launch(const PlannedNodeClaim& planned, bool replacement) {
   for (const auto& o : overrides) {
     aws::LaunchRequest lr;
     lr.type = o.type->type;
-    for (const auto& s : c_.ec2.subnets())
-      if (s.az == o.zone && (nc.subnet_ids.empty() || std::find(nc.subnet_ids.begin(), nc.subnet_ids.end(), s.id) != nc.subnet_ids.end())) {
-        lr.subnet_id = s.id;
-        break;
+    // ZonalSubnetsForLaunch: per zone the selected subnet with the most available addresses.
+    std::int64_t best = -1;
+    for (const auto& id : nc.subnet_ids) {
+      const aws::Subnet* s = c_.ec2.subnet(id);
+      if (!s || s->az != o.zone) continue;
+      const std::int64_t free = c_.ec2.available_addresses(id);
+      if (free > best) {
+        best = free;
+        lr.subnet_id = id;
       }
+    }
+    lr.security_groups = nc.security_groups;
     lr.spot = ct == "spot";
     lr.iam_role = nc.role;
     lr.owner = c.name;

@@ -4,6 +4,7 @@
 // helpers to add a NodePool and pods and to read the outcome.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@ struct WorldOptions {
   bool declared_access = false;  // aws-auth / access entries declared: only mapped_roles join
   std::vector<std::string> mapped_roles;
   bool auto_mode = false;  // EKS Auto Mode (cluster mode "auto")
+  std::map<std::string, std::string> subnet_a_tags;  // private-a's tags (Karpenter discovery)
 };
 
 struct World {
@@ -30,6 +32,7 @@ struct World {
     spec.name = "test";
     spec.region = "ap-northeast-2";
     spec.subnets = {{"private-a", "ap-northeast-2a", "10.0.1.0/24"}};
+    spec.subnets[0].tags = o.subnet_a_tags;
     if (o.zones > 1) spec.subnets.push_back({"private-b", "ap-northeast-2b", "10.0.2.0/24"});
     spec.autoscaler.kind = "karpenter";
     if (o.auto_mode) spec.mode = "auto";
