@@ -34,11 +34,11 @@ struct KubeletOptions {
   // KubeletConfiguration kubeReserved / systemReserved / evictionHard as a user sets them
   // (Karpenter EC2NodeClass spec.kubelet): a key given replaces that key's AMI default, the
   // others keep it (karpenter-provider-aws kubeReservedResources, evictionThreshold: lo.Assign).
-  ResourceList kube_reserved;    // only the keys given: cpu, memory, ephemeral-storage
-  ResourceList system_reserved;  // EKS AMIs set none
-  std::optional<std::int64_t> eviction_memory_available_bytes;  // memory.available
-  std::optional<double> eviction_nodefs_available_percent;      // nodefs.available "15%"
-  std::optional<std::int64_t> eviction_nodefs_available_bytes;  // nodefs.available "2Gi"
+  ResourceList kube_reserved = {};    // only the keys given: cpu, memory, ephemeral-storage
+  ResourceList system_reserved = {};  // EKS AMIs set none
+  std::optional<std::int64_t> eviction_memory_available_bytes = std::nullopt;  // memory.available
+  std::optional<double> eviction_nodefs_available_percent = std::nullopt;      // nodefs.available "15%"
+  std::optional<std::int64_t> eviction_nodefs_available_bytes = std::nullopt;  // nodefs.available "2Gi"
 };
 
 // eni-max-pods.txt: ENIs * (IPv4 per ENI - 1) + 2. The first IP of each ENI is the ENI's own;

@@ -13,7 +13,8 @@ std::vector<InstanceTypeInfo> catalog_types(LabelDomain d = LabelDomain::Oss) {
   opts.zones = {"ap-northeast-2a", "ap-northeast-2b"};
   opts.domain = d;
   std::vector<InstanceTypeInfo> out;
-  for (const auto& t : aws::InstanceCatalog::builtin().all()) out.push_back(build_instance_type(t, opts, NodeClass{}));
+  const NodeClass node_class;  // one, not a temporary per type (GCC 12 -Wmaybe-uninitialized false positive)
+  for (const auto& t : aws::InstanceCatalog::builtin().all()) out.push_back(build_instance_type(t, opts, node_class));
   return out;
 }
 
