@@ -256,7 +256,7 @@ void EventLog::spill_oldest(std::size_t count) {
 }
 
 void EventLog::for_each_series(const std::function<void(const Event&, std::size_t)>& fn) const {
-  if (spill_ || !held_.empty()) {
+  if (spill_) {
     // Spilled and held Events are disjoint and all below base_: merge them by index.
     std::vector<std::size_t> held;
     held.reserve(held_.size());
@@ -266,11 +266,10 @@ void EventLog::for_each_series(const std::function<void(const Event&, std::size_
     auto flush_held_below = [&](std::size_t limit) {
       for (; next_held != held.end() && *next_held < limit; ++next_held) fn(held_.at(*next_held).event, *next_held);
     };
-    if (spill_)
-      spill_->for_each([&](std::size_t index, const Event& e) {
-        flush_held_below(index);
-        fn(e, index);
-      });
+    spill_->for_each([&](std::size_t index, const Event& e) {
+      flush_held_below(index);
+      fn(e, index);
+    });
     flush_held_below(base_);
   }
   for (std::size_t i = 0; i < series_.size(); ++i) fn(series_[i], base_ + i);

@@ -106,17 +106,16 @@ EventSpill::~EventSpill() {
   if (late_) std::fclose(late_);
 }
 
-void EventSpill::write_in_order(std::size_t index, const Event& e) {
+void EventSpill::append(std::FILE* f, std::size_t index, const Event& e) {
   buffer_.clear();
   encode(buffer_, index, e);
-  write_all(in_order_, buffer_);
-  ++in_order_count_;
+  write_all(f, buffer_);
 }
 
+void EventSpill::write_in_order(std::size_t index, const Event& e) { append(in_order_, index, e); }
+
 void EventSpill::write_late(std::size_t index, const Event& e) {
-  buffer_.clear();
-  encode(buffer_, index, e);
-  write_all(late_, buffer_);
+  append(late_, index, e);
   ++late_count_;
 }
 

@@ -26,17 +26,17 @@ class EventSpill {
   // the correlator held on to and has now let go).
   void write_in_order(std::size_t index, const Event& e);
   void write_late(std::size_t index, const Event& e);
-  std::size_t size() const { return in_order_count_ + late_count_; }
 
   // Every spilled Event in order of index. Reading leaves the files ready for further writes.
   void for_each(const std::function<void(std::size_t index, const Event&)>& fn) const;
 
  private:
+  void append(std::FILE* f, std::size_t index, const Event& e);
+
   std::FILE* in_order_ = nullptr;
   std::FILE* late_ = nullptr;
-  std::size_t in_order_count_ = 0;
   std::size_t late_count_ = 0;
-  mutable std::string buffer_;
+  std::string buffer_;
 };
 
 }  // namespace eksim::engine
