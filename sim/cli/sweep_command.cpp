@@ -20,6 +20,7 @@
 #include "sim/cli/output_file.hpp"
 #include "sim/report/expectations.hpp"
 #include "sim/scenario/input_file.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/runner.hpp"
 
 namespace eksim::cli {
@@ -235,6 +236,60 @@ std::string sweep_run_line(const scenario::SweepPlan& plan, const scenario::Swee
   return j.dump() + "\n";
 }
 
+namespace {
+
+// Deepest [ / { nesting of a JSON text, outside strings. Run lines nest 3 deep; checking before
+// parsing keeps a hostile line from the recursive parts of nlohmann (dump, destruction).
+int json_nesting_depth(const std::string& text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+// What is wrong with a parsed run line, or "" when every field the merge, the summary table and
+// --resume read is there with its type. Lines are eksim's own output; anything else is refused
+// here so the readers after this can trust them.
+std::string run_line_problem(const Json& j) {
+  if (!j.is_object()) return "not a sweep run line";
+  if (j.value("schema", Json()) != "eksim.sweep-run/v1") return "not a sweep run line (no \"schema\": \"eksim.sweep-run/v1\")";
+  auto has = [&](const Json& obj, const char* key, bool (Json::*is)() const) {
+    return obj.is_object() && obj.contains(key) && (obj[key].*is)();
+  };
+  for (const char* key : {"run", "of", "point", "seed", "pods", "podsUnscheduled", "podsFailed", "nodesLaunched",
+                          "expectationsFailed"})
+    if (!has(j, key, &Json::is_number_unsigned)) return fmt::format("\"{}\" must be a non-negative integer", key);
+  if (!has(j, "plan", &Json::is_string)) return "\"plan\" must be a string";
+  if (!has(j, "params", &Json::is_object)) return "\"params\" must be an object";
+  for (const char* key : {"simSeconds", "costUSD"})
+    if (!has(j, key, &Json::is_number)) return fmt::format("\"{}\" must be a number", key);
+  for (const char* key : {"pendingSeconds", "gpuHours", "jobs"})
+    if (!has(j, key, &Json::is_object)) return fmt::format("\"{}\" must be an object", key);
+  for (const char* key : {"p50", "p95", "max"})
+    if (!has(j["pendingSeconds"], key, &Json::is_number)) return fmt::format("\"pendingSeconds.{}\" must be a number", key);
+  for (const char* key : {"provisioned", "allocated", "idle"})
+    if (!has(j["gpuHours"], key, &Json::is_number)) return fmt::format("\"gpuHours.{}\" must be a number", key);
+  const auto of = j["of"].get<std::uint64_t>();
+  if (of == 0 || of > scenario::kMaxSweepRuns)
+    return fmt::format("\"of\" must be between 1 and {} runs", scenario::kMaxSweepRuns);
+  if (j["run"].get<std::uint64_t>() >= of) return "\"run\" must be less than \"of\"";
+  return "";
+}
+
+}  // namespace
+
 ResultFile parse_result_lines(const std::string& text, const std::string& file) {
   ResultFile rf;
   std::size_t pos = 0;
@@ -250,9 +305,11 @@ ResultFile parse_result_lines(const std::string& text, const std::string& file) 
     pos = nl + 1;
     rf.kept_bytes = pos;
     if (line == "\n") continue;
-    Json j = Json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("run") || !j["run"].is_number_unsigned())
-      throw scenario::InputError(scenario::Location{file, line_no, 1}, "not a sweep run line");
+    if (json_nesting_depth(line) > 8) throw scenario::InputError(scenario::Location{file, line_no, 1}, "not a sweep run line (nested too deeply)");
+    const Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded()) throw scenario::InputError(scenario::Location{file, line_no, 1}, "not a sweep run line (not JSON)");
+    if (auto problem = run_line_problem(j); !problem.empty())
+      throw scenario::InputError(scenario::Location{file, line_no, 1}, problem);
     auto run = j["run"].get<std::size_t>();
     auto [it, added] = rf.lines.emplace(run, line);
     if (!added && it->second != line)
@@ -366,10 +423,11 @@ int sweep_command(const SweepArgs& args) {
     try {
       scenarios[point] = std::make_unique<scenario::Scenario>(scenario::load_point_scenario(plan, point));
     } catch (const scenario::InputError& e) {
-      std::fprintf(stderr, "%s\n", e.what());
+      // One line, as every input error: the point's settings say which run of the plan it was.
+      std::string settings;
       for (const auto& a : plan.points[point].assignments)
-        std::fprintf(stderr, "%s: note: sweep point %zu sets %s = %s\n", a.where.str().c_str(), point, a.path.c_str(),
-                     a.value_yaml.c_str());
+        settings += fmt::format("{}{} = {}", settings.empty() ? "" : ", ", a.path, a.value_yaml);
+      std::fprintf(stderr, "%s (sweep point %zu: %s)\n", e.what(), point, settings.c_str());
       return 2;
     }
   }

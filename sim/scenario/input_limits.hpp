@@ -31,4 +31,8 @@ inline constexpr std::uint64_t kMaxAliasExpandedNodes = 100000;
 // with one message holds whichever check meets it first.
 inline constexpr int kMaxNestingDepth = 400;
 
+// A sweep plan's runs (points x seeds), and the `of` a sweep result line may claim: a million.
+// Thousands of seeded runs is the planning use; a billion is a typo that would only allocate.
+inline constexpr std::uint64_t kMaxSweepRuns = 1000000;
+
 }  // namespace eksim::scenario

@@ -3,9 +3,13 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "sim/scenario/input_file.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/yaml_documents.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
@@ -51,7 +55,8 @@ std::vector<SweepAssignment> read_grid_parameter(const Value& v) {
     }
     range.finish();
     if (to < from) range_v.fail("range: to must not be less than from");
-    bool integral = from == std::floor(from) && step == std::floor(step);
+    // Whole numbers print as integers while a double holds them exactly (and llround can).
+    bool integral = from == std::floor(from) && step == std::floor(step) && std::abs(from) < 1e15 && std::abs(to) < 1e15;
     for (int i = 0;; ++i) {
       double x = from + step * i;
       if (x > to + 1e-9 * std::abs(step)) break;
@@ -158,19 +163,23 @@ SweepPlan load_sweep_plan(const std::string& path) {
   }
   if (auto s = r.get("seeds")) {
     if (s->is_scalar()) {
-      std::int64_t n = s->as_non_negative("a number of seeds");
-      if (n == 0) s->fail("seeds must be at least 1");
+      std::int64_t n = s->as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
       for (std::int64_t i = 1; i <= n; ++i) plan.seeds.push_back(static_cast<std::uint64_t>(i));
     } else if (s->is_map()) {
       MapReader m(*s, "seeds");
       auto from = static_cast<std::uint64_t>(m.require("from").as_non_negative());
       Value count_v = m.require("count");
-      std::int64_t count = count_v.as_non_negative();
-      if (count == 0) count_v.fail("count must be at least 1");
+      std::int64_t count = count_v.as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
       m.finish();
       for (std::int64_t i = 0; i < count; ++i) plan.seeds.push_back(from + static_cast<std::uint64_t>(i));
     } else {
-      for (const auto& item : s->items()) plan.seeds.push_back(static_cast<std::uint64_t>(item.as_non_negative("a seed")));
+      std::set<std::uint64_t> seen;
+      for (const auto& item : s->items()) {
+        auto seed = static_cast<std::uint64_t>(item.as_non_negative("a seed"));
+        // The same seed twice is the same run twice: its result lines would collide.
+        if (!seen.insert(seed).second) item.fail(fmt::format("seed {} is listed twice", seed));
+        plan.seeds.push_back(seed);
+      }
       if (plan.seeds.empty()) s->fail("seeds must not be empty");
     }
   } else {
@@ -195,6 +204,16 @@ SweepPlan load_sweep_plan(const std::string& path) {
     if (grid.empty()) g->fail("grid must not be empty");
   }
   r.finish();
+
+  // Points x seeds before anything is expanded, so a grid of billions is refused, not allocated.
+  std::uint64_t runs = explicit_points.size() * plan.seeds.size();
+  for (const auto& values : grid) {
+    runs *= values.size();
+    if (runs > kMaxSweepRuns) break;  // stays far from overflow: each factor is a list in the file
+  }
+  if (runs > kMaxSweepRuns)
+    root.fail(fmt::format("this sweep plan has more than {} runs (points x seeds); split it into several plans",
+                          kMaxSweepRuns));
 
   for (const auto& base_point : explicit_points) {
     std::vector<std::size_t> idx(grid.size(), 0);

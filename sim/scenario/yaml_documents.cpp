@@ -63,6 +63,7 @@ class StructureCheck : public YAML::EventHandler {
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, std::nullopt); }
   void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    check_quote_closed(mark);
     leaf(mark, anchor, value);
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -101,6 +102,21 @@ class StructureCheck : public YAML::EventHandler {
     int height = 1;
     std::map<std::string, int> keys;  // scalar key -> 1-based line of its first occurrence
   };
+
+  // yaml-cpp 0.7 accepts a quoted scalar that the file ends inside (`name: "a` and nothing closes
+  // it) and silently takes the rest of the file as its value; libyaml and libfyaml refuse it. The
+  // closing quote is looked for once per quoted scalar, so the pass stays linear.
+  void check_quote_closed(const YAML::Mark& mark) const {
+    if (mark.pos < 0 || static_cast<std::size_t>(mark.pos) >= text_.size()) return;
+    const char quote = text_[static_cast<std::size_t>(mark.pos)];
+    if (quote != '"' && quote != '\'') return;
+    for (std::size_t i = static_cast<std::size_t>(mark.pos) + 1; i < text_.size(); ++i) {
+      if (quote == '"' && text_[i] == '\\') ++i;  // an escape, e.g. \"
+      else if (text_[i] == quote && quote == '\'' && i + 1 < text_.size() && text_[i + 1] == '\'') ++i;  // '' is a quote
+      else if (text_[i] == quote) return;
+    }
+    fail(mark, malformed(file_) + "illegal EOF in scalar: the quoted string that starts here is never closed");
+  }
 
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
     throw InputError(Location{file_, mark.line + 1, mark.column + 1}, message);

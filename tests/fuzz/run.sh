@@ -1,33 +1,76 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in build-fuzz/ (clang, ASan+UBSan) and runs each for SECONDS
-# (default 60), seeded from scenarios/ and tests/scenarios/invalid/. Findings (crash-*, leak-*,
-# timeout-*, oom-*) land in build-fuzz/fuzz/findings/.
+# Runs every libFuzzer target of tests/fuzz for SECONDS each (default 60), JOBS targets at a time
+# (default 2), seeded from scenarios/, tests/scenarios/invalid/ and tests/fuzz/seeds/. A finding
+# (crash-*, leak-*, timeout-*, oom-*) lands in BUILD_DIR/fuzz/findings/ and fails the script;
+# reproduce one with `BUILD_DIR/fuzz/TARGET FINDING`.
 #
-#   tests/fuzz/run.sh [SECONDS] [JOBS]
+#   tests/fuzz/run.sh [SECONDS] [BUILD_DIR]      (BUILD_DIR default: build-fuzz)
+#
+# BUILD_DIR is configured with clang, ASan, UBSan and -DEKSIM_FUZZ=ON, and built, unless it
+# already holds that configuration (scripts/dev test builds its sanitizer stage that way and
+# passes build-asan). The test command runs a minute per target; the long campaign in the README
+# runs an hour per target: tests/fuzz/run.sh 3600.
 set -euo pipefail
 seconds=${1:-60}
-jobs=${2:-2}
 src=$(cd "$(dirname "$0")/../.." && pwd)
-build=$src/build-fuzz
-cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++-14 -DEKSIM_FUZZ=ON \
-      -DEKSIM_BUILD_TESTS=OFF -DEKSIM_BUILD_BENCH=OFF ${CCACHE:+-DCMAKE_CXX_COMPILER_LAUNCHER=ccache} >/dev/null
-cmake --build "$build" -j "$jobs" --target fuzz_scenario fuzz_trace_csv
+build=$(realpath -m "${2:-$src/build-fuzz}")
+jobs=${JOBS:-2}
+targets=(fuzz_scenario fuzz_manifest fuzz_sweep_plan fuzz_sweep_merge fuzz_trace_csv)
+
+if ! grep -q '^EKSIM_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+  cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+        -DCMAKE_CXX_COMPILER=clang++-14 -DEKSIM_FUZZ=ON -DEKSIM_BUILD_TESTS=OFF -DEKSIM_BUILD_BENCH=OFF \
+        ${CCACHE:+-DCMAKE_CXX_COMPILER_LAUNCHER=ccache} >/dev/null
+fi
+cmake --build "$build" -j "$jobs" --target fuzz_targets
 
 out=$build/fuzz
+rm -rf "$out/findings" "$out/corpus-"* "$out/log-"* "$out/status-"*
 mkdir -p "$out/findings"
-seed() {  # NAME PATTERN...: a copy of the matching files, so libFuzzer grows it, not the tree
+
+# seed NAME FILE...: a fresh copy of the files, so libFuzzer grows the copy, not the tree.
+seed() {
   local dir=$out/corpus-$1 f
   shift
   mkdir -p "$dir"
-  for pattern in "$@"; do
-    while IFS= read -r -d '' f; do cp "$f" "$dir/$(echo "$f" | md5sum | cut -c1-16)"; done \
-      < <(find "$src/scenarios" "$src/tests/scenarios/invalid" -type f -name "$pattern" -print0)
-  done
-  echo "$dir"
+  for f in "$@"; do cp "$f" "$dir/$(echo "$f" | md5sum | cut -c1-16)"; done
 }
-scen=$(seed scenario '*.yaml' '*.json')
-csv=$(seed csv '*.csv')
+mapfile -d '' yaml < <(find "$src/scenarios" "$src/tests/scenarios/invalid" -type f \( -name '*.yaml' -o -name '*.json' \) -print0 | sort -z)
+mapfile -d '' csv < <(find "$src/scenarios" "$src/tests/scenarios/invalid" -type f -name '*.csv' -print0 | sort -z)
+mapfile -t plans < <(grep -rl --include='*.yaml' '^kind: SweepPlan' "$src/scenarios" "$src/tests" | sort)
+seed scenario "${yaml[@]}"
+seed manifest "${yaml[@]}"
+seed sweep_merge "$src"/tests/fuzz/seeds/*.jsonl
+seed trace_csv "${csv[@]}"
+# fuzz_sweep_plan runs in a directory whose base.yaml is the planning base scenario.
+mkdir -p "$out/corpus-sweep_plan"
+for f in "${plans[@]}"; do
+  sed 's|^scenario: .*|scenario: base.yaml|' "$f" > "$out/corpus-sweep_plan/$(echo "$f" | md5sum | cut -c1-16)"
+done
+
+declare -A max_len=([fuzz_scenario]=65536 [fuzz_manifest]=65536 [fuzz_sweep_plan]=16384 [fuzz_sweep_merge]=16384 [fuzz_trace_csv]=16384)
 # A run is slow when it should be refused: 10 s per input and 2 GB are findings, not waits.
-common=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$out/findings/" -print_final_stats=1)
-"$out/fuzz_scenario" "${common[@]}" -max_len=65536 "$scen"
-"$out/fuzz_trace_csv" "${common[@]}" -max_len=16384 "$csv"
+fuzz() {  # TARGET: runs one target; its output goes to log-TARGET and its exit status to status-TARGET
+  local t=$1 rc=0
+  "$out/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="${max_len[$t]}" \
+            -artifact_prefix="$out/findings/$t-" -print_final_stats=1 "$out/corpus-${t#fuzz_}" > "$out/log-$t" 2>&1 || rc=$?
+  echo $rc > "$out/status-$t"
+}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  fuzz "$t" &
+done
+wait
+failed=0
+for t in "${targets[@]}"; do
+  status=ok
+  [ "$(cat "$out/status-$t")" = 0 ] || { status=FAILED; failed=1; }
+  runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$out/log-$t" | grep -o '[0-9]*$' || echo 0)
+  corpus=$(find "$out/corpus-${t#fuzz_}" -type f | wc -l)
+  echo "fuzz: $t: $status, $runs inputs in $seconds s, corpus $corpus files"
+  if [ $status = FAILED ]; then
+    tail -n 40 "$out/log-$t"
+    ls "$out/findings/$t-"* 2>/dev/null | sed 's/^/fuzz: finding: /'
+  fi
+done
+exit $failed

@@ -16,7 +16,45 @@ std::string line_for(std::size_t run) {
          "},\"pods\":3,\"podsUnscheduled\":" + std::to_string(run % 2) +
          ",\"podsFailed\":0,\"pendingSeconds\":{\"p50\":1.0,\"p95\":" + std::to_string(10 * (run + 1)) +
          ",\"max\":50.0},\"gpuHours\":{\"provisioned\":2.0,\"allocated\":1.5,\"idle\":0.5},\"costUSD\":" +
-         std::to_string(run + 1) + ",\"expectationsFailed\":0}\n";
+         std::to_string(run + 1) + ",\"nodesLaunched\":2,\"simSeconds\":600.0,\"jobs\":{\"total\":1}" +
+         ",\"expectationsFailed\":0}\n";
+}
+
+// line_for(run) with FROM replaced by TO (FROM must occur).
+std::string edited(std::size_t run, const std::string& from, const std::string& to) {
+  std::string line = line_for(run);
+  auto at = line.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return line.replace(at, from.size(), to);
+}
+
+std::string result_error(const std::string& text) {
+  try {
+    parse_result_lines(text, "out.jsonl");
+  } catch (const scenario::InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+// Every field that merge, the summary table and --resume read is checked when the file is read,
+// so a hand-edited or foreign line is a located error, never an exception out of nlohmann::json.
+TEST(SweepResultsTest, LinesWithMissingOrMistypedFieldsAreLocatedErrors) {
+  const std::string first = line_for(0);
+  EXPECT_EQ(result_error(first + edited(1, "\"costUSD\":2", "\"costUSD\":\"2\"")),
+            "out.jsonl:2:1: error: \"costUSD\" must be a number");
+  EXPECT_EQ(result_error(edited(0, "\"p95\":10", "\"p96\":10")),
+            "out.jsonl:1:1: error: \"pendingSeconds.p95\" must be a number");
+  EXPECT_EQ(result_error(edited(0, "\"plan\":\"p\"", "\"plan\":7")), "out.jsonl:1:1: error: \"plan\" must be a string");
+  EXPECT_EQ(result_error(edited(0, "\"pods\":3", "\"pods\":-3")),
+            "out.jsonl:1:1: error: \"pods\" must be a non-negative integer");
+  EXPECT_EQ(result_error(edited(0, "\"of\":4", "\"of\":1000000000")),
+            "out.jsonl:1:1: error: \"of\" must be between 1 and 1000000 runs");
+  EXPECT_EQ(result_error(edited(3, "\"of\":4", "\"of\":3")), "out.jsonl:1:1: error: \"run\" must be less than \"of\"");
+  EXPECT_EQ(result_error(edited(0, "\"schema\":\"eksim.sweep-run/v1\",", "")),
+            "out.jsonl:1:1: error: not a sweep run line (no \"schema\": \"eksim.sweep-run/v1\")");
+  EXPECT_EQ(result_error(std::string(100000, '[') + "\n"), "out.jsonl:1:1: error: not a sweep run line (nested too deeply)");
+  EXPECT_EQ(result_error(first + "[1,2]\n"), "out.jsonl:2:1: error: not a sweep run line");
 }
 
 TEST(SweepResultsTest, TornLastLineIsDropped) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 
 namespace eksim::scenario {
@@ -80,6 +81,31 @@ TEST_F(SweepPlanTest, WrongKindAndBadGridEntries) {
   EXPECT_THROW(load_sweep_plan(plan("grid: [{path: a.b}]\n")), InputError);
   EXPECT_THROW(load_sweep_plan(plan("grid: [{path: a.b, values: []}]\n")), InputError);
   EXPECT_THROW(load_sweep_plan(plan("seeds: 0\n")), InputError);
+}
+
+std::string plan_error(const std::function<void()>& load) {
+  try {
+    load();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+// A plan's size is checked before it is expanded: seeds or a grid in the billions are one located
+// error at once, not gigabytes of points. The same seed twice would write two identical run lines.
+TEST_F(SweepPlanTest, PlansBeyondAMillionRunsAndRepeatedSeedsAreRefused) {
+  const std::string file = (dir_ / "plan.yaml").string();
+  EXPECT_EQ(plan_error([&] { load_sweep_plan(plan("seeds: 4000000000\n")); }),
+            file + ":5:8: error: expected a number of seeds from 1 to 1000000, got 4000000000");
+  EXPECT_EQ(plan_error([&] { load_sweep_plan(plan("seeds: {from: 1, count: 1000001}\n")); }),
+            file + ":5:25: error: expected a number of seeds from 1 to 1000000, got 1000001");
+  std::string grid = "seeds: 1000\ngrid:\n";
+  for (const char* path : {"a", "b", "c"}) grid += std::string("  - {path: ") + path + ", range: {from: 1, to: 11}}\n";
+  EXPECT_EQ(plan_error([&] { load_sweep_plan(plan(grid)); }),
+            file + ":1:1: error: this sweep plan has more than 1000000 runs (points x seeds); split it into several plans");
+  EXPECT_EQ(plan_error([&] { load_sweep_plan(plan("seeds: [1, 7, 1]\n")); }), file + ":5:15: error: seed 1 is listed twice");
+  EXPECT_EQ(load_sweep_plan(plan("seeds: 1000\ngrid: [{path: a, range: {from: 1, to: 1000}}]\n")).run_count(), 1000000u);
 }
 
 TEST_F(SweepPlanTest, PointsEditTheBaseTree) {

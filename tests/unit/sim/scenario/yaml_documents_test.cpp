@@ -39,6 +39,18 @@ TEST(YamlDocuments, StrayTokenThatMakesLoadAllLoopIsLocated) {
   EXPECT_EQ(parse_yaml_document("{x: 1},\n", "f.yaml")["x"].as<int>(), 1);  // Load reads one document: no loop
 }
 
+// yaml-cpp 0.7 takes the rest of the file as the value of a quote nothing closes (bench/yaml/run
+// found it); libyaml and libfyaml refuse it, and so does eksim, at the opening quote.
+TEST(YamlDocuments, QuoteTheFileEndsInsideIsLocatedAtItsStart) {
+  EXPECT_EQ(error_of("cluster:\n  name: \"a\n  region: b\n"),
+            "f.yaml:2:9: error: malformed YAML: illegal EOF in scalar: the quoted string that starts here is never closed");
+  EXPECT_EQ(error_of("a: 'it''s\n"),
+            "f.yaml:1:4: error: malformed YAML: illegal EOF in scalar: the quoted string that starts here is never closed");
+  // Closed quotes, escaped quotes and quoted keys are untouched.
+  EXPECT_EQ(error_of("\"k\\\"\": \"a \\\" b\"\nb: 'it''s'\nc: [\"x\", 'y']\n"), "no error");
+  EXPECT_EQ(parse_yaml_document("a: \"x\\\"y\"\n", "f.yaml")["a"].as<std::string>(), "x\"y");
+}
+
 TEST(YamlDocuments, DuplicateKeysAreLocatedAtTheSecond) {
   EXPECT_EQ(error_of("a: 1\nb:\n  c: 1\n  c: 2\n"), "f.yaml:4:3: error: mapping key \"c\" already defined at line 3");
   EXPECT_EQ(error_of("{\"a\": 1,\n \"a\": 2}", "f.json"), "f.json:2:2: error: mapping key \"a\" already defined at line 1");
