@@ -119,6 +119,7 @@ int ctl_command(const CtlArgs& args) {
     return 1;
   }
   std::printf("simulated time %s (speed %s)\n", answer.value("now", "?").c_str(), answer.value("speed", "?").c_str());
+  if (verb == "status") std::printf("open watches: %lld\n", answer.value("openWatches", 0LL));
   return 0;
 }
 

@@ -18,7 +18,8 @@ json clock_state(Session& s) {
           {"now", engine::format_duration(s.now().us ? engine::Duration{s.now().us} : engine::Duration{})},
           {"nowMicroseconds", s.now().us},
           {"speed", speed_text(s.speed)},
-          {"paused", s.speed.paused}};
+          {"paused", s.speed.paused},
+          {"openWatches", s.open_watches ? s.open_watches() : 0}};
 }
 
 HttpResponse bad(const std::string& m) { return status_error(400, "BadRequest", m); }

@@ -39,6 +39,7 @@ struct Watcher {
   std::deque<std::string> pending;
   net::steady_timer wake;
   bool overflow = false;
+  engine::SimTime ends_at;  // simulated: the server ends the watch once the clock passes it
   explicit Watcher(WatchSpec s, net::any_io_executor ex) : spec(std::move(s)), wake(ex) {}
 };
 
@@ -71,7 +72,11 @@ struct HttpServer::Impl {
     if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
     if (ec) throw std::runtime_error("cannot listen on " + options.address + ":" + std::to_string(options.port) + ": " + ec.message());
     session.store().on_change = [this](const WatchEvent& e) { publish(e); };
-    session.watched = [this] { return !watchers.empty(); };
+    session.open_watches = [this] { return watchers.size(); };
+    session.advanced = [this] {
+      for (auto& w : watchers)
+        if (session.now() >= w->ends_at) w->wake.cancel();
+    };
   }
 
   void publish(const WatchEvent& e) {
@@ -267,11 +272,11 @@ struct HttpServer::Impl {
         if (!line.empty()) w->pending.push_back(line);
       }
     }
+    std::optional<std::int64_t> timeout_seconds;
+    if (std::string t = req.param("timeoutSeconds"); !t.empty()) timeout_seconds = std::max(0L, std::strtol(t.c_str(), nullptr, 10));
+    w->ends_at = session.watch_ends_at(timeout_seconds);
     watchers.push_back(w);
     auto it = std::prev(watchers.end());
-    std::optional<std::chrono::steady_clock::time_point> deadline;
-    if (std::string t = req.param("timeoutSeconds"); !t.empty())
-      deadline = std::chrono::steady_clock::now() + std::chrono::seconds(std::strtol(t.c_str(), nullptr, 10));
     std::string header =
         "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nCache-Control: no-cache, private\r\n"
         "Transfer-Encoding: chunked\r\n\r\n";
@@ -286,10 +291,9 @@ struct HttpServer::Impl {
         co_await net::async_write(stream, net::buffer(data), net::redirect_error(net::use_awaitable, ec));
       }
       if (ec || w->overflow) break;
-      if (deadline && std::chrono::steady_clock::now() >= *deadline) break;
+      if (session.now() >= w->ends_at) break;  // simulated time: a paused clock holds the watch open
       stream.expires_never();
-      w->wake.expires_after(deadline ? std::min<std::chrono::steady_clock::duration>(*deadline - std::chrono::steady_clock::now(), std::chrono::seconds(30))
-                                     : std::chrono::steady_clock::duration(std::chrono::seconds(30)));
+      w->wake.expires_after(std::chrono::seconds(30));  // a wake-up only: publish and advances cancel it
       beast::error_code wait_ec;
       co_await w->wake.async_wait(net::redirect_error(net::use_awaitable, wait_ec));
     }
@@ -306,7 +310,8 @@ struct HttpServer::Impl {
 HttpServer::HttpServer(Session& session, ServerOptions options) : impl_(std::make_unique<Impl>(session, std::move(options))) {}
 HttpServer::~HttpServer() {
   impl_->session.store().on_change = nullptr;
-  impl_->session.watched = nullptr;
+  impl_->session.open_watches = nullptr;
+  impl_->session.advanced = nullptr;
 }
 
 std::uint16_t HttpServer::port() const { return impl_->acceptor.local_endpoint().port(); }

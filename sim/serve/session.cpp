@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/scenario/input_limits.hpp"
+
 namespace eksim::serve {
 
 Session::Session(std::unique_ptr<scenario::Scenario> scenario, std::optional<std::uint64_t> seed, ClockSpeed s)
@@ -18,9 +20,10 @@ void Session::sync() { store_.sync(*run_.cluster, TimeBase{sim0_unix_us_}); }
 
 void Session::advance_to(engine::SimTime t) {
   Cluster& c = *run_.cluster;
-  if (!watched || !watched()) {
+  if (!open_watches || open_watches() == 0) {
     scenario::advance_run(run_, t);
     sync();
+    if (advanced) advanced();
     return;
   }
   constexpr std::int64_t kSlice = 1000000;
@@ -35,6 +38,7 @@ void Session::advance_to(engine::SimTime t) {
     // sync now and then; anything that fired may have changed an object.
     if (c.sim.fired_count() != fired || next.us % (10 * kSlice) == 0) sync();
   }
+  if (advanced) advanced();
 }
 
 bool Session::advance_until(const UntilCondition& cond, engine::Duration limit) {
@@ -46,6 +50,7 @@ bool Session::advance_until(const UntilCondition& cond, engine::Duration limit) 
     std::uint64_t fired = run_.cluster->sim.fired_count();
     scenario::advance_run(run_, next);
     if (run_.cluster->sim.fired_count() != fired || next.us % 10'000'000 == 0) sync();
+    if (advanced) advanced();
   }
   return true;
 }
@@ -55,6 +60,14 @@ void Session::apply_now(const std::function<void(Cluster&)>& change) {
   c.sim.schedule_at(c.sim.now(), [&c, change] { change(c); });
   scenario::advance_run(run_, c.sim.now());
   sync();
+}
+
+engine::SimTime Session::watch_ends_at(std::optional<std::int64_t> timeout_seconds) {
+  constexpr double kMinRequestTimeoutSeconds = 1800;  // kube-apiserver --min-request-timeout default
+  double seconds = timeout_seconds ? static_cast<double>(*timeout_seconds)
+                                   : kMinRequestTimeoutSeconds * (run_.cluster->rng.get("serve/watch-timeout").uniform() + 1.0);
+  seconds = std::min(seconds, static_cast<double>(scenario::kMaxSimulatedTime.us) / 1e6);
+  return now() + engine::Duration{static_cast<std::int64_t>(seconds * 1e6)};
 }
 
 std::int64_t Session::wall_delta_us() const {

@@ -43,8 +43,17 @@ class Session {
   std::int64_t wall_sim0_unix_us() const { return sim0_unix_us_ + wall_delta_us(); }
 
   ClockSpeed speed;
-  // Whether anyone watches: only then do the intermediate states of an advance need rendering.
-  std::function<bool()> watched;
+  // How many watches are open: only while someone watches do the intermediate states of an
+  // advance need rendering. `eksim ctl status` shows the count.
+  std::function<std::size_t()> open_watches;
+  // Called after every advance of simulated time, so watches can end when their simulated
+  // timeout passes.
+  std::function<void()> advanced;
+  // When a watch opened now ends, in simulated time, as kube-apiserver decides it: after the
+  // request's timeoutSeconds, else after a random time between --min-request-timeout (1800 s)
+  // and twice that (handlers/get.go: minRequestTimeout * (rand.Float64() + 1.0)), drawn from the
+  // run's "serve/watch-timeout" stream so a replay ends its watches at the same instants.
+  engine::SimTime watch_ends_at(std::optional<std::int64_t> timeout_seconds);
 
  private:
   void sync();

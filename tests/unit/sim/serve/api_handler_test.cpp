@@ -144,3 +144,31 @@ TEST_F(ApiHandler, WatchAsksForAStreamFromTheListsVersion) {
 
 }  // namespace
 }  // namespace eksim::serve
+
+namespace eksim::serve {
+namespace {
+
+// Watches end in simulated time, as kube-apiserver ends them in real time: after the request's
+// timeoutSeconds, else between --min-request-timeout (1800 s) and twice that, drawn from the run's
+// own stream (so the same seed ends the same watches at the same instants).
+TEST_F(ApiHandler, WatchesEndAfterTheirTimeoutInSimulatedTime) {
+  const engine::SimTime now = session.now();
+  EXPECT_EQ(session.watch_ends_at(60).us - now.us, 60'000'000);
+  EXPECT_EQ(session.watch_ends_at(0).us, now.us);
+  const std::int64_t first = session.watch_ends_at(std::nullopt).us - now.us;
+  const std::int64_t second = session.watch_ends_at(std::nullopt).us - now.us;
+  for (std::int64_t d : {first, second}) {
+    EXPECT_GE(d, 1800'000'000);
+    EXPECT_LT(d, 3600'000'000);
+  }
+  EXPECT_NE(first, second);  // each watch draws its own
+  Session again(std::make_unique<scenario::Scenario>(scenario::load_scenario(
+                    std::string(EKSIM_SOURCE_DIR) + "/scenarios/labs/000-gpu-pod-no-toleration.yaml")),
+                std::nullopt, *parse_speed("paused", nullptr));
+  EXPECT_EQ(again.watch_ends_at(std::nullopt).us - again.now().us, first);
+  json clock = parse(call("GET", "/eksim/v1/clock"));
+  EXPECT_EQ(clock["openWatches"], 0);  // no server: nobody can watch
+}
+
+}  // namespace
+}  // namespace eksim::serve
