@@ -6,6 +6,8 @@ packages=(
   g++ cmake make pkg-config
   libboost-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev libeigen3-dev
   googletest libgtest-dev libbenchmark-dev
+  # the sanitizer stage and the fuzz targets: clang with libFuzzer, ASan and UBSan runtimes
+  clang-14 libclang-rt-14-dev llvm-14
   # notebooks run headless in the test suite with Debian's python3
   python3 python3-nbconvert python3-nbformat python3-ipykernel python3-matplotlib python3-pandas
 )

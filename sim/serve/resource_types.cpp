@@ -21,6 +21,7 @@ const std::vector<ResourceType>& resource_types() {
       {"", "v1", "namespaces", "namespace", "Namespace", false, {"ns"}, kAll, {}},
       {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, kReadOnly, {}},
       {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, kAll, {"all"}},
+      {"apps", "v1", "replicasets", "replicaset", "ReplicaSet", true, {"rs"}, kReadOnly, {"all"}},
       {"apps", "v1", "daemonsets", "daemonset", "DaemonSet", true, {"ds"}, kAll, {"all"}},
       {"batch", "v1", "jobs", "job", "Job", true, {}, kAll, {"all"}},
       {"events.k8s.io", "v1", "events", "event", "Event", true, {"ev"}, kReadOnly, {}},

@@ -154,6 +154,9 @@ std::vector<TableColumn> table_columns(const std::string& kind) {
   if (kind == "Deployment")
     return {c("Name", "string", 0, "name"), c("Ready", "string"), c("Up-to-date", "string"), c("Available", "string"),
             c("Age", "string"), c("Containers", "string", 1), c("Images", "string", 1), c("Selector", "string", 1)};
+  if (kind == "ReplicaSet")
+    return {c("Name", "string", 0, "name"), c("Desired", "integer"), c("Current", "integer"), c("Ready", "integer"),
+            c("Age", "string"), c("Containers", "string", 1), c("Images", "string", 1), c("Selector", "string", 1)};
   if (kind == "DaemonSet")
     return {c("Name", "string", 0, "name"), c("Desired", "integer"), c("Current", "integer"), c("Ready", "integer"),
             c("Up-to-date", "integer"), c("Available", "integer"), c("Node Selector", "string"), c("Age", "string"),
@@ -191,6 +194,12 @@ json table_cells(const std::string& kind, const json& o, std::int64_t now_us) {
                         field(o, {"status", "availableReplicas"}).is_number() ? field(o, {"status", "availableReplicas"}) : json(0),
                         age(o, now_us), names_of(tmpl_containers, "name"), names_of(tmpl_containers, "image"),
                         selector_text(field(o, {"spec", "selector"}))});
+  }
+  if (kind == "ReplicaSet") {
+    const json& s = field(o, {"status"});
+    return json::array({name, field(o, {"spec", "replicas"}).is_number() ? field(o, {"spec", "replicas"}) : json(1),
+                        s.value("replicas", 0), s.value("readyReplicas", 0), age(o, now_us), names_of(tmpl_containers, "name"),
+                        names_of(tmpl_containers, "image"), selector_text(field(o, {"spec", "selector"}))});
   }
   if (kind == "DaemonSet") {
     const json& s = field(o, {"status"});

@@ -23,7 +23,9 @@ json render_meta(const k8s::ObjectMeta& meta, const TimeBase& time) {
                         : o.kind == "Job"                                ? "batch/v1"
                         : o.kind == "NodeClaim"                          ? "karpenter.sh/v1"
                                                                          : "v1";
-      refs.push_back({{"apiVersion", api}, {"kind", o.kind}, {"name", o.name}, {"uid", ""}, {"controller", o.controller},
+      // ReplicaSets are rendered from their Deployment under this uid (resources/workloads.cpp).
+      std::string uid = o.kind == "ReplicaSet" ? uid_of("ReplicaSet", meta.ns + "/" + o.name) : "";
+      refs.push_back({{"apiVersion", api}, {"kind", o.kind}, {"name", o.name}, {"uid", uid}, {"controller", o.controller},
                       {"blockOwnerDeletion", true}});
     }
     m["ownerReferences"] = refs;

@@ -29,7 +29,8 @@ void render_leases(const RenderContext& ctx, ObjectMap& out);
 void render_namespaces(const RenderContext& ctx, ObjectMap& out);
 // core/v1 Events; events.k8s.io/v1 Events are the same series in the newer shape.
 void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_k8s_io);
-void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMap& daemonsets, ObjectMap& jobs);
+void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMap& replicasets, ObjectMap& daemonsets,
+                      ObjectMap& jobs);
 void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap& nodeclaims, ObjectMap& ec2nodeclasses,
                       ObjectMap& nodeclasses);
 

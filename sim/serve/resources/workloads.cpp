@@ -1,4 +1,4 @@
-// apps/v1 Deployments and DaemonSets, batch/v1 Jobs: spec from the model, status counted from
+// apps/v1 Deployments, their ReplicaSets and DaemonSets, batch/v1 Jobs: spec from the model, status counted from
 // the pods they own (what their controllers would write).
 #include "sim/serve/resources/render.hpp"
 
@@ -56,14 +56,49 @@ PodCounts count_pods(const Cluster& c, const std::string& ns, const std::string&
   return n;
 }
 
+// The ReplicaSet a Deployment's controller made for its one pod template: <deploy>-<hash>, the
+// template's labels plus pod-template-hash, owned by the Deployment (revision 1: eksim rolls out
+// no template changes, so there is never a second one).
+json replica_set(const RenderContext& ctx, const k8s::Deployment& d, const PodCounts& n) {
+  const std::string name = d.meta.name + "-" + d.pod_template_hash;
+  json meta = render_meta(d.meta, ctx.time);
+  meta["name"] = name;
+  meta["uid"] = uid_of("ReplicaSet", d.meta.ns + "/" + name);
+  json labels = d.tmpl.meta.labels.empty() ? json::object() : json(d.tmpl.meta.labels);
+  labels["pod-template-hash"] = d.pod_template_hash;
+  meta["labels"] = labels;
+  meta["annotations"] = {{"deployment.kubernetes.io/desired-replicas", std::to_string(d.replicas)},
+                         {"deployment.kubernetes.io/max-replicas", std::to_string(d.replicas + (d.replicas + 3) / 4)},
+                         {"deployment.kubernetes.io/revision", "1"}};
+  meta["ownerReferences"] = json::array({{{"apiVersion", "apps/v1"}, {"kind", "Deployment"}, {"name", d.meta.name},
+                                          {"uid", d.meta.uid}, {"controller", true}, {"blockOwnerDeletion", true}}});
+  meta["generation"] = 1;
+  json sel = selector(d.selector);
+  sel["matchLabels"]["pod-template-hash"] = d.pod_template_hash;
+  json tmpl = pod_template(d.tmpl);
+  tmpl["metadata"]["labels"] = labels;
+  json status = {{"replicas", n.total}, {"fullyLabeledReplicas", n.total}, {"observedGeneration", 1}};
+  if (n.ready > 0) {
+    status["readyReplicas"] = n.ready;
+    status["availableReplicas"] = n.ready;
+  }
+  return {{"apiVersion", "apps/v1"},
+          {"kind", "ReplicaSet"},
+          {"metadata", meta},
+          {"spec", {{"replicas", d.replicas}, {"selector", sel}, {"template", tmpl}}},
+          {"status", status}};
+}
+
 }  // namespace
 
-void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMap& daemonsets, ObjectMap& jobs) {
+void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMap& replicasets, ObjectMap& daemonsets,
+                      ObjectMap& jobs) {
   const Cluster& c = ctx.cluster;
   auto& api = const_cast<Cluster&>(c).api;  // the workload deques have no const accessors; read only
   for (const auto& d : api.deployments()) {
     if (d.deleted) continue;
     PodCounts n = count_pods(c, d.meta.ns, "ReplicaSet", d.meta.name + "-" + d.pod_template_hash, false);
+    replicasets[object_key(d.meta.ns, d.meta.name + "-" + d.pod_template_hash)] = replica_set(ctx, d, n);
     json status = {{"observedGeneration", 1}, {"replicas", n.total}, {"updatedReplicas", n.total},
                    {"readyReplicas", n.ready}, {"availableReplicas", n.ready}};
     if (n.total > n.ready) status["unavailableReplicas"] = n.total - n.ready;

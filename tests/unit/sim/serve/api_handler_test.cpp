@@ -172,3 +172,38 @@ TEST_F(ApiHandler, WatchesEndAfterTheirTimeoutInSimulatedTime) {
 
 }  // namespace
 }  // namespace eksim::serve
+
+namespace eksim::serve {
+namespace {
+
+// A Deployment's ReplicaSet, as its controller names and labels it: `kubectl get rs` and
+// `get all` list it, and its pods point at it by the same uid.
+TEST_F(ApiHandler, DeploymentsHaveTheirReplicaSet) {
+  const std::string deploy =
+      R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":2,)"
+      R"("selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},)"
+      R"("spec":{"containers":[{"name":"web","image":"nginx:1.27","resources":{"requests":{"cpu":"100m"}}}]}}}})";
+  ASSERT_EQ(call("POST", "/apis/apps/v1/namespaces/default/deployments", deploy).status, 201);
+  json list = parse(call("GET", "/apis/apps/v1/namespaces/default/replicasets"));
+  ASSERT_EQ(list["items"].size(), 1u) << list.dump();
+  const json& rs = list["items"][0];
+  const std::string name = rs["metadata"]["name"];
+  const std::string hash = rs["metadata"]["labels"]["pod-template-hash"];
+  EXPECT_EQ(name, "web-" + hash);
+  EXPECT_EQ(rs["metadata"]["labels"]["app"], "web");
+  EXPECT_EQ(rs["metadata"]["ownerReferences"][0]["kind"], "Deployment");
+  EXPECT_EQ(rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"], "1");
+  EXPECT_EQ(rs["spec"]["replicas"], 2);
+  EXPECT_EQ(rs["spec"]["selector"]["matchLabels"]["pod-template-hash"], hash);
+  EXPECT_EQ(rs["status"]["replicas"], 2);
+  json pods = parse(call("GET", "/api/v1/namespaces/default/pods?labelSelector=app%3Dweb"));
+  ASSERT_EQ(pods["items"].size(), 2u);
+  for (const auto& p : pods["items"]) EXPECT_EQ(p["metadata"]["ownerReferences"][0]["uid"], rs["metadata"]["uid"]);
+  json table = parse(call("GET", "/apis/apps/v1/namespaces/default/replicasets", "", "application/json", kTableAccept));
+  EXPECT_EQ(table["columnDefinitions"][1]["name"], "Desired");
+  EXPECT_EQ(table["rows"][0]["cells"][0], name);
+  EXPECT_EQ(table["rows"][0]["cells"][1], 2);
+}
+
+}  // namespace
+}  // namespace eksim::serve
