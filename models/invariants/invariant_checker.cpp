@@ -106,19 +106,24 @@ void InvariantChecker::on_scheduled(k8s::PodId p, k8s::NodeId n) {
   static const k8s::Taint kUnschedulable{"node.kubernetes.io/unschedulable", "", k8s::kNoSchedule};
   if (node.node.unschedulable && !k8s::tolerations_tolerate_taint(r.pod.spec.tolerations, kUnschedulable))
     fail("the scheduler bound " + pod_name(r) + " to cordoned " + node_name(node));
-  // NodeResourcesFit: every resource the pod requests, and the pod count.
-  auto counted = counted_.find(p.v);
-  if (counted == counted_.end()) return;
-  for (const auto& e : counted->second) {
+  // NodeResourcesFit: every resource the pod requests, and the pod count. The node's other pods
+  // only: the kubelet may already have rejected this one (OutOfcpu) inside the bind.
+  grow(requested_, c_.api.node_slots(), k8s::ResourceList{});
+  grow(counted_pods_, c_.api.node_slots(), std::int64_t{0});
+  const bool counted = counted_.count(p.v) > 0;
+  const k8s::ResourceList req = k8s::pod_requests(r.pod.spec);
+  for (const auto& e : req) {
     if (e.amount <= 0) continue;
-    const std::int64_t used = requested_[n.v].get(e.id), alloc = node.node.allocatable.get(e.id);
+    const std::int64_t used = requested_[n.v].get(e.id) + (counted ? 0 : e.amount);
+    const std::int64_t alloc = node.node.allocatable.get(e.id);
     if (used > alloc)
       fail("the scheduler bound " + pod_name(r) + " to " + node_name(node) + ": its pods request " +
            std::to_string(used) + " " + k8s::resource_name(e.id) + ", allocatable is " + std::to_string(alloc));
   }
+  const std::int64_t pods = counted_pods_[n.v] + (counted ? 0 : 1);
   const std::int64_t max_pods = node.node.allocatable.get(k8s::kPods);
-  if (counted_pods_[n.v] > max_pods)
-    fail("the scheduler bound " + pod_name(r) + " to " + node_name(node) + ": " + std::to_string(counted_pods_[n.v]) +
+  if (pods > max_pods)
+    fail("the scheduler bound " + pod_name(r) + " to " + node_name(node) + ": " + std::to_string(pods) +
          " pods, allocatable pods is " + std::to_string(max_pods));
 }
 
