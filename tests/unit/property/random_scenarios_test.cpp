@@ -3,7 +3,7 @@
 // violation fails with the seed and the scenario text, also written to random-<seed>.yaml in the
 // working directory: `eksim run random-<seed>.yaml --check-invariants` replays it.
 //
-// EKSIM_PROPERTY_CASES sets the number of seeds per shard (default 50, 10 under ASan); the six
+// EKSIM_PROPERTY_CASES sets the number of seeds per shard (default 50, 5 under ASan); the six
 // shards run seeds 1..6*cases.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -20,7 +20,7 @@ namespace eksim::property {
 namespace {
 
 #if defined(__SANITIZE_ADDRESS__)
-constexpr std::uint64_t kDefaultCases = 10;
+constexpr std::uint64_t kDefaultCases = 5;
 #else
 constexpr std::uint64_t kDefaultCases = 50;
 #endif
