@@ -68,12 +68,16 @@ int main(int argc, char** argv) {
   run->add_option("--metrics", run_args.metrics_file, "Write a CSV time series here");
   run->add_option("--metrics-interval", run_args.metrics_interval, "Simulated time between metrics samples (default 1m)");
   run->add_flag("--quiet", run_args.quiet, "Print no timeline");
+  run->add_flag("--check-invariants", run_args.check_invariants,
+                "Check the simulator's invariants after every event (exit 3 on a violation)");
 
   CheckArgs check_args;
   auto* check = app.add_subcommand("check", "Run every scenario under the paths with its expectations");
   check->add_option("paths", check_args.paths, "Scenario files or directories")->required();
   check->add_option("--junit", check_args.junit_file, "Write JUnit XML here");
   check->add_option("--jobs,-j", check_args.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 256));
+  check->add_flag("--check-invariants", check_args.check_invariants,
+                  "Check the simulator's invariants after every event of every scenario (exit 3 on a violation)");
 
   SweepArgs sweep_args;
   auto* sweep = app.add_subcommand("sweep", "Run a sweep plan (or: sweep merge SHARD... --out FILE)");

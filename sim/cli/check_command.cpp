@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "models/invariants/invariant_checker.hpp"
 #include "sim/cli/output_file.hpp"
 #include "sim/report/expectations.hpp"
 #include "sim/scenario/runner.hpp"
@@ -33,6 +34,7 @@ bool looks_like_scenario(const fs::path& p) {
 struct Outcome {
   std::string file;
   bool invalid = false;
+  bool violated = false;  // an invariant (--check-invariants)
   std::string error;
   std::vector<report::ExpectationResult> results;
   double sim_seconds = 0;
@@ -56,7 +58,7 @@ std::string junit(const std::vector<Outcome>& outcomes) {
   int tests = 0, failures = 0, errors = 0;
   std::string cases;
   for (const auto& o : outcomes) {
-    if (o.invalid) {
+    if (o.invalid || o.violated) {
       ++tests;
       ++errors;
       cases += fmt::format("    <testcase classname=\"{}\" name=\"load\">\n      <error message=\"{}\"/>\n    </testcase>\n",
@@ -115,12 +117,16 @@ int check_command(const CheckArgs& args) {
         scenario::Scenario s = scenario::load_scenario(files[i]);
         scenario::RunOptions options;
         options.keep_all_occurrences = false;
+        options.check_invariants = args.check_invariants;
         scenario::RunResult run = scenario::run_scenario(s, options);
         o.results = report::check_expectations(run);
         o.sim_seconds = run.end.to_seconds();
       } catch (const scenario::InputError& e) {
         o.invalid = true;
         o.error = e.what();
+      } catch (const invariants::Violation& e) {
+        o.violated = true;
+        o.error = o.file + ": " + e.what();
       } catch (const std::exception& e) {
         // An exception escaping a worker thread would terminate the process; report it as
         // that file's error instead (the last-resort wording of cli::main).
@@ -135,8 +141,14 @@ int check_command(const CheckArgs& args) {
   worker();
   for (auto& t : pool) t.join();
 
-  int failed = 0, invalid = 0;
+  int failed = 0, invalid = 0, violated = 0;
   for (const auto& o : outcomes) {
+    if (o.violated) {
+      ++violated;
+      std::fprintf(stderr, "%s\n", o.error.c_str());
+      std::printf("INVARIANT %s\n", o.file.c_str());
+      continue;
+    }
     if (o.invalid) {
       ++invalid;
       std::fprintf(stderr, "%s\n", o.error.c_str());
@@ -149,9 +161,12 @@ int check_command(const CheckArgs& args) {
     for (const auto& r : o.results)
       if (!r.passed) std::printf("  %s: FAIL %s: %s\n", r.where.str().c_str(), r.description.c_str(), r.detail.c_str());
   }
-  std::printf("%zu scenario(s): %zu passed, %d failed, %d invalid\n", files.size(), files.size() - failed - invalid, failed,
-              invalid);
+  std::printf("%zu scenario(s): %zu passed, %d failed, %d invalid", files.size(), files.size() - failed - invalid - violated,
+              failed, invalid);
+  if (args.check_invariants) std::printf(", %d violated an invariant", violated);
+  std::printf("\n");
   if (!args.junit_file.empty()) write_output_file(args.junit_file, junit(outcomes));
+  if (violated) return invariants::kInvariantExitCode;
   if (invalid) return 2;
   return failed ? 1 : 0;
 }

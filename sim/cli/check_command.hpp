@@ -8,9 +8,11 @@ struct CheckArgs {
   std::vector<std::string> paths;
   std::string junit_file;
   int jobs = 1;
+  bool check_invariants = false;  // a violation fails that scenario (exit 3)
 };
 
-// `eksim check`: 0 all held, 1 some expectation failed, 2 some scenario was invalid.
+// `eksim check`: 0 all held, 1 some expectation failed, 2 some scenario was invalid, 3 (with
+// --check-invariants) some run violated an invariant.
 int check_command(const CheckArgs& args);
 
 // Scenario files under the paths (directories searched recursively for .yaml/.yml/.json files

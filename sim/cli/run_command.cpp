@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "models/invariants/invariant_checker.hpp"
 #include "sim/cli/output_file.hpp"
 #include "sim/report/json_report.hpp"
 #include "sim/report/metrics.hpp"
@@ -24,6 +25,7 @@ int run_command(const RunArgs& args) {
   options.keep_all_occurrences = false;
   options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
   options.drop_finished_job_templates = true;
+  options.check_invariants = args.check_invariants;
   if (!args.until.empty()) {
     auto d = engine::parse_duration(args.until);
     if (!d || d->us <= 0) {
@@ -77,7 +79,15 @@ int run_command(const RunArgs& args) {
       std::fflush(stderr);
     };
   scenario::Scenario s = scenario::load_scenario(args.scenario);
-  scenario::RunResult run = scenario::run_scenario(s, options);
+  scenario::RunResult run;
+  try {
+    run = scenario::run_scenario(s, options);
+  } catch (const invariants::Violation& v) {
+    if (printed && tty) std::fputs("\n", stderr);
+    std::fprintf(stderr, "%s\n", v.what());
+    std::fflush(nullptr);
+    std::_Exit(invariants::kInvariantExitCode);
+  }
   if (printed && tty) std::fputs("\n", stderr);
   auto results = report::check_expectations(run);
   if (!args.quiet) {

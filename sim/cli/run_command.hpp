@@ -12,9 +12,11 @@ struct RunArgs {
   std::string json_file, trace_file, metrics_file;
   std::string metrics_interval;  // default one simulated minute
   bool quiet = false;
+  bool check_invariants = false;  // exit 3 with the violation on stderr
 };
 
-// `eksim run`: 0 every expectation held, 1 one failed; input errors throw InputError (exit 2).
+// `eksim run`: 0 every expectation held, 1 one failed; input errors throw InputError (exit 2);
+// with --check-invariants, 3 when an invariant was violated (invariants::kInvariantExitCode).
 int run_command(const RunArgs& args);
 
 }  // namespace eksim::cli

@@ -1,5 +1,6 @@
 #include "sim/scenario/runner.hpp"
 
+#include "models/invariants/invariant_checker.hpp"
 #include "sim/scenario/actions.hpp"
 
 #include <algorithm>
@@ -55,6 +56,8 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
   }
   c.log.spill_series(options.spill_events_in_batches_of);
   install_controllers(c);
+  // Before start(): the instances and binds of t=0 are checked too.
+  if (options.check_invariants) c.controllers.push_back(std::make_unique<invariants::InvariantChecker>(c));
   c.jobs->drop_finished_templates(options.drop_finished_job_templates);
   c.start();
   // The terraform module ignores node group keys it does not know (modelled on purpose under
@@ -102,6 +105,7 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
       options.progress(t, result.end, result.cluster->sim.fired_count());
     }
   }
+  if (auto* checker = invariants::InvariantChecker::of(*result.cluster)) checker->sweep();
   return result;
 }
 

@@ -35,6 +35,9 @@ struct RunOptions {
   // Called between slices of the run (every 1/256 of its length, simulated) with the simulated
   // time reached and the events fired so far; must only read. `eksim run`'s progress line.
   std::function<void(engine::SimTime reached, engine::SimTime end, std::uint64_t events)> progress;
+  // Check the invariants after every event and at the end (models/invariants/): a violation
+  // throws invariants::Violation out of run_scenario (`eksim run --check-invariants`).
+  bool check_invariants = false;
 };
 
 // When a pod entered a phase (or a reason such as CrashLoopBackOff), for `by`/`at` checks.
