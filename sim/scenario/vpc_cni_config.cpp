@@ -13,13 +13,13 @@ constexpr std::initializer_list<const char*> kOtherSchemaKeys = {
     "init", "livenessProbeTimeoutSeconds", "nodeAgent", "readinessProbeTimeoutSeconds", "resources",
     "tolerations", "podAnnotations", "podLabels", "updateStrategy", "nodeSelector"};
 
-// ipamd reads its integers with strconv.Atoi and treats a bad value as unset (getEnvInt logs and
-// uses the default); the add-on schema takes env values as strings.
-std::optional<int> env_int(const Value& v) {
+// The add-on's schema takes env values as strings; ipamd reads these with strconv.Atoi and would
+// log a bad one and fall back to its default, which eksim reports as an input error instead.
+std::optional<int> env_int(const std::string& name, const Value& v) {
   const std::string s = v.as_string();
   char* end = nullptr;
   long n = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || n < 0 || n > 1000000) v.fail("expected a non-negative integer, got \"" + s + "\"");
+  if (s.empty() || *end != '\0' || n < 0 || n > 1000000) v.fail(name + " is a non-negative integer, got \"" + s + "\"");
   return static_cast<int>(n);
 }
 
@@ -47,15 +47,15 @@ aws::VpcCniSettings read_vpc_cni_configuration(const Value& v) {
         if (s != "true" && s != "false") value.fail("ENABLE_PREFIX_DELEGATION is \"true\" or \"false\", got \"" + s + "\"");
         cni.prefix_delegation = s == "true";
       } else if (name == "WARM_ENI_TARGET") {
-        cni.warm_eni_target = *env_int(value);
+        cni.warm_eni_target = *env_int(name, value);
       } else if (name == "WARM_PREFIX_TARGET") {
-        cni.warm_prefix_target = *env_int(value);
+        cni.warm_prefix_target = *env_int(name, value);
       } else if (name == "WARM_IP_TARGET") {
-        cni.warm_ip_target = env_int(value);
+        cni.warm_ip_target = env_int(name, value);
       } else if (name == "MINIMUM_IP_TARGET") {
-        cni.minimum_ip_target = env_int(value);
+        cni.minimum_ip_target = env_int(name, value);
       } else if (name == "IP_COOLDOWN_PERIOD") {
-        cni.ip_cooldown_seconds = *env_int(value);
+        cni.ip_cooldown_seconds = *env_int(name, value);
       } else {
         (void)value.as_string();  // other aws-node variables: accepted, not modelled
       }
