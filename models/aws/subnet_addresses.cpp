@@ -39,14 +39,6 @@ std::int64_t usable_subnet_addresses(std::string_view cidr) {
   return std::max<std::int64_t>(0, *size - kSubnetReservedAddresses);
 }
 
-std::int64_t vpc_cni_node_addresses(std::int64_t max_enis, std::int64_t ips_per_eni, std::int64_t pods) {
-  pods = std::max<std::int64_t>(0, pods);
-  if (max_enis < 1 || ips_per_eni < 2) return 1 + pods;
-  const std::int64_t per_eni = ips_per_eni - 1;  // secondaries a pod can use on one ENI
-  const std::int64_t enis = std::min(max_enis, 1 + (pods + per_eni - 1) / per_eni);
-  return enis * ips_per_eni;
-}
-
 AwsError insufficient_free_addresses_error(std::string_view subnet_id) {
   return AwsError{"InsufficientFreeAddressesInSubnet",
                   "There are not enough free addresses in subnet '" + std::string(subnet_id) +

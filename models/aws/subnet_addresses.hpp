@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "models/aws/aws_error.hpp"
+#include "models/aws/vpc_cni.hpp"
 
 namespace eksim::aws {
 
@@ -22,19 +23,13 @@ std::optional<std::int64_t> cidr_block_size(std::string_view cidr);
 // ("/28" -> 11, "/24" -> 251). 0 for an unparsable CIDR.
 std::int64_t usable_subnet_addresses(std::string_view cidr);
 
-// Addresses one EKS node holds with the Amazon VPC CNI in secondary-IP mode and its default
-// WARM_ENI_TARGET=1 (WARM_IP_TARGET and MINIMUM_IP_TARGET unset): ipamd keeps one whole ENI's
-// worth of secondary addresses free, so it attaches ENIs until the free secondaries reach
-// (ips_per_eni - 1), up to the instance type's ENI limit. Each attached ENI holds all of its
-// addresses (its primary plus ips_per_eni - 1 secondaries) whether pods use them or not.
-//   enis = min(max_enis, 1 + ceil(pods / (ips_per_eni - 1)))     addresses = enis * ips_per_eni
-// pods counts the pods that take a VPC address (hostNetwork pods such as aws-node and kube-proxy
-// share the node's primary address). Sources: amazon-vpc-cni-k8s docs/eni-and-ip-target.md and
-// the EKS best-practices guide ("a m5.8xlarge node that is running 10 pods will hold 60 IPs
-// total (to satisfy WARM_ENI=1)": 8 ENIs x 30 addresses, 2 ENIs attached).
-// Without catalog data (max_enis or ips_per_eni < 2) it falls back to one address per pod plus
-// the node's own.
-std::int64_t vpc_cni_node_addresses(std::int64_t max_enis, std::int64_t ips_per_eni, std::int64_t pods);
+// Addresses one EKS node holds with the Amazon VPC CNI: vpc_cni_node_addresses in
+// models/aws/vpc_cni.hpp. With the default WARM_ENI_TARGET=1 ipamd keeps one whole ENI's worth
+// of secondary addresses free, so it attaches ENIs until the free secondaries reach
+// (ips_per_eni - 1), up to the instance type's ENI limit; each attached ENI holds all of its
+// addresses whether pods use them or not. The EKS best-practices guide: "a m5.8xlarge node that
+// is running 10 pods will hold 60 IPs total (to satisfy WARM_ENI=1)".
+
 
 // An IPv4 CIDR block as the range of addresses it covers (host bits of the address ignored, as
 // the block's network is what EC2 compares).

@@ -100,23 +100,22 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   ec2.on_running.push_back([this](aws::Instance& i) { on_instance_running(i); });
   ec2.on_terminated.push_back([this](aws::Instance& i) { on_instance_terminated(i); });
   eks.on_labels_or_taints_changed.push_back([this](aws::ManagedNodegroup& ng) { on_labels_or_taints_changed(ng); });
-  // Subnet addresses: once its node has registered, the VPC CNI (aws-node) holds the warm ENI's
-  // addresses and one per pod (hostNetwork pods excepted); before that only the primary address.
+  // Pod addresses: the kubelet asks aws-node's CNI for each pod sandbox's network.
+  pod_networking = std::make_unique<PodNetworking>(*this, spec_.vpc_cni);
+  kubelet->cni_add = [this](k8s::PodId p) { return pod_networking->cni_add(p); };
+  // Subnet addresses: once its node has registered, the VPC CNI (aws-node) holds its warm pool
+  // and one address per pod that has one (hostNetwork pods excepted); before that only the
+  // primary address. PodNetworking tells EC2 when a node's pods take or give back an address.
   ec2.addresses_of = [this](const aws::Instance& inst) -> std::int64_t {
     auto node = node_of_instance(inst.id);
     if (!node || api.node(*node).deleted) return 1;
-    std::int64_t pods = 0;
-    for (k8s::PodId p : api.node(*node).pods)
-      if (!api.pod(p).deleted && !api.pod(p).pod.spec.host_network) ++pods;
-    return aws::vpc_cni_node_addresses(inst.type->default_card_enis, inst.type->ipv4_per_eni, pods);
+    return aws::vpc_cni_node_addresses(inst.type->default_card_enis, inst.type->ipv4_per_eni,
+                                       pod_networking->pods_with_addresses(*node), spec_.vpc_cni);
   };
-  // ...so EC2 asks again when a node's pods or the node itself change.
-  auto node_addresses_changed = [this](k8s::NodeId node) {
-    if (node.valid() && !api.node(node).instance_id.empty()) ec2.addresses_changed(api.node(node).instance_id);
-  };
-  api.on_pod_bound.push_back([this, node_addresses_changed](k8s::PodId p) { node_addresses_changed(api.pod(p).node); });
-  api.on_pod_deleted.push_back([this, node_addresses_changed](k8s::PodId p) { node_addresses_changed(api.pod(p).node); });
-  api.on_node.push_back([node_addresses_changed](k8s::NodeId n, k8s::NodeChange) { node_addresses_changed(n); });
+  // ...and EC2 asks again when the node itself changes.
+  api.on_node.push_back([this](k8s::NodeId n, k8s::NodeChange) {
+    if (n.valid() && !api.node(n).instance_id.empty()) ec2.addresses_changed(api.node(n).instance_id);
+  });
 }
 
 Cluster::~Cluster() = default;
@@ -193,6 +192,11 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
     const auto& max_pods = ng->spec.kubelet.max_pods;
     opts.max_pods = max_pods ? std::optional<int>(static_cast<int>(*max_pods)) : std::nullopt;
     opts.managed_node_group_cap = ng->spec.ami_type != "CUSTOM";
+    // With prefix delegation on in the vpc-cni add-on, EKS sets a managed node group's max pods
+    // from the prefix formula (max-pods-calculator.sh --cni-prefix-delegation-enabled, capped at
+    // 110/250) unless the user data sets it.
+    if (spec_.vpc_cni.prefix_delegation && opts.managed_node_group_cap && !opts.max_pods)
+      opts.max_pods = aws::prefix_delegation_max_pods(type.default_card_enis, type.ipv4_per_eni, type.vcpu);
     disk_gib = ng->spec.disk_size_gib;
     // aws-node uses the node role unless the vpc-cni add-on has its own (IRSA / Pod Identity).
     m.cni_initializes = ng->spec.iam_role_attach_cni_policy || spec_.vpc_cni_own_role;

@@ -14,6 +14,7 @@
 #include "models/aws/spot_interruptions.hpp"
 #include "models/cluster/cluster_spec.hpp"
 #include "models/cluster/controller.hpp"
+#include "models/cluster/pod_networking.hpp"
 #include "models/cluster/spot_handling.hpp"
 #include "models/k8s/allocatable.hpp"
 #include "models/k8s/api_server.hpp"
@@ -77,6 +78,8 @@ class Cluster {
   std::unique_ptr<k8s::JobController> jobs;
   std::unique_ptr<k8s::AddonController> addons;
   std::unique_ptr<k8s::PodGcController> pod_gc;
+  // aws-node: the VPC CNI's pod addresses (the kubelet asks it for each pod sandbox).
+  std::unique_ptr<PodNetworking> pod_networking;
   std::vector<std::unique_ptr<Controller>> controllers;
   // The controller whose name() is name, or nullptr (actions hand objects to their owner).
   Controller* find_controller(const std::string& name) const;

@@ -10,6 +10,7 @@
 
 #include "models/aws/nodegroup_spec.hpp"
 #include "models/aws/pricing.hpp"
+#include "models/aws/vpc_cni.hpp"
 #include "models/k8s/objects.hpp"
 #include "sim/engine/time.hpp"
 
@@ -107,6 +108,8 @@ struct ClusterSpec {
   // service_account_role_arn, or a pod_identity_association for aws-node with the
   // eks-pod-identity-agent add-on): aws-node then does not need the node role's CNI policy.
   bool vpc_cni_own_role = false;
+  // aws-node's ipamd settings from the vpc-cni add-on's configuration_values (env).
+  aws::VpcCniSettings vpc_cni;
   // Apply node group keys with terraform-aws-modules/eks semantics (unknown keys silently ignored
   // with a Warning event) instead of rejecting them.
   bool module_semantics = false;

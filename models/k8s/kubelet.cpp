@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 
 namespace eksim::k8s {
@@ -241,7 +242,31 @@ void Kubelet::begin(PodId id) {
   if (!admit(id)) return;
   rt.admitted = true;
   api_.set_pod_phase(id, PodPhase::Pending, "ContainerCreating");
-  rt.timer = api_.sim().schedule(config_.sandbox_delay, [this, id] { pull_and_start(id, true); });
+  rt.timer = api_.sim().schedule(config_.sandbox_delay, [this, id] { create_sandbox(id); });
+}
+
+void Kubelet::create_sandbox(PodId id) {
+  PodRuntime* rt = pods_.find(id);
+  if (!rt) return;
+  PodRecord& rec = api_.pod(id);
+  std::optional<std::string> cni_error;
+  if (cni_add && !rec.pod.spec.host_network) cni_error = cni_add(id);
+  if (!cni_error) {
+    pull_and_start(id, true);
+    return;
+  }
+  // containerd names each sandbox attempt by a fresh 64-hex-digit id; the CNI error comes back
+  // through CRI RunPodSandbox (kuberuntime_manager.go createPodSandbox, containerd sandbox_run.go).
+  auto& r = api_.rng().get("k8s/containerd/" + api_.node(rec.node).node.meta.name);
+  char sandbox[65];
+  for (int i = 0; i < 4; ++i)
+    std::snprintf(sandbox + 16 * i, 17, "%016llx", static_cast<unsigned long long>(r.next_u64()));
+  api_.emit(EventType::Warning, "FailedCreatePodSandBox", ApiServer::ref(rec.pod),
+            "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"" +
+                std::string(sandbox) + "\": " + *cni_error,
+            kSource);
+  // The pod worker retries a failed sync after its back-off (pod_workers.go, 10 s + jitter).
+  rt->timer = api_.sim().schedule(resync_interval(rec.node), [this, id] { create_sandbox(id); });
 }
 
 void Kubelet::pull_and_start(PodId id, bool first) {

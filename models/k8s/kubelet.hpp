@@ -89,6 +89,10 @@ class Kubelet {
   // What a program does that its pod spec alone does not say (a device plugin that fails on a
   // node without its devices): asked before container_run at each start; nullopt = no opinion.
   std::function<std::optional<ContainerRun>(PodId)> container_run_override;
+  // The CNI plugin's ADD when the runtime sets up a pod sandbox's network (pods without
+  // hostNetwork): nullopt on success, else the plugin's error text, which the kubelet records as
+  // FailedCreatePodSandBox and retries at the pod worker's back-off. Unset: every pod gets one.
+  std::function<std::optional<std::string>(PodId)> cni_add;
 
  private:
   struct PodRuntime {
@@ -134,6 +138,7 @@ class Kubelet {
   void maybe_begin(PodId id);
   void begin(PodId id);
   bool admit(PodId id);
+  void create_sandbox(PodId id);
   void pull_and_start(PodId id, bool first);
   void start_containers(PodId id);
   void container_exited(PodId id);

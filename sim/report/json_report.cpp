@@ -47,6 +47,12 @@ void write_pods(JsonWriter& w, const Cluster& c) {
     w.key("finishedAt").number_or_null(seconds(p.status.finished_at));
     w.key("restarts").integer(p.status.restart_count);
     w.key("reason").string(p.status.reason);
+    // status.podIP: the VPC CNI's address (the node's for hostNetwork pods); null without one.
+    const std::string* ip = c.pod_networking->pod_ip(k8s::PodId{static_cast<std::uint32_t>(i)});
+    std::string host_ip;
+    if (p.spec.host_network && rec.node.valid())
+      if (const aws::Instance* inst = c.ec2.find(c.api.node(rec.node).instance_id)) host_ip = inst->private_ip;
+    w.key("podIP").string_or_null(p.spec.host_network ? host_ip : ip ? *ip : std::string());
     w.key("deleted").boolean(rec.deleted);
     w.end_object();
   }

@@ -14,6 +14,7 @@
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/kubelet_user_data.hpp"
 #include "sim/scenario/k8s_syntax.hpp"
+#include "sim/scenario/vpc_cni_config.hpp"
 #include "sim/scenario/yaml_documents.hpp"
 
 namespace eksim::scenario {
@@ -247,6 +248,7 @@ void read_eks_addons(const Value& v, ClusterSpec& c) {
         pod_identity |= name == "vpc-cni" && sa == "aws-node";
       }
     }
+    if (auto x = r.get("configuration_values"); x && name == "vpc-cni") c.vpc_cni = read_vpc_cni_configuration(*x);
     r.allow({"name", "before_compute", "most_recent", "addon_version", "configuration_values", "preserve",
              "resolve_conflicts_on_create", "resolve_conflicts_on_update", "timeouts", "tags"});
     r.finish();

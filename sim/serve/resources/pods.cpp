@@ -77,16 +77,6 @@ json toleration(const k8s::Toleration& t) {
   return out;
 }
 
-// The pod IP: eksim does not model the VPC CNI's address assignment, so a pod gets a stable
-// address in its node's /24 derived from the pod's slot (host-network pods use the node's).
-std::string pod_ip(const std::string& node_ip, std::uint32_t slot, bool host_network) {
-  if (node_ip.empty() || host_network) return node_ip;
-  auto dot = node_ip.rfind('.');
-  if (dot == std::string::npos) return node_ip;
-  // Node addresses count up from .10 (the subnet allocator); pods take theirs from .100 up.
-  return node_ip.substr(0, dot + 1) + std::to_string(100 + slot % 150);
-}
-
 json container_status(const k8s::Container& c, const k8s::PodRecord& rec, const TimeBase& tb) {
   const k8s::PodStatus& s = rec.pod.status;
   json st = {{"name", c.name}, {"image", c.image}, {"imageID", ""}, {"restartCount", s.restart_count},
@@ -190,9 +180,14 @@ void render_pods(const RenderContext& ctx, ObjectMap& out) {
       if (!node_ip.empty()) {
         status["hostIP"] = node_ip;
         status["hostIPs"] = json::array({{{"ip", node_ip}}});
-        std::string ip = pod_ip(node_ip, static_cast<std::uint32_t>(i), p.spec.host_network);
-        status["podIP"] = ip;
-        status["podIPs"] = json::array({{{"ip", ip}}});
+        // hostNetwork pods share the node's address; the others have one once the VPC CNI has
+        // given their sandbox one (none while it fails with FailedCreatePodSandBox).
+        const std::string* cni_ip = c.pod_networking->pod_ip(k8s::PodId{static_cast<std::uint32_t>(i)});
+        if (p.spec.host_network || cni_ip) {
+          const std::string& ip = p.spec.host_network ? node_ip : *cni_ip;
+          status["podIP"] = ip;
+          status["podIPs"] = json::array({{{"ip", ip}}});
+        }
       }
       status["startTime"] = tb.at(*p.status.scheduled_at);
       bool running = p.status.phase == k8s::PodPhase::Running && p.status.reason != "CrashLoopBackOff";
