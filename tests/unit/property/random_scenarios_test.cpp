@@ -19,7 +19,13 @@
 namespace eksim::property {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__)
+// GCC says ASan with __SANITIZE_ADDRESS__, clang 14 only through __has_feature.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EKSIM_UNDER_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(EKSIM_UNDER_ASAN)
 constexpr std::uint64_t kDefaultCases = 5;
 #else
 constexpr std::uint64_t kDefaultCases = 50;
