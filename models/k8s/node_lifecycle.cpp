@@ -101,7 +101,11 @@ NodeJoinHandle start_node_join(ApiServer& api, MachineSpec spec, const NodeJoinT
   double bootstrap_median = spec.bootstrap == BootstrapFlavor::Al2BootstrapSh   ? t.bootstrap_sh_s
                             : spec.bootstrap == BootstrapFlavor::Bottlerocket ? t.bootstrap_bottlerocket_s
                                                                                 : t.bootstrap_nodeadm_s;
-  Duration boot = draw(boot_median) + draw(bootstrap_median);
+  // Two statements, not `draw(a) + draw(b)`: the order of an operator's operands is unspecified
+  // (GCC and clang differ), and so would be which median gets which draw. Bootstrap is drawn
+  // first, as the GCC builds always did.
+  const Duration bootstrap = draw(bootstrap_median);
+  Duration boot = draw(boot_median) + bootstrap;
   Duration kubelet_start = draw(t.kubelet_start_s);
   Duration tls = draw(t.tls_register_s);
   Duration cni = draw(spec.eks_auto_mode_image ? t.cni_ready_auto_mode_s : t.cni_ready_s);
