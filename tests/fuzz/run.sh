@@ -56,7 +56,7 @@ declare -A max_len=([fuzz_scenario]=65536 [fuzz_manifest]=65536 [fuzz_sweep_plan
 fuzz() {  # TARGET: runs one target; its output goes to log-TARGET and its exit status to status-TARGET
   local t=$1 rc=0
   local budget=(-max_total_time="$seconds")
-  [ "$seconds" = 0 ] && budget=(-runs=0)  # replay the seed corpus once, no mutation: deterministic
+  if [ "$seconds" = 0 ]; then budget=(-runs=0); fi  # replay the seed corpus once, no mutation: deterministic
   "$out/$t" "${budget[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="${max_len[$t]}" \
             -artifact_prefix="$out/findings/$t-" -print_final_stats=1 "$out/corpus-${t#fuzz_}" > "$out/log-$t" 2>&1 || rc=$?
   echo $rc > "$out/status-$t"
