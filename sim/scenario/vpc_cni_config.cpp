@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "sim/scenario/yaml_documents.hpp"
+
 namespace eksim::scenario {
 
 namespace {
@@ -28,12 +30,15 @@ std::optional<int> env_int(const std::string& name, const Value& v) {
 aws::VpcCniSettings read_vpc_cni_configuration(const Value& v) {
   Value config = v;
   if (v.is_scalar()) {
-    // jsonencode({env = {...}}): a JSON document in a string (yaml-cpp reads JSON).
+    // jsonencode({env = {...}}): a JSON document in a string, read through the same checked reader
+    // as every file (duplicate keys, alias bombs, the stray tokens yaml-cpp 0.7 loops on).
     YAML::Node parsed;
     try {
-      parsed = YAML::Load(v.as_string());
-    } catch (const YAML::Exception& e) {
-      v.fail("configuration_values is not valid JSON: " + e.msg);
+      parsed = parse_yaml_document(v.as_string(), "configuration_values.json");
+    } catch (const InputError& e) {
+      std::string reason = e.message();
+      if (const std::string prefix = "malformed JSON: "; reason.rfind(prefix, 0) == 0) reason.erase(0, prefix.size());
+      v.fail("configuration_values is not valid JSON: " + reason);
     }
     config = Value(parsed, v.file_ptr());
     if (!config.is_map()) v.fail("configuration_values must be a JSON object");
