@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/instance_pick.hpp"
 
 namespace eksim::scenario {
@@ -83,7 +84,7 @@ void read_autoscaling_action(const Value& v, MapReader& r, Action& a) {
       v.fail(std::string(kSetDesiredCapacityAction) + " needs exactly one of \"autoScalingGroupName\" or \"nodegroup\"");
     if (asg) a.auto_scaling_group = asg->as_string();
     if (ng) a.nodegroup = ng->as_string();
-    a.desired_capacity = r.require("desiredCapacity").as_non_negative();
+    a.desired_capacity = r.require("desiredCapacity").as_int_in(0, kMaxNodes, "a node count");
     if (auto x = r.get("honorCooldown")) a.honor_cooldown = x->as_bool();
     return;
   }

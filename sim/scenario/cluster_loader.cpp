@@ -386,12 +386,12 @@ std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cl
     spec.capacity_type = x->as_string();
     check_one_of(*x, spec.capacity_type, {"ON_DEMAND", "SPOT", "CAPACITY_BLOCK"}, "capacity_type");
   }
-  if (auto x = get("min_size")) spec.min_size = x->as_non_negative("a non-negative size");
+  if (auto x = get("min_size")) spec.min_size = x->as_int_in(0, kMaxNodes, "a node count");
   if (auto x = get("max_size")) {
-    spec.max_size = x->as_non_negative("a non-negative size");
+    spec.max_size = x->as_int_in(0, kMaxNodes, "a node count");
     if (spec.max_size < 1) x->fail("max_size must be at least 1 (EKS: maxSize >= 1)");
   }
-  if (auto x = get("desired_size")) spec.desired_size = x->as_non_negative("a non-negative size");
+  if (auto x = get("desired_size")) spec.desired_size = x->as_int_in(0, kMaxNodes, "a node count");
   if (auto x = get("subnet_ids")) {
     spec.subnet_ids.clear();
     for (const auto& item : x->items()) {
@@ -595,11 +595,16 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
   if (auto access = r.get("access")) c.access = read_access(*access);
   if (auto ngs = r.get("nodeGroups")) {
     (void)MapReader(*ngs, "nodeGroups");  // a mapping, or a located error
+    std::int64_t starting_nodes = 0;
     for (const auto& [name, key, body] : ngs->entries("a node group name")) {
       check_node_group_name(key, name);
       NodeGroupSpec spec;
       spec.name = name;
       read_node_group_into(body, c, spec, true);
+      starting_nodes += spec.desired_size;
+      if (starting_nodes > kMaxNodes)
+        key.fail("the node groups start with " + std::to_string(starting_nodes) + " nodes; eksim simulates at most " +
+                 std::to_string(kMaxNodes) + " (Kubernetes' scalability threshold for one cluster)");
       if (spec.iam_role_name.empty()) spec.iam_role_name = spec.name + "-eks-node-group";
       c.node_groups.push_back(std::move(spec));
     }

@@ -35,4 +35,13 @@ inline constexpr int kMaxNestingDepth = 400;
 // Thousands of seeded runs is the planning use; a billion is a typo that would only allocate.
 inline constexpr std::uint64_t kMaxSweepRuns = 1000000;
 
+// Nodes: each node group's sizes, and the nodes a cluster starts with, at most 5,000: Kubernetes'
+// scalability threshold for one cluster (kubernetes.io, "Considerations for large clusters").
+inline constexpr std::int64_t kMaxNodes = 5000;
+
+// Pods a scenario asks for at once (Deployment replicas, Job parallelism, Pods, kubectl.scale,
+// one arrival of a workload generator), added up: at most 150,000, the same threshold's pods per
+// cluster. 2147483647 replicas is valid Kubernetes, and would only allocate.
+inline constexpr std::int64_t kMaxPods = 150000;
+
 }  // namespace eksim::scenario

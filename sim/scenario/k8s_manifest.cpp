@@ -271,6 +271,10 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
           ctx.invalid(*cm, fe_not_supported("spec.completionMode", j.completion_mode, {"NonIndexed", "Indexed"}));
         if (j.completion_mode == "Indexed" && !has_completions)
           ctx.invalid(*cm, fe_required("spec.completions", "when completion mode is Indexed"));
+        // maxParallelismForIndexedJob (pkg/apis/batch/validation): caps .status.completedIndexes.
+        if (j.completion_mode == "Indexed" && has_parallelism && j.parallelism > 100000)
+          ctx.invalid(*f.get("parallelism"), fe_invalid("spec.parallelism", std::to_string(j.parallelism),
+                                                        "must be less than or equal to 100000 when completion mode is Indexed"));
       }
       bool manual = false;
       if (auto mv = f.get("manualSelector")) manual = boolean(ctx, *mv, go_struct, "spec.manualSelector");

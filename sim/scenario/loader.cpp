@@ -13,6 +13,7 @@
 #include "sim/scenario/instance_pick.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/scenario_size.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
 namespace eksim::scenario {
@@ -106,7 +107,7 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     if (a.kind != "Deployment") r.require("kind").fail("kubectl.scale scales a Deployment, got kind \"" + a.kind + "\"");
     a.name = r.require("name").as_string();
     a.ns = r.get("namespace") ? r.get("namespace")->as_string() : "default";
-    a.replicas = static_cast<std::int32_t>(r.require("replicas").as_int_in(0, 100000, "a replica count"));
+    a.replicas = static_cast<std::int32_t>(r.require("replicas").as_int_in(0, kMaxPods, "a replica count"));
   } else if (a.action == "kubectl.cordon" || a.action == "kubectl.uncordon" || a.action == "kubectl.drain") {
     a.node = r.require("node").as_string();
   } else if (a.action == "kubectl.label") {
@@ -139,9 +140,9 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
   } else if (a.action == "eks.update-nodegroup-config") {
     a.nodegroup = r.require("nodegroup").as_string();
     MapReader s(r.require("scalingConfig"), "scalingConfig");
-    if (auto x = s.get("minSize")) a.min_size = x->as_non_negative();
-    if (auto x = s.get("maxSize")) a.max_size = x->as_non_negative();
-    if (auto x = s.get("desiredSize")) a.desired_size = x->as_non_negative();
+    if (auto x = s.get("minSize")) a.min_size = x->as_int_in(0, kMaxNodes, "a node count");
+    if (auto x = s.get("maxSize")) a.max_size = x->as_int_in(0, kMaxNodes, "a node count");
+    if (auto x = s.get("desiredSize")) a.desired_size = x->as_int_in(0, kMaxNodes, "a node count");
     s.finish();
   } else if (a.action == "eks.update-nodegroup-version") {
     a.nodegroup = r.require("nodegroup").as_string();
@@ -417,6 +418,7 @@ Scenario load_scenario_root(const Value& root, FileLoader& files, const std::str
     for (const auto& item : t->items()) s.timeline.push_back(read_action(item, files, s.cluster));
   std::stable_sort(s.timeline.begin(), s.timeline.end(), [](const Action& a, const Action& b) { return a.at < b.at; });
   if (auto w = r.get("workloads")) s.workloads = read_workloads(*w, files);
+  check_pods_at_once(s);
   if (auto e = r.get("expect"))
     for (const auto& item : e->items()) s.expectations.push_back(read_expectation(item));
   r.finish();

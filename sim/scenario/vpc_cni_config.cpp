@@ -1,7 +1,6 @@
 #include "sim/scenario/vpc_cni_config.hpp"
 
-#include <cstdlib>
-
+#include "sim/engine/numbers.hpp"
 #include "sim/scenario/yaml_documents.hpp"
 
 namespace eksim::scenario {
@@ -19,10 +18,9 @@ constexpr std::initializer_list<const char*> kOtherSchemaKeys = {
 // log a bad one and fall back to its default, which eksim reports as an input error instead.
 std::optional<int> env_int(const std::string& name, const Value& v) {
   const std::string s = v.as_string();
-  char* end = nullptr;
-  long n = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || n < 0 || n > 1000000) v.fail(name + " is a non-negative integer, got \"" + s + "\"");
-  return static_cast<int>(n);
+  const auto n = engine::parse_integer<int>(s);  // strconv.Atoi's syntax: an optional sign, digits
+  if (!n.ok() || n.value < 0 || n.value > 1000000) v.fail(name + " is a non-negative integer, got \"" + s + "\"");
+  return n.value;
 }
 
 }  // namespace

@@ -128,7 +128,7 @@ WorkloadGenerator read_generator(const std::string& name, const Value& v, FileLo
     }
     if (g.duration.us <= 0) x->fail("duration must be positive");
   }
-  if (auto x = r.get("replicas")) g.replicas = static_cast<std::int32_t>(x->as_int_in(0, INT32_MAX, "a replica count"));
+  if (auto x = r.get("replicas")) g.replicas = static_cast<std::int32_t>(x->as_int_in(0, kMaxPods, "a replica count"));
   if (auto x = r.get("namespace")) g.ns = x->as_string();
   if (auto x = r.get("templates")) {
     for (auto& m : parse_manifests(*x, files)) {

@@ -3,12 +3,15 @@
 // current simulated instant; the answer is the object as the store holds it afterwards.
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "sim/scenario/actions.hpp"
 #include "sim/scenario/input_error.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/k8s_manifest.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
+#include "sim/scenario/scenario_size.hpp"
 #include "sim/scenario/kubectl_operations.hpp"
 #include "sim/serve/api_handler.hpp"
 #include "sim/serve/merge_patch.hpp"
@@ -26,6 +29,20 @@ HttpResponse from_error(const scenario::KubectlError& e, const ApiPath& p) {
 
 // kubectl 1.32's typed clients send protobuf (research/kubectl-api.md section 8).
 bool is_protobuf(const HttpRequest& req) { return req.content_type.find("protobuf") != std::string::npos; }
+
+// spec.replicas of a Deployment or its scale subresource: the API server's own validation
+// (ValidateNonnegativeField, int32), then eksim's pod limit (sim/scenario/input_limits.hpp).
+std::optional<HttpResponse> replicas_error(const std::string& kind, const std::string& name, const json& replicas) {
+  const std::string prefix = kind + " \"" + name + "\" is invalid: spec.replicas: ";
+  if (!replicas.is_number_integer()) return status_error(422, "Invalid", prefix + "Required value");
+  const auto n = replicas.get<std::int64_t>();
+  if (n < 0)
+    return status_error(422, "Invalid", prefix + "Invalid value: " + std::to_string(n) + ": must be greater than or equal to 0");
+  if (n > scenario::kMaxPods)
+    return status_error(422, "Invalid", "eksim: " + std::to_string(n) + " replicas: eksim simulates at most " +
+                                            std::to_string(scenario::kMaxPods) + " pods at once");
+  return std::nullopt;
+}
 
 HttpResponse protobuf_refused() {
   return status_error(415, "UnsupportedMediaType",
@@ -120,6 +137,10 @@ HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, 
   std::vector<scenario::Manifest> manifests;
   HttpResponse err;
   if (!decode(client_fields(body), manifests, err)) return err;
+  for (const auto& m : manifests)
+    if (scenario::pods_at_once(m) > scenario::kMaxPods)
+      return status_error(422, "Invalid", "eksim: " + t.kind + " \"" + name + "\" asks for " + std::to_string(scenario::pods_at_once(m)) +
+                                              " pods at once; eksim simulates at most " + std::to_string(scenario::kMaxPods));
   if (req.param("dryRun") == "All") return json_response(body, created_code);
   std::string ns = t.namespaced ? body["metadata"]["namespace"].get<std::string>() : "";
   keep_metadata(session, t, ns, name, body);
@@ -176,7 +197,9 @@ HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, 
       if (!failure) failure = scenario::kubectl_set_taints(c, p.name, taints);
     });
   } else if (t.kind == "Deployment") {
-    int replicas = after["spec"].value("replicas", 1);
+    const json& r = after["spec"].contains("replicas") ? after["spec"]["replicas"] : json(1);
+    if (auto bad = replicas_error("Deployment.apps", p.name, r)) return *bad;
+    int replicas = r.get<int>();
     if (client_fields(before)["spec"]["template"] != client_fields(after)["spec"]["template"])
       ignored.push_back("Deployment template changes are not rolled out by eksim; only spec.replicas is applied");
     session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
@@ -276,6 +299,7 @@ HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPat
     }
     if (!next.contains("spec") || !next["spec"].contains("replicas") || !next["spec"]["replicas"].is_number_integer())
       return status_error(422, "Invalid", "Scale.autoscaling \"" + p.name + "\" is invalid: spec.replicas: Required value");
+    if (auto bad = replicas_error("Scale.autoscaling", p.name, next["spec"]["replicas"])) return *bad;
     int replicas = next["spec"]["replicas"].get<int>();
     std::optional<scenario::KubectlError> failure;
     session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });

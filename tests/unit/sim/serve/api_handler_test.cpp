@@ -205,5 +205,25 @@ TEST_F(ApiHandler, DeploymentsHaveTheirReplicaSet) {
   EXPECT_EQ(table["rows"][0]["cells"][1], 2);
 }
 
+TEST_F(ApiHandler, ReplicasAreValidatedAndHeldToThePodLimit) {
+  auto deploy = [](const std::string& replicas) {
+    return R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"replicas":)" + replicas +
+           R"(,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},)"
+           R"("spec":{"containers":[{"name":"web","image":"nginx:1.27"}]}}}})";
+  };
+  HttpResponse huge = call("POST", "/apis/apps/v1/namespaces/default/deployments", deploy("2147483647"));
+  EXPECT_EQ(huge.status, 422);
+  EXPECT_EQ(parse(huge)["message"], "eksim: Deployment \"web\" asks for 2147483647 pods at once; eksim simulates at most 150000");
+  ASSERT_EQ(call("POST", "/apis/apps/v1/namespaces/default/deployments", deploy("1")).status, 201);
+  const std::string scale = "/apis/apps/v1/namespaces/default/deployments/web/scale";
+  HttpResponse negative = call("PATCH", scale, R"({"spec":{"replicas":-1}})", "application/merge-patch+json");
+  EXPECT_EQ(negative.status, 422);
+  EXPECT_EQ(parse(negative)["message"], "Scale.autoscaling \"web\" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0");
+  EXPECT_EQ(call("PATCH", scale, R"({"spec":{"replicas":200000}})", "application/merge-patch+json").status, 422);
+  HttpResponse ok = call("PATCH", scale, R"({"spec":{"replicas":3}})", "application/merge-patch+json");
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_EQ(parse(ok)["spec"]["replicas"], 3);
+}
+
 }  // namespace
 }  // namespace eksim::serve
