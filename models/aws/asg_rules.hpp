@@ -57,6 +57,9 @@ AsgUpdateResult apply_asg_update(const GroupSizes& current, const SizesUpdate& u
 
 // EKS managed node group status as DescribeNodegroup prints it.
 inline constexpr std::string_view kNodegroupActive = "ACTIVE";
+// DescribeNodegroup status while health.issues holds a problem (an active group's instances that
+// did not join, for example).
+inline constexpr std::string_view kNodegroupDegraded = "DEGRADED";
 
 // UpdateNodegroupConfig --scaling-config, checked in this order:
 //  1. status is not ACTIVE (CREATING, UPDATING, DELETING, DEGRADED, ...): ResourceInUseException

@@ -12,10 +12,19 @@
 
 namespace eksim::aws {
 
+// One entry of DescribeNodegroup's health.issues.
+struct NodegroupIssue {
+  std::string code;     // NodeCreationFailure, ...
+  std::string message;  // Instances failed to join the kubernetes cluster
+  std::vector<std::string> resource_ids;  // the instances concerned, in the order they were found
+  engine::SimTime since;                   // when EKS first reported it
+};
+
 struct ManagedNodegroup {
   NodeGroupSpec spec;  // desired_size here is the configured one; the live value is the ASG's
   std::string asg_name;  // eks-<name>-<uuid>
   std::string status = std::string(kNodegroupActive);
+  std::vector<NodegroupIssue> health_issues;
   std::vector<std::string> subnet_ids;  // resolved (module fallback: the cluster's subnets)
 };
 

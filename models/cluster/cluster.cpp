@@ -5,6 +5,7 @@
 
 #include "models/aws/asg_rules.hpp"
 #include "models/aws/subnet_addresses.hpp"
+#include "models/cluster/nodegroup_health.hpp"
 #include "models/k8s/allocatable.hpp"
 
 namespace eksim {
@@ -243,6 +244,7 @@ void Cluster::on_instance_running(aws::Instance& inst) {
   aws::ManagedNodegroup* ng = eks.by_asg(g->name);
   if (!ng) return;
   join_instance(inst, machine_for(inst, ng));
+  watch_nodegroup_join(*this, ng->spec.name, inst.id);
 }
 
 std::optional<k8s::NodeId> Cluster::node_of_instance(const std::string& instance_id) const {

@@ -236,6 +236,17 @@ ExpectationResult check_node_group(const Expectation& e, const RunResult& run) {
     if (!r.passed) return r;
   }
   SimTime t = horizon(e, run);
+  if (!e.health_issue.empty()) {
+    // health.issues as DescribeNodegroup returned it at the horizon (`absent: true`: not there).
+    const aws::NodegroupIssue* found = nullptr;
+    for (const auto& issue : ng->health_issues)
+      if (issue.code == e.health_issue && issue.since <= t) found = &issue;
+    r.passed = (found != nullptr) != e.absent;
+    r.detail = found ? e.health_issue + " since " + fmt_time(found->since) + " (" + std::to_string(found->resource_ids.size()) +
+                           " instance(s): " + found->resource_ids.front() + (found->resource_ids.size() > 1 ? ", ..." : "") + ")"
+                     : "no " + e.health_issue + " by " + fmt_time(t);
+    return r;
+  }
   std::int64_t n = 0;
   const engine::Activity* first = nullptr;
   if (!e.update_status.empty() || !e.update_type.empty() || !e.error_contains.empty()) {

@@ -144,6 +144,22 @@ void write_node_groups(JsonWriter& w, const Cluster& c) {
     w.key("desired").integer(sizes.desired);
     w.key("min").integer(sizes.min_size);
     w.key("max").integer(sizes.max_size);
+    // DescribeNodegroup's status and health at the end of the run.
+    w.key("status").string(ng.status);
+    w.key("health").begin_object();
+    w.key("issues").begin_array();
+    for (const auto& issue : ng.health_issues) {
+      w.begin_object();
+      w.key("code").string(issue.code);
+      w.key("message").string(issue.message);
+      w.key("resourceIds").begin_array();
+      for (const auto& id : issue.resource_ids) w.string(id);
+      w.end_array();
+      w.key("since").number(issue.since.to_seconds());
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
     // The ASG's scaling activities and the node group's EKS update records (DescribeUpdate),
     // in the order they began; `service` tells them apart.
     w.key("activities").begin_array();

@@ -14,8 +14,9 @@ void write_timeline(const scenario::RunResult& run, const std::function<void(std
   const auto& log = run.cluster->log;
   const auto& activities = run.cluster->log.activities();
   auto activity_object = [&](const engine::Activity& act) {
-    return act.service == "autoscaling" ? "AutoScalingGroup/" + node_group_of_asg(run, act.resource)
-                                        : act.service + "/" + act.resource;
+    if (act.service == "autoscaling") return "AutoScalingGroup/" + node_group_of_asg(run, act.resource);
+    if (act.service == "eks-health") return "eks/" + act.resource;  // the node group's health, on its page
+    return act.service + "/" + act.resource;
   };
   // Columns are as wide as their longest cell, as kubectl's tabwriter makes them: node DNS names
   // run to ~55 characters and EventBridge detail-types ("EC2 Spot Instance Interruption Warning")

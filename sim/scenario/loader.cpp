@@ -303,21 +303,25 @@ Expectation read_expectation(const Value& v) {
     }
     if (auto x = r.get("updateType")) e.update_type = x->as_string();
     if (auto x = r.get("errorContains")) e.error_contains = x->as_string();
+    if (auto x = r.get("health")) e.health_issue = x->as_string();
     if (auto x = r.get("absent")) e.absent = x->as_bool();
     read_counts();
     bool about_update = !e.update_status.empty() || !e.update_type.empty() || !e.error_contains.empty();
     if (about_update && (!e.activity_status.empty() || !e.activity_contains.empty()))
       v.fail("a nodeGroup expectation is about scaling activities (activity, statusMessageContains) or EKS updates "
              "(update, updateType, errorContains), not both");
-    if (e.activity_status.empty() && e.activity_contains.empty() && !e.desired && !about_update)
-      v.fail("a nodeGroup expectation needs activity, statusMessageContains, desired, update, updateType or errorContains");
+    if (!e.health_issue.empty() && (about_update || !e.activity_status.empty() || !e.activity_contains.empty() || e.desired))
+      v.fail("a nodeGroup health expectation stands alone (no activity, desired or update keys)");
+    if (e.activity_status.empty() && e.activity_contains.empty() && !e.desired && !about_update && e.health_issue.empty())
+      v.fail("a nodeGroup expectation needs activity, statusMessageContains, desired, update, updateType, errorContains or health");
     if (e.description.empty())
       e.description = "node group " + e.node_group +
                       (about_update ? " update " + (e.update_type.empty() ? std::string() : e.update_type + " ") +
                                           (e.update_status.empty() ? std::string("any") : e.update_status) +
                                           (e.error_contains.empty() ? "" : " with \"" + e.error_contains + "\"")
-                       : e.desired ? " desired " + std::to_string(*e.desired)
-                                   : " activity " + e.activity_status);
+                       : e.desired                ? " desired " + std::to_string(*e.desired)
+                       : !e.health_issue.empty() ? (e.absent ? " without health issue " : " health issue ") + e.health_issue
+                                                  : " activity " + e.activity_status);
   } else if (e.subject == "subnet") {
     // DescribeSubnets AvailableIpAddressCount at the end of the run.
     e.subnet = r.require("subnet").as_string();

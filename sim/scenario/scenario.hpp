@@ -88,6 +88,7 @@ struct Expectation {
   std::optional<std::int64_t> desired;
   // nodeGroup: an EKS update record (update: InProgress|Successful|Failed, updateType, errorContains)
   std::string update_status, update_type, error_contains;
+  std::string health_issue;  // nodeGroup: a DescribeNodegroup health issue code (NodeCreationFailure)
   // nodes: only nodes whose allocatable has these amounts (canonical units)
   k8s::ResourceList allocatable;
   // nodes: only nodes with these labels, and these taints ("key=value:Effect" as kubectl taint
