@@ -23,8 +23,13 @@ ObjectRef object_ref(const Value& v, const std::string& kind) {
   ObjectRef r;
   r.kind = kind;
   r.version = "v1";
-  if (v.is_map() && v.node()["metadata"] && v.node()["metadata"]["name"] && v.node()["metadata"]["name"].IsScalar())
-    r.name = v.node()["metadata"]["name"].Scalar();
+  // Only to name the object in messages: a metadata that is not a map is reported by
+  // read_metadata, located; yaml-cpp's operator[] would throw on a scalar here.
+  if (!v.is_map()) return r;
+  const YAML::Node metadata = v.node()["metadata"];
+  if (!metadata.IsMap()) return r;
+  const YAML::Node name = metadata["name"];
+  if (name.IsScalar()) r.name = name.Scalar();
   return r;
 }
 
