@@ -78,6 +78,11 @@ class Cluster {
   std::unique_ptr<k8s::AddonController> addons;
   std::unique_ptr<k8s::PodGcController> pod_gc;
   std::vector<std::unique_ptr<Controller>> controllers;
+  // The Deployment the autoscaler's controller runs in (Cluster Autoscaler, or Karpenter in
+  // standard mode; Auto Mode's runs in AWS's account): while none of its pods is Running the
+  // autoscaler neither provisions nor removes nodes.
+  std::optional<std::size_t> autoscaler_deployment;
+  bool autoscaler_running() const;
   // The controller whose name() is name, or nullptr (actions hand objects to their owner).
   Controller* find_controller(const std::string& name) const;
 

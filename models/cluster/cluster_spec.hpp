@@ -107,6 +107,11 @@ struct ClusterSpec {
   // service_account_role_arn, or a pod_identity_association for aws-node with the
   // eks-pod-identity-agent add-on): aws-node then does not need the node role's CNI policy.
   bool vpc_cni_own_role = false;
+  // EKS add-ons the scenario declares (`eksAddons` keys), in their order.
+  std::vector<std::string> eks_addons;
+  // CreateCluster `bootstrapSelfManagedAddons` (default true): EKS installs the self-managed
+  // vpc-cni, kube-proxy and CoreDNS at creation; false installs only the declared EKS add-ons.
+  bool bootstrap_self_managed_addons = true;
   // Apply node group keys with terraform-aws-modules/eks semantics (unknown keys silently ignored
   // with a Warning event) instead of rejecting them.
   bool module_semantics = false;
