@@ -62,6 +62,7 @@ void Controller::settle(std::size_t index, k8s::NodeId node, const NodePool& poo
 }
 
 void Controller::disrupt() {
+  if (!c_.autoscaler_running()) return;  // no controller pod Running, no disruption either
   const SimTime now = c_.sim.now();
   auto& api = c_.api;
   // Pending pods retry on every poll (ICE cache expiry, limits freed, NodePools changed), and so
