@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "models/cluster/cluster.hpp"
-#include "models/cluster/nodegroup_update.hpp"
+#include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/eks_addons.hpp"
 
 namespace eksim {
@@ -53,7 +53,7 @@ void install_system_deployments(Cluster& c) {
     pdb.name = "coredns";
     pdb.selector.match_labels = {{"eks.amazonaws.com/component", "coredns"}, {"k8s-app", "kube-dns"}};
     pdb.max_unavailable = 1;
-    nodegroup_updater(c).pod_disruption_budgets().push_back(std::move(pdb));
+    disruption_controller(c).apply(std::move(pdb));
   }
   if (installed(s, "metrics-server")) c.deployments->apply(k8s::metrics_server_deployment());
   if (s.autoscaler.kind == "clusterAutoscaler")
