@@ -194,16 +194,18 @@ bool SimulationNodes::excluded(std::size_t i) const {
 }
 
 bool Snapshot::anti_affinity_selects(const k8s::Pod& pod) const {
-  for (const auto& [ns, term] : anti_affinity_terms) {
-    const bool in_ns = term.namespaces.empty() ? pod.meta.ns == ns
-                                               : std::find(term.namespaces.begin(), term.namespaces.end(), pod.meta.ns) != term.namespaces.end();
-    if (in_ns && k8s::label_selector_matches(term.label_selector, pod.meta.labels)) return true;
-  }
+  for (const auto& [pos, owner] : anti_affinity_pods)
+    for (const auto& term : owner->spec.affinity.pod_anti_affinity_required) {
+      const bool in_ns = term.namespaces.empty()
+                             ? pod.meta.ns == owner->meta.ns
+                             : std::find(term.namespaces.begin(), term.namespaces.end(), pod.meta.ns) != term.namespaces.end();
+      if (in_ns && k8s::label_selector_matches(term.label_selector, pod.meta.labels)) return true;
+    }
   return false;
 }
 
 bool Snapshot::anti_affinity_selects_any(const std::vector<const k8s::Pod*>& pods) const {
-  if (anti_affinity_terms.empty()) return false;
+  if (anti_affinity_pods.empty()) return false;
   return std::any_of(pods.begin(), pods.end(), [&](const k8s::Pod* p) { return anti_affinity_selects(*p); });
 }
 
@@ -487,10 +489,10 @@ state::Snapshot& Controller::snapshot() {
   snap->nodes.insert(snap->nodes.end(), st.ordered[0].begin(), st.ordered[0].end());
   snap->nodes.insert(snap->nodes.end(), st.ordered[1].begin(), st.ordered[1].end());
   if (snap->any_required_anti_affinity)
-    for (const state::StateNode* s : snap->nodes)
-      if (s->node.info.pods_with_required_anti_affinity > 0)
-        for (const k8s::Pod* p : s->node.info.pods)
-          for (const auto& t : p->spec.affinity.pod_anti_affinity_required) snap->anti_affinity_terms.emplace_back(p->meta.ns, t);
+    for (std::uint32_t pos = 0; pos < snap->nodes.size(); ++pos)
+      if (snap->nodes[pos]->node.info.pods_with_required_anti_affinity > 0)
+        for (const k8s::Pod* p : snap->nodes[pos]->node.info.pods)
+          if (!p->spec.affinity.pod_anti_affinity_required.empty()) snap->anti_affinity_pods.emplace_back(pos, p);
   st.snapshot = std::move(snap);
   return *st.snapshot;
 }

@@ -76,9 +76,9 @@ struct Snapshot {
   std::uint64_t version = 0;
   std::vector<StateNode*> nodes;
   bool any_required_anti_affinity = false;
-  // The required anti-affinity terms of the pods on these nodes, with their pods' namespaces
-  // (in most clusters only Karpenter's own controller pods have any, selecting each other).
-  std::vector<std::pair<std::string, k8s::PodAffinityTerm>> anti_affinity_terms;
+  // The pods with required anti-affinity on these nodes, with their positions (in most clusters
+  // only Karpenter's own controller pods, whose terms select each other).
+  std::vector<std::pair<std::uint32_t, const k8s::Pod*>> anti_affinity_pods;
   // Whether one of those terms selects the pod. When none does, the kube-scheduler's
   // InterPodAffinity filter passes it on every node and Karpenter's topology ignores the terms:
   // simulating it is the same as without them (the class paths stay open).
@@ -100,6 +100,9 @@ class SimulationNodes : public ExistingNodes {
   void add_pod(std::size_t i, const k8s::Pod& pod) override;
   bool excluded(std::size_t i) const override;
   bool any_required_anti_affinity() const override { return snap_.any_required_anti_affinity; }
+  const std::vector<std::pair<std::uint32_t, const k8s::Pod*>>* anti_affinity_pods() const override {
+    return &snap_.anti_affinity_pods;
+  }
   bool first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) override;
   // Whether solve() can take these pods as they are (bound ones included): every one has a class
   // and no existing pod's required anti-affinity selects one, so no filter sees a pod's

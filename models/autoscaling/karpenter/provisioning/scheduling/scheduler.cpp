@@ -128,11 +128,15 @@ class Topology {
     // Existing pods only contribute keys through required anti-affinity, and only when a term
     // selects one of the pods being placed (Karpenter's own controller pods select each other
     // only; with them running, other pods keep the unconstrained path).
-    if (existing.any_required_anti_affinity())
+    if (const auto* owners = existing.anti_affinity_pods()) {
+      for (const auto& [i, p] : *owners)
+        if (!existing.excluded(i) && anti_affinity_selects_any(*p, pods)) note_keys(*p, /*incoming=*/false);
+    } else if (existing.any_required_anti_affinity()) {
       for (std::size_t i = 0; i < existing.size(); ++i)
         if (!existing.excluded(i))
           for (const auto* p : existing.get(i).info.pods)
             if (anti_affinity_selects_any(*p, pods)) note_keys(*p, /*incoming=*/false);
+    }
     if (keys_.empty()) return;
     for (std::size_t i = 0; i < existing.size(); ++i) {
       if (existing.excluded(i)) continue;
