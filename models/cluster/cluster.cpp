@@ -6,6 +6,8 @@
 #include "models/aws/asg_rules.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "models/cluster/nodegroup_health.hpp"
+#include "models/cluster/system_addons.hpp"
+#include "models/k8s/eks_addons.hpp"
 #include "models/k8s/allocatable.hpp"
 
 namespace eksim {
@@ -124,13 +126,19 @@ Cluster::~Cluster() = default;
 void Cluster::start() {
   starting_ = true;
   for (const auto& a : spec_.addons) addons->install(a.name, a.version, a.values, a.release_name, a.ns);
+  install_system_daemonsets(*this);
   for (const auto& ng : spec_.node_groups) {
     std::vector<std::string> subnets = ng.subnet_ids;
     if (subnets.empty())
       for (const auto& s : spec_.subnets) subnets.push_back(s.id);
     eks.create_nodegroup(ng, subnets, /*already_running=*/true);
   }
+  install_system_deployments(*this);
   starting_ = false;
+}
+
+bool Cluster::autoscaler_running() const {
+  return !autoscaler_deployment || k8s::any_replica_running(api, *deployments, *autoscaler_deployment);
 }
 
 Controller* Cluster::find_controller(const std::string& name) const {

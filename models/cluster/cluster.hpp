@@ -81,6 +81,11 @@ class Cluster {
   // aws-node: the VPC CNI's pod addresses (the kubelet asks it for each pod sandbox).
   std::unique_ptr<PodNetworking> pod_networking;
   std::vector<std::unique_ptr<Controller>> controllers;
+  // The Deployment the autoscaler's controller runs in (Cluster Autoscaler, or Karpenter in
+  // standard mode; Auto Mode's runs in AWS's account): while none of its pods is Running the
+  // autoscaler neither provisions nor removes nodes.
+  std::optional<std::size_t> autoscaler_deployment;
+  bool autoscaler_running() const;
   // The controller whose name() is name, or nullptr (actions hand objects to their owner).
   Controller* find_controller(const std::string& name) const;
 

@@ -110,6 +110,11 @@ struct ClusterSpec {
   bool vpc_cni_own_role = false;
   // aws-node's ipamd settings from the vpc-cni add-on's configuration_values (env).
   aws::VpcCniSettings vpc_cni;
+  // EKS add-ons the scenario declares (`eksAddons` keys), in their order.
+  std::vector<std::string> eks_addons;
+  // CreateCluster `bootstrapSelfManagedAddons` (default true): EKS installs the self-managed
+  // vpc-cni, kube-proxy and CoreDNS at creation; false installs only the declared EKS add-ons.
+  bool bootstrap_self_managed_addons = true;
   // Apply node group keys with terraform-aws-modules/eks semantics (unknown keys silently ignored
   // with a Warning event) instead of rejecting them.
   bool module_semantics = false;

@@ -41,14 +41,6 @@ std::int64_t max_unavailable_nodes(const aws::NodeGroupSpec& spec, std::int64_t 
   return std::max<std::int64_t>(1, nodes * pct / 100);
 }
 
-std::int64_t disruptions_allowed(const PodDisruptionBudget& pdb, std::int64_t healthy, std::int64_t expected) {
-  std::int64_t allowed = 0;
-  if (pdb.min_available) allowed = healthy - *pdb.min_available;
-  else if (pdb.max_unavailable) allowed = *pdb.max_unavailable - (expected - healthy);
-  else allowed = healthy;  // the manifest reader requires one of the two
-  return std::max<std::int64_t>(0, allowed);
-}
-
 std::string node_creation_failure_message(const std::string& nodegroup) {
   // AWS re:Post knowledge center, "Why did my Amazon EKS managed node group update fail?".
   return "Couldn't proceed with upgrade process as new nodes are not joining node group " + nodegroup;
@@ -125,21 +117,8 @@ void NodegroupUpdater::record_config_update(const std::string& nodegroup) {
 }
 
 bool NodegroupUpdater::eviction_allowed(const k8s::Pod& pod) const {
-  const std::string& ns = pod.meta.ns.empty() ? std::string("default") : pod.meta.ns;
-  for (const auto& pdb : pdbs_) {
-    if (pdb.ns != ns || !k8s::label_selector_matches(pdb.selector, pod.meta.labels)) continue;
-    std::int64_t healthy = 0, expected = 0;
-    for (const auto& [key, id] : c_.api.live_pods()) {
-      const k8s::PodRecord& r = c_.api.pod(id);
-      const std::string& pns = r.pod.meta.ns.empty() ? std::string("default") : r.pod.meta.ns;
-      if (r.deleted || pns != ns || !k8s::label_selector_matches(pdb.selector, r.pod.meta.labels)) continue;
-      if (r.pod.status.phase == k8s::PodPhase::Succeeded || r.pod.status.phase == k8s::PodPhase::Failed) continue;
-      ++expected;
-      if (!r.terminating && r.pod.status.phase == k8s::PodPhase::Running) ++healthy;
-    }
-    if (disruptions_allowed(pdb, healthy, expected) <= 0) return false;
-  }
-  return true;
+  const DisruptionController* budgets = find_disruption_controller(c_);
+  return !budgets || budgets->eviction_allowed(pod);
 }
 
 std::vector<std::string> NodegroupUpdater::instances_with_version(const std::shared_ptr<Run>& run, bool current) const {

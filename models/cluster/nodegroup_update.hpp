@@ -27,6 +27,7 @@
 #include "models/aws/aws_error.hpp"
 #include "models/aws/nodegroup_spec.hpp"
 #include "models/cluster/controller.hpp"
+#include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/objects.hpp"
 #include "sim/engine/time.hpp"
 
@@ -62,16 +63,6 @@ struct NodegroupUpdateOptions {
   engine::Duration poll = engine::Duration::seconds(5);
 };
 
-// A PodDisruptionBudget (policy/v1), as much as eviction needs: selector and one of
-// minAvailable / maxUnavailable as an absolute count.
-struct PodDisruptionBudget {
-  std::string ns = "default";
-  std::string name;
-  k8s::LabelSelector selector;
-  std::optional<std::int64_t> min_available;
-  std::optional<std::int64_t> max_unavailable;
-};
-
 // --- pure rules --------------------------------------------------------------------------
 
 // Scale-up increment: the larger of twice the number of AZs and maxUnavailable.
@@ -80,9 +71,6 @@ std::int64_t surge_size(std::int64_t availability_zones, std::int64_t max_unavai
 // but at least 1; neither given: 1 (the EKS API default). The terraform module sets
 // max_unavailable_percentage = 33 when the scenario gives no update_config (module default).
 std::int64_t max_unavailable_nodes(const aws::NodeGroupSpec& spec, std::int64_t nodes);
-// disruptionsAllowed of a budget over its pods: healthy (Running, not terminating) and expected
-// (every live matching pod) counts.
-std::int64_t disruptions_allowed(const PodDisruptionBudget& pdb, std::int64_t healthy, std::int64_t expected);
 
 // EKS texts.
 // "Couldn't proceed with upgrade process as new nodes are not joining node group NG"
@@ -113,9 +101,9 @@ class NodegroupUpdater : public Controller {
   // Records a successful UpdateNodegroupConfig (its record completes at once: the ASG does the rest).
   void record_config_update(const std::string& nodegroup);
 
-  std::vector<PodDisruptionBudget>& pod_disruption_budgets() { return pdbs_; }
   const std::vector<NodegroupUpdateRecord>& updates() const { return updates_; }
-  // Whether evicting the pod now is allowed by every budget selecting it.
+  // Whether evicting the pod now is allowed by every budget selecting it (the disruption
+  // controller's status; no budget applied: always).
   bool eviction_allowed(const k8s::Pod& pod) const;
 
   const NodegroupUpdateOptions& options() const { return options_; }
@@ -136,7 +124,6 @@ class NodegroupUpdater : public Controller {
   Cluster& c_;
   NodegroupUpdateOptions options_;
   std::vector<NodegroupUpdateRecord> updates_;
-  std::vector<PodDisruptionBudget> pdbs_;
 };
 
 // The cluster's updater, installed on first use (actions find it by name).

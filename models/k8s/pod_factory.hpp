@@ -8,11 +8,25 @@
 
 namespace eksim::k8s {
 
+// The generateName suffix of a workload's pod. kube-system workloads (the EKS add-ons, the
+// autoscaler's controller) each draw from a stream of their own: the API server's draws are one
+// sequence in a real cluster too, but eksim keeps the names of the user's pods independent of
+// which system pods the cluster runs and when their nodes join.
+inline std::string pod_name_suffix(ApiServer& api, const std::string& ns, const std::string& generate_name) {
+  if (ns != "kube-system") return api.random_suffix();
+  // The alphabet of k8s.io/apimachinery/pkg/util/rand, as ApiServer::random_suffix draws it.
+  static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  auto& r = api.rng().get("k8s/names/kube-system/" + generate_name);
+  std::string out;
+  for (int i = 0; i < 5; ++i) out += kAlphabet[r.below(sizeof(kAlphabet) - 1)];
+  return out;
+}
+
 inline Pod pod_from_template(ApiServer& api, const PodTemplate& tmpl, const std::string& ns,
                              const std::string& generate_name, OwnerReference owner) {
   Pod p;
-  p.meta.name = generate_name + api.random_suffix();
   p.meta.ns = ns.empty() ? "default" : ns;
+  p.meta.name = generate_name + pod_name_suffix(api, p.meta.ns, generate_name);
   p.meta.labels = tmpl.meta.labels;
   p.meta.annotations = tmpl.meta.annotations;
   p.meta.owner_references.push_back(std::move(owner));

@@ -49,6 +49,14 @@ bool count_ok(const Expectation& e, std::int64_t n, std::string* want) {
   return ok;
 }
 
+// `object: KIND/NS/NAME`; a trailing `*` matches any name with that prefix (the pods of a
+// Deployment or DaemonSet, whose names end in generated suffixes).
+bool object_matches(const std::string& want, const std::string& object) {
+  if (want.empty()) return true;
+  if (want.back() == '*') return object.compare(0, want.size() - 1, want, 0, want.size() - 1) == 0;
+  return object == want;
+}
+
 ExpectationResult check_pod(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "", e.where};
   std::vector<const scenario::PodPhaseChange*> seen;
@@ -106,7 +114,7 @@ ExpectationResult check_event(const Expectation& e, const RunResult& run) {
     if (ev.time > t) break;
     if (ev.reason != e.event_reason) continue;
     if (!e.event_type.empty() && e.event_type != engine::to_string(ev.type)) continue;
-    if (!e.object.empty() && ev.object.str() != e.object) continue;
+    if (!object_matches(e.object, ev.object.str())) continue;
     if (!e.message_contains.empty() && ev.message.find(e.message_contains) == std::string::npos) continue;
     if (!first) first = &ev;
     ++n;
@@ -126,7 +134,7 @@ ExpectationResult check_hint(const Expectation& e, const RunResult& run) {
   for (const auto& h : run.cluster->log.hints()) {
     if (h.time > t) break;
     if (h.kind != e.hint_kind) continue;
-    if (!e.object.empty() && h.object.str() != e.object) continue;
+    if (!object_matches(e.object, h.object.str())) continue;
     if (!e.message_contains.empty() && h.message.find(e.message_contains) == std::string::npos) continue;
     if (!first) first = &h;
     ++n;
@@ -136,6 +144,23 @@ ExpectationResult check_hint(const Expectation& e, const RunResult& run) {
   r.detail = std::to_string(n) + " matching hint(s) by " + fmt_time(t) + ", expected " + want;
   if (first) r.detail += "; first at " + fmt_time(first->time) + ": " + first->message;
   return r;
+}
+
+// "Allocated resources" as `kubectl describe node` sums them: the requests of the node's pods
+// that are not terminated (Succeeded/Failed); pods = how many of them.
+bool allocated_matches(const k8s::ApiServer& api, const k8s::NodeRecord& rec, const k8s::ResourceList& want) {
+  k8s::ResourceList sum;
+  std::int64_t pods = 0;
+  for (k8s::PodId p : rec.pods) {
+    const k8s::PodRecord& pr = api.pod(p);
+    if (pr.deleted || pr.pod.status.phase == k8s::PodPhase::Succeeded || pr.pod.status.phase == k8s::PodPhase::Failed) continue;
+    sum += k8s::pod_requests(pr.pod.spec);
+    ++pods;
+  }
+  sum.set(k8s::kPods, pods);
+  for (const auto& [res, amount] : want.items())
+    if (sum.get(res) != amount) return false;
+  return true;
 }
 
 ExpectationResult check_nodes(const Expectation& e, const RunResult& run) {
@@ -156,6 +181,7 @@ ExpectationResult check_nodes(const Expectation& e, const RunResult& run) {
       bool alloc_ok = true;
       for (const auto& [res, amount] : e.allocatable.items()) alloc_ok = alloc_ok && rec.node.allocatable.get(res) == amount;
       if (!alloc_ok) continue;
+      if (!e.allocated.empty() && !allocated_matches(api, rec, e.allocated)) continue;
       bool labels_ok = true;
       for (const auto& [k, v] : e.labels) {
         auto it = rec.node.meta.labels.find(k);

@@ -111,9 +111,7 @@ void apply_pdb(Cluster& c, const RawObject& raw) {
   };
   pdb.min_available = count("minAvailable");
   pdb.max_unavailable = count("maxUnavailable");
-  auto& list = nodegroup_updater(c).pod_disruption_budgets();
-  std::erase_if(list, [&](const PodDisruptionBudget& p) { return p.ns == pdb.ns && p.name == pdb.name; });
-  list.push_back(std::move(pdb));
+  disruption_controller(c).apply(std::move(pdb));
 }
 
 // ec2.send-spot-instance-interruptions: the target's running instances by launch order, then

@@ -230,12 +230,14 @@ const std::vector<std::string>& ami_types() {
 // add-on (without the agent the SDK falls back to the instance role).
 void read_eks_addons(const Value& v, ClusterSpec& c) {
   static const std::vector<std::string> names{"vpc-cni", "coredns", "kube-proxy", "eks-pod-identity-agent",
-                                              "aws-ebs-csi-driver", "eks-node-monitoring-agent", "amazon-cloudwatch-observability"};
+                                              "aws-ebs-csi-driver", "eks-node-monitoring-agent", "amazon-cloudwatch-observability",
+                                              "metrics-server"};
   if (!v.is_map()) v.fail("eksAddons is a mapping of EKS add-on name -> module arguments");
   bool own_role = false, pod_identity = false, agent = false;
   for (const auto& [name, key, body] : v.entries("an EKS add-on name")) {
     check_one_of(key, name, names, "EKS add-on");
     agent |= name == "eks-pod-identity-agent";
+    c.eks_addons.push_back(name);
     if (body.is_null()) continue;
     MapReader r(body, "EKS add-on " + name);
     if (auto x = r.get("service_account_role_arn")) own_role |= name == "vpc-cni" && !x->as_string().empty();
@@ -513,6 +515,7 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
     check_one_of(*x, mode, {"strict", "terraform-module"}, "nodeGroupKeys");
     c.module_semantics = mode == "terraform-module";
   }
+  if (auto x = r.get("bootstrapSelfManagedAddons")) c.bootstrap_self_managed_addons = x->as_bool();
   if (auto x = r.get("startTime")) c.start_time = x->as_string();
   if (auto x = r.get("pricing")) c.pricing = read_pricing(*x, catalog);
   if (auto vpc = r.get("vpc")) {

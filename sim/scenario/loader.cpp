@@ -277,6 +277,14 @@ Expectation read_expectation(const Value& v) {
         e.allocatable.set(res, k8s::amount_from_milli(res, *milli));
       }
     }
+    if (auto x = sel.get("allocated")) {
+      // "Allocated resources" of `kubectl describe node`: the requests of its non-terminated pods.
+      for (const auto& [res, text] : x->as_string_map()) {
+        auto milli = k8s::parse_quantity(text);
+        if (!milli) x->fail("invalid quantity \"" + text + "\" for allocated " + res);
+        e.allocated.set(res, k8s::amount_from_milli(res, *milli));
+      }
+    }
     if (auto x = sel.get("labels")) e.labels = x->as_string_map();
     if (auto x = sel.get("taints"))
       for (const auto& t : x->items()) {

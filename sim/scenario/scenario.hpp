@@ -91,6 +91,9 @@ struct Expectation {
   std::string health_issue;  // nodeGroup: a DescribeNodegroup health issue code (NodeCreationFailure)
   // nodes: only nodes whose allocatable has these amounts (canonical units)
   k8s::ResourceList allocatable;
+  // nodes: only nodes whose non-terminated pods request these amounts, as `kubectl describe
+  // node` sums them under "Allocated resources" (pods: the number of those pods)
+  k8s::ResourceList allocated;
   // nodes: only nodes with these labels, and these taints ("key=value:Effect" as kubectl taint
   // writes them; "key:Effect" for an empty value)
   std::map<std::string, std::string> labels;

@@ -4,6 +4,8 @@
 #include <cassert>
 #include <climits>
 
+#include "models/k8s/scheduling/predicates.hpp"
+
 namespace eksim::k8s {
 
 std::string format_reason_histogram(const std::map<std::string, std::int64_t>& histogram) {
@@ -209,9 +211,44 @@ bool refers_to_hostname(const NodeSelectorTerm& t) {
                      [](const NodeSelectorRequirement& r) { return r.key == kLabelHostname; });
 }
 
+// Whether a term of a pod in namespace owner_ns selects `target` (interpodaffinity: namespaces
+// empty = the owner's own).
+bool selects(const PodAffinityTerm& t, const std::string& owner_ns, const Pod& target) {
+  bool ns_ok = t.namespaces.empty() ? target.meta.ns == owner_ns
+                                    : std::find(t.namespaces.begin(), t.namespaces.end(), target.meta.ns) != t.namespaces.end();
+  return ns_ok && label_selector_matches(t.label_selector, target.meta.labels);
+}
+
+// Whether some bound pod's (anti-)affinity terms select `pod`: only then do they change its
+// InterPodAffinity filter or score. CoreDNS's anti-affinity selects CoreDNS pods only, so a batch
+// pod still schedules per equivalence class on a cluster running CoreDNS. Cost: one counter per
+// node, and the terms of the few pods that have any.
+bool existing_affinity_selects(const Pod& pod, NodeInfoView nodes, std::int64_t with_affinity) {
+  for (const NodeInfo* ni : nodes) {
+    if (with_affinity <= 0) break;  // every pod with terms seen
+    if (ni->pods_with_affinity == 0) continue;
+    with_affinity -= ni->pods_with_affinity;
+    for (const Pod* ep : ni->pods) {
+      const auto& a = ep->spec.affinity;
+      const std::string& ns = ep->meta.ns;
+      for (const auto& t : a.pod_affinity_required)
+        if (selects(t, ns, pod)) return true;
+      for (const auto& t : a.pod_anti_affinity_required)
+        if (selects(t, ns, pod)) return true;
+      for (const auto& w : a.pod_affinity_preferred)
+        if (selects(w.term, ns, pod)) return true;
+      for (const auto& w : a.pod_anti_affinity_preferred)
+        if (selects(w.term, ns, pod)) return true;
+    }
+  }
+  return false;
+}
+
 // True when every node of an equivalence class gives this pod the same filter result and score.
-bool class_eligible(const Pod& pod, const PodSchedulingInfo& info, const SchedulingSnapshot& snap) {
-  if (snap.any_pod_affinity() || needs_full_state(pod, info) || !pod.spec.node_name.empty()) return false;
+bool class_eligible(const Pod& pod, const PodSchedulingInfo& info, const SchedulingSnapshot& snap,
+                    std::int64_t pods_with_affinity) {
+  if (needs_full_state(pod, info) || !pod.spec.node_name.empty()) return false;
+  if (snap.any_pod_affinity() && existing_affinity_selects(pod, snap.nodes(), pods_with_affinity)) return false;
   if (pod.spec.node_selector.count(kLabelHostname)) return false;
   const auto& a = pod.spec.affinity;
   if (a.node_required && std::any_of(a.node_required->begin(), a.node_required->end(), refers_to_hostname))
@@ -350,13 +387,13 @@ NodeInfoView SchedulingSnapshot::nodes() const {
 
 ScheduleResult schedule_one(const Pod& pod, const SchedulingSnapshot& snap, const SchedulerOptions& options) {
   PodSchedulingInfo info = pod_scheduling_info(pod);
-  if (!class_eligible(pod, info, snap)) return schedule_one(pod, snap.nodes(), options);
+  if (!class_eligible(pod, info, snap, snap.pods_with_affinity_)) return schedule_one(pod, snap.nodes(), options);
   std::vector<Group> groups;
   groups.reserve(snap.classes_.size());
   for (const auto& [key, members] : snap.classes_)
     groups.push_back(Group{members.begin()->second, members.size(), &members});
-  // No pod anywhere has pod (anti-)affinity and this pod has no spread or affinity terms, so the
-  // PreFilter state is empty and InterPodAffinity scoring has nothing to look at.
+  // No bound pod's (anti-)affinity selects this pod and it has no spread or affinity terms of its
+  // own, so the PreFilter state is empty and InterPodAffinity scoring has nothing to look at.
   PreFilterState empty;
   return run_cycle(pod, info, empty, false, groups, snap.nodes(), NodeInfoView{}, snap.size(), options);
 }

@@ -57,6 +57,8 @@ std::vector<k8s::PodId> ClusterAutoscaler::default_unschedulable() const {
 // --- the loop -------------------------------------------------------------------------------
 
 void ClusterAutoscaler::run_once() {
+  // The loop runs inside the cluster-autoscaler pod: none Running, no RunOnce.
+  if (!c_.autoscaler_running()) return;
   node_infos_.collect();
   refresh_groups();
   backoff_.remove_stale(c_.sim.now());

@@ -111,7 +111,7 @@ std::optional<Controller::ConsolidationCommand> Controller::compute_consolidatio
   state::SimulationNodes others(snap, state_.classes, positions_of(nodes));
   // SimulationNodes::classes_of over all the candidates' pods, from each node's cached classes.
   std::optional<std::vector<std::uint32_t>> classes;
-  if (!snap.any_required_anti_affinity) {
+  if (!snap.anti_affinity_selects_any(pods)) {
     classes.emplace();
     for (k8s::NodeId node : nodes) {
       const auto& own = node_classes(node);

@@ -26,7 +26,9 @@ bool Controller::still_settled(std::size_t index, SimTime now) {
   if (b == budget_ok_.end()) b = budget_ok_.emplace(st.pool, allowed_disruptions(*st.pool, "Underutilized") > 0).first;
   if (!b->second) return false;
   state::Snapshot& snap = snapshot();
-  if (snap.any_required_anti_affinity) return false;
+  if (snap.any_required_anti_affinity)
+    for (k8s::PodId p : node_pods(k8s::NodeId{st.node}).reschedulable_ids)
+      if (snap.anti_affinity_selects(c_.api.pod(p).pod)) return false;
   auto own = state_.nodes.find(st.node);
   const std::optional<std::uint32_t> own_pos = own == state_.nodes.end() ? std::nullopt : state_.position(own->second);
   const k8s::SchedulerOptions options;
@@ -62,6 +64,7 @@ void Controller::settle(std::size_t index, k8s::NodeId node, const NodePool& poo
 }
 
 void Controller::disrupt() {
+  if (!c_.autoscaler_running()) return;  // no controller pod Running, no disruption either
   const SimTime now = c_.sim.now();
   auto& api = c_.api;
   // Pending pods retry on every poll (ICE cache expiry, limits freed, NodePools changed), and so
@@ -157,7 +160,7 @@ void Controller::disrupt() {
       state::Snapshot& snap = snapshot();
       state::SimulationNodes others(snap, state_.classes, positions_of({*node}));
       std::optional<std::vector<std::uint32_t>> classes;
-      if (!snap.any_required_anti_affinity) classes = node_classes(*node);
+      if (!snap.anti_affinity_selects_any(pods)) classes = node_classes(*node);
       if (!classes) {
         for (const k8s::Pod* p : pods) moved.push_back(unbound(*p));
         for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = &moved[i];

@@ -184,6 +184,9 @@ std::shared_ptr<Controller::TemplateSet> Controller::template_set() {
 }
 
 void Controller::provision() {
+  // The provisioner runs inside the controller pods: with none Running, pending pods wait (the
+  // disruption poll triggers again once one runs).
+  if (!c_.autoscaler_running()) return;
   ++pass_;
   auto& api = c_.api;
   std::vector<const k8s::Pod*> pods;

@@ -6,6 +6,7 @@
 
 #include "models/autoscaling/karpenter/internal.hpp"
 #include "models/autoscaling/karpenter/state/cluster.hpp"
+#include "models/k8s/scheduling/predicates.hpp"
 
 namespace eksim::autoscaling::karpenter {
 
@@ -192,8 +193,24 @@ bool SimulationNodes::excluded(std::size_t i) const {
   return std::binary_search(excluded_.begin(), excluded_.end(), static_cast<std::uint32_t>(i));
 }
 
+bool Snapshot::anti_affinity_selects(const k8s::Pod& pod) const {
+  for (const auto& [pos, owner] : anti_affinity_pods)
+    for (const auto& term : owner->spec.affinity.pod_anti_affinity_required) {
+      const bool in_ns = term.namespaces.empty()
+                             ? pod.meta.ns == owner->meta.ns
+                             : std::find(term.namespaces.begin(), term.namespaces.end(), pod.meta.ns) != term.namespaces.end();
+      if (in_ns && k8s::label_selector_matches(term.label_selector, pod.meta.labels)) return true;
+    }
+  return false;
+}
+
+bool Snapshot::anti_affinity_selects_any(const std::vector<const k8s::Pod*>& pods) const {
+  if (anti_affinity_pods.empty()) return false;
+  return std::any_of(pods.begin(), pods.end(), [&](const k8s::Pod* p) { return anti_affinity_selects(*p); });
+}
+
 std::optional<std::vector<std::uint32_t>> SimulationNodes::classes_of(const std::vector<const k8s::Pod*>& pods) const {
-  if (snap_.any_required_anti_affinity) return std::nullopt;
+  if (snap_.anti_affinity_selects_any(pods)) return std::nullopt;
   std::vector<std::uint32_t> out;
   for (const k8s::Pod* p : pods) {
     const auto k = classes_.of(*p);
@@ -471,6 +488,11 @@ state::Snapshot& Controller::snapshot() {
   snap->nodes.reserve(st.ordered[0].size() + st.ordered[1].size());
   snap->nodes.insert(snap->nodes.end(), st.ordered[0].begin(), st.ordered[0].end());
   snap->nodes.insert(snap->nodes.end(), st.ordered[1].begin(), st.ordered[1].end());
+  if (snap->any_required_anti_affinity)
+    for (std::uint32_t pos = 0; pos < snap->nodes.size(); ++pos)
+      if (snap->nodes[pos]->node.info.pods_with_required_anti_affinity > 0)
+        for (const k8s::Pod* p : snap->nodes[pos]->node.info.pods)
+          if (!p->spec.affinity.pod_anti_affinity_required.empty()) snap->anti_affinity_pods.emplace_back(pos, p);
   st.snapshot = std::move(snap);
   return *st.snapshot;
 }

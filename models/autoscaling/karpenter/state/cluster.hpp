@@ -76,6 +76,14 @@ struct Snapshot {
   std::uint64_t version = 0;
   std::vector<StateNode*> nodes;
   bool any_required_anti_affinity = false;
+  // The pods with required anti-affinity on these nodes, with their positions (in most clusters
+  // only Karpenter's own controller pods, whose terms select each other).
+  std::vector<std::pair<std::uint32_t, const k8s::Pod*>> anti_affinity_pods;
+  // Whether one of those terms selects the pod. When none does, the kube-scheduler's
+  // InterPodAffinity filter passes it on every node and Karpenter's topology ignores the terms:
+  // simulating it is the same as without them (the class paths stay open).
+  bool anti_affinity_selects(const k8s::Pod& pod) const;
+  bool anti_affinity_selects_any(const std::vector<const k8s::Pod*>& pods) const;
   // Per pod class, the positions (ascending) whose node the class fits.
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> fit_positions;
   const std::vector<std::uint32_t>& fits_of(std::uint32_t c, const PodClasses& classes, const k8s::SchedulerOptions& options);
@@ -92,10 +100,13 @@ class SimulationNodes : public ExistingNodes {
   void add_pod(std::size_t i, const k8s::Pod& pod) override;
   bool excluded(std::size_t i) const override;
   bool any_required_anti_affinity() const override { return snap_.any_required_anti_affinity; }
+  const std::vector<std::pair<std::uint32_t, const k8s::Pod*>>* anti_affinity_pods() const override {
+    return &snap_.anti_affinity_pods;
+  }
   bool first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) override;
   // Whether solve() can take these pods as they are (bound ones included): every one has a class
-  // and no existing pod has required anti-affinity, so no filter sees a pod's nodeName. Then
-  // their distinct classes, in pod order; else nullopt.
+  // and no existing pod's required anti-affinity selects one, so no filter sees a pod's
+  // nodeName. Then their distinct classes, in pod order; else nullopt.
   std::optional<std::vector<std::uint32_t>> classes_of(const std::vector<const k8s::Pod*>& pods) const;
   // For pods of these classes: no initialized node here fits any of them, and an uninitialized
   // one fits at least one. Then solve() is bound to place a pod on an uninitialized node (it

@@ -176,7 +176,7 @@ TEST(NodegroupUpdate, PodDisruptionBudgetBlocksTheDrainAndTheUpdateFailsWithPodE
   pdb.name = "db";
   pdb.selector.match_labels = {{"app", "db"}};
   pdb.min_available = 1;
-  u.pod_disruption_budgets().push_back(pdb);
+  disruption_controller(c).apply(pdb);
   c.sim.run_until(SimTime{} + Duration::minutes(2));
   ASSERT_FALSE(u.update_version("ng").has_value());
   c.sim.run_until(SimTime{} + Duration::minutes(40));
@@ -205,7 +205,7 @@ TEST(NodegroupUpdate, ForcedUpdateDeletesWhatWouldNotDrain) {
   pdb.name = "db";
   pdb.selector.match_labels = {{"app", "db"}};
   pdb.max_unavailable = 0;
-  u.pod_disruption_budgets().push_back(pdb);
+  disruption_controller(c).apply(pdb);
   c.sim.run_until(SimTime{} + Duration::minutes(2));
   ASSERT_FALSE(u.update_version("ng", nullptr, /*force=*/true).has_value());
   c.sim.run_until(SimTime{} + Duration::minutes(40));

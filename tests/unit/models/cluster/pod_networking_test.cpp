@@ -19,6 +19,9 @@ ClusterSpec one_t3_medium(bool prefix_delegation) {
   spec.region = "ap-northeast-2";
   spec.subnets = {SubnetSpec{"private-a", "ap-northeast-2a", "192.168.0.0/22"}};
   spec.vpc_cni.prefix_delegation = prefix_delegation;
+  // Without the self-managed add-ons: CoreDNS's two replicas would take two of the node's
+  // addresses (subnet-exhausted counts them); here all of them are the test's pods'.
+  spec.bootstrap_self_managed_addons = false;
   NodeGroupSpec ng;
   ng.name = "small";
   ng.instance_types = {"t3.medium"};

@@ -125,11 +125,18 @@ class Topology {
   Topology(const std::vector<const k8s::Pod*>& pods, const ExistingNodes& existing,
            const std::vector<NodeClaimTemplate>& templates) {
     for (const auto* p : pods) note_keys(*p, /*incoming=*/true);
-    // Existing pods only contribute keys through required anti-affinity.
-    if (existing.any_required_anti_affinity())
+    // Existing pods only contribute keys through required anti-affinity, and only when a term
+    // selects one of the pods being placed (Karpenter's own controller pods select each other
+    // only; with them running, other pods keep the unconstrained path).
+    if (const auto* owners = existing.anti_affinity_pods()) {
+      for (const auto& [i, p] : *owners)
+        if (!existing.excluded(i) && anti_affinity_selects_any(*p, pods)) note_keys(*p, /*incoming=*/false);
+    } else if (existing.any_required_anti_affinity()) {
       for (std::size_t i = 0; i < existing.size(); ++i)
         if (!existing.excluded(i))
-          for (const auto* p : existing.get(i).info.pods) note_keys(*p, /*incoming=*/false);
+          for (const auto* p : existing.get(i).info.pods)
+            if (anti_affinity_selects_any(*p, pods)) note_keys(*p, /*incoming=*/false);
+    }
     if (keys_.empty()) return;
     for (std::size_t i = 0; i < existing.size(); ++i) {
       if (existing.excluded(i)) continue;
@@ -275,6 +282,15 @@ class Topology {
     for (const auto& c : pod.spec.topology_spread_constraints)
       if (c.when_unsatisfiable != "ScheduleAnyway") return true;
     return !pod.spec.affinity.pod_anti_affinity_required.empty();
+  }
+  static bool anti_affinity_selects_any(const k8s::Pod& owner, const std::vector<const k8s::Pod*>& pods) {
+    for (const auto& t : owner.spec.affinity.pod_anti_affinity_required)
+      for (const auto* p : pods) {
+        bool ns_ok = t.namespaces.empty() ? p->meta.ns == owner.meta.ns
+                                          : std::find(t.namespaces.begin(), t.namespaces.end(), p->meta.ns) != t.namespaces.end();
+        if (ns_ok && k8s::label_selector_matches(t.label_selector, p->meta.labels)) return true;
+      }
+    return false;
   }
   void note_keys(const k8s::Pod& pod, bool incoming) {
     if (incoming)

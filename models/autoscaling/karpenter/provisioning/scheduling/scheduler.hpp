@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/autoscaling/karpenter/instance_types.hpp"
@@ -82,6 +83,9 @@ class ExistingNodes {
   // Whether any pod on these nodes has required pod anti-affinity (topology tracking needs
   // the existing pods only then, or when the incoming pods have constraints of their own).
   virtual bool any_required_anti_affinity() const = 0;
+  // When the implementation keeps them: the pods with required anti-affinity, with their node
+  // indexes, so topology need not walk every pod of every node; nullptr: walk them.
+  virtual const std::vector<std::pair<std::uint32_t, const k8s::Pod*>>* anti_affinity_pods() const { return nullptr; }
   // The first node in order the pod fits (k8s::fits with no cluster view), when the
   // implementation can answer from an index; false when solve() must scan.
   virtual bool first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) {

@@ -1,29 +1,21 @@
 // PodDisruptionBudgets as the removal simulation tracks them (cluster-autoscaler/core/scaledown/
-// pdb: RemainingPdbTracker), with status.disruptionsAllowed as the disruption controller
-// computes it.
+// pdb: RemainingPdbTracker), starting from status.disruptionsAllowed as the disruption controller
+// keeps it (CA lists the budgets and reads their status; it never counts their pods).
 #include "models/autoscaling/cluster_autoscaler.hpp"
-#include "models/cluster/nodegroup_update.hpp"
+#include "models/cluster/disruption_controller.hpp"
 
 namespace eksim::autoscaling {
 
 std::vector<cas::RemainingPdb> ClusterAutoscaler::remaining_pdbs() const {
   std::vector<cas::RemainingPdb> out;
-  const auto* updater = dynamic_cast<const NodegroupUpdater*>(c_.find_controller("eks-nodegroup-update"));
-  if (!updater) return out;  // no PodDisruptionBudget was ever applied
-  for (const auto& pdb : const_cast<NodegroupUpdater*>(updater)->pod_disruption_budgets()) {
+  const DisruptionController* budgets = find_disruption_controller(c_);
+  if (!budgets) return out;  // no PodDisruptionBudget was ever applied
+  out.reserve(budgets->budgets().size());
+  for (const auto& b : budgets->budgets()) {
     cas::RemainingPdb r;
-    r.ns = pdb.ns;
-    r.selector = pdb.selector;
-    // status.disruptionsAllowed as the disruption controller computes it.
-    std::int64_t healthy = 0, expected = 0;
-    for (k8s::PodId id : node_infos_.live_pods()) {
-      const k8s::PodRecord& rec = c_.api.pod(id);
-      if (rec.deleted || !r.matches(rec.pod)) continue;
-      if (rec.pod.status.phase == k8s::PodPhase::Succeeded || rec.pod.status.phase == k8s::PodPhase::Failed) continue;
-      ++expected;
-      if (!rec.terminating && rec.pod.status.phase == k8s::PodPhase::Running) ++healthy;
-    }
-    r.disruptions_allowed = disruptions_allowed(pdb, healthy, expected);
+    r.ns = b.spec.ns;
+    r.selector = b.spec.selector;
+    r.disruptions_allowed = b.status.disruptions_allowed;
     out.push_back(std::move(r));
   }
   return out;

@@ -1,0 +1,65 @@
+#include "models/cluster/system_addons.hpp"
+
+#include <algorithm>
+
+#include "models/cluster/cluster.hpp"
+#include "models/cluster/disruption_controller.hpp"
+#include "models/k8s/eks_addons.hpp"
+
+namespace eksim {
+
+namespace {
+
+bool declared(const ClusterSpec& s, const char* name) {
+  return std::find(s.eks_addons.begin(), s.eks_addons.end(), name) != s.eks_addons.end();
+}
+
+// EKS installs vpc-cni, kube-proxy and CoreDNS at cluster creation unless CreateCluster had
+// bootstrapSelfManagedAddons=false; an add-on declared as an EKS add-on is installed either way.
+bool installed(const ClusterSpec& s, const char* name) {
+  if (declared(s, name)) return true;
+  const std::string n = name;
+  return s.bootstrap_self_managed_addons && (n == "vpc-cni" || n == "kube-proxy" || n == "coredns");
+}
+
+std::string karpenter_version(const ClusterSpec& s) {
+  auto it = s.autoscaler.flags.find("version");
+  return it == s.autoscaler.flags.end() ? "1.14.1" : it->second;
+}
+
+}  // namespace
+
+void install_system_daemonsets(Cluster& c) {
+  const ClusterSpec& s = c.spec();
+  if (s.mode == "auto") return;
+  const k8s::EksAddonVersions v = k8s::eks_addon_versions(s.kubernetes_minor);
+  if (installed(s, "vpc-cni")) c.daemon_sets->apply(k8s::aws_node_daemonset(s.region, v));
+  if (installed(s, "kube-proxy")) c.daemon_sets->apply(k8s::kube_proxy_daemonset(s.region, v));
+  if (installed(s, "eks-pod-identity-agent")) c.daemon_sets->apply(k8s::pod_identity_agent_daemonset(s.region));
+}
+
+void install_system_deployments(Cluster& c) {
+  const ClusterSpec& s = c.spec();
+  if (s.mode == "auto") return;
+  const k8s::EksAddonVersions v = k8s::eks_addon_versions(s.kubernetes_minor);
+  if (installed(s, "coredns")) {
+    c.deployments->apply(k8s::coredns_deployment(s.region, v));
+    // The add-on's PodDisruptionBudget (v1.9.3-eksbuild.6 and later): kube-system/coredns,
+    // maxUnavailable 1 over the Deployment's pods. Drains (managed node group updates, Cluster
+    // Autoscaler scale-down) respect it; with it CoreDNS does not block CA's scale-down as a
+    // "non-pdb-assigned kube-system pod".
+    PodDisruptionBudget pdb;
+    pdb.ns = "kube-system";
+    pdb.name = "coredns";
+    pdb.selector.match_labels = {{"eks.amazonaws.com/component", "coredns"}, {"k8s-app", "kube-dns"}};
+    pdb.max_unavailable = 1;
+    disruption_controller(c).apply(std::move(pdb));
+  }
+  if (installed(s, "metrics-server")) c.deployments->apply(k8s::metrics_server_deployment());
+  if (s.autoscaler.kind == "clusterAutoscaler")
+    c.autoscaler_deployment = c.deployments->apply(k8s::cluster_autoscaler_deployment(s.kubernetes_minor));
+  else if (s.autoscaler.kind == "karpenter")
+    c.autoscaler_deployment = c.deployments->apply(k8s::karpenter_deployment(karpenter_version(s)));
+}
+
+}  // namespace eksim

@@ -1,0 +1,15 @@
+#pragma once
+// What EKS and the operator's standard installs put in kube-system before any workload: the
+// default add-ons (models/k8s/eks_addons.hpp) and the autoscaler's controller Deployment. In
+// EKS Auto Mode none of them runs as a pod.
+namespace eksim {
+
+class Cluster;
+
+// DaemonSets first (before the nodes exist, as on a cluster that had them since creation).
+void install_system_daemonsets(Cluster& c);
+// Deployments once the starting nodes are there: CoreDNS, metrics-server, and the Cluster
+// Autoscaler or Karpenter controller (recorded in Cluster::autoscaler_deployment).
+void install_system_deployments(Cluster& c);
+
+}  // namespace eksim
