@@ -25,8 +25,6 @@
 // nvidia.com/gpu.deploy.driver=pre-installed, and the DaemonSet, whose nodeSelector wants "true",
 // deletes its pod there. The operator only adds missing deploy labels (state_manager.go
 // addGPUStateLabels), so the label stays.
-#include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -87,7 +85,6 @@ class GpuOperatorOperands {
     std::string validator_uid;
     int stage = 0;  // validator init containers done
     bool validating = false;
-    bool hinted = false;
     std::vector<PodId> wait_driver;   // toolkit pods
     std::vector<PodId> wait_toolkit;  // device plugin, GFD, DCGM exporter, MIG manager pods
   };
