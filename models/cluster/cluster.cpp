@@ -9,6 +9,7 @@
 #include "models/cluster/system_addons.hpp"
 #include "models/k8s/eks_addons.hpp"
 #include "models/k8s/allocatable.hpp"
+#include "models/k8s/gpu_operator_chart.hpp"
 
 namespace eksim {
 
@@ -88,7 +89,7 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   daemon_sets = std::make_unique<k8s::DaemonSetController>(api, kubelet.get());
   deployments = std::make_unique<k8s::DeploymentController>(api, kubelet.get());
   jobs = std::make_unique<k8s::JobController>(api, kubelet.get());
-  addons = std::make_unique<k8s::AddonController>(api, *daemon_sets, *kubelet);
+  addons = std::make_unique<k8s::AddonController>(api, *daemon_sets, *kubelet, k8s::AddonTimings{}, deployments.get());
   pod_gc = std::make_unique<k8s::PodGcController>(api);
   for (const auto& [bucket, vcpus] : spec_.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
   for (const auto& [bucket, vcpus] : spec_.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
@@ -123,9 +124,27 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
 
 Cluster::~Cluster() = default;
 
+void Cluster::gpu_operator_version_hint(const AddonSpec& addon) {
+  const auto versions = k8s::gpu_operator_chart_versions();
+  const k8s::GpuOperatorChart* chart =
+      k8s::find_gpu_operator_chart(addon.version.empty() ? versions.back() : addon.version);
+  if (!chart) return;
+  const int minor = spec_.kubernetes_minor;
+  if (minor >= chart->eks_k8s_min_minor && minor <= chart->eks_k8s_max_minor) return;
+  hint("UnsupportedVersion", {"HelmRelease", addon.ns.empty() ? "gpu-operator" : addon.ns,
+                              addon.release_name.empty() ? "gpu-operator" : addon.release_name},
+       "GPU Operator " + std::string(chart->version) + " is validated on Amazon EKS Kubernetes 1." +
+           std::to_string(chart->eks_k8s_min_minor) + " to 1." + std::to_string(chart->eks_k8s_max_minor) +
+           " (NVIDIA platform support); this cluster runs " + spec_.kubernetes_version +
+           ". Helm installs it anyway (the chart's kubeVersion is >= 1.16.0-0).");
+}
+
 void Cluster::start() {
   starting_ = true;
-  for (const auto& a : spec_.addons) addons->install(a.name, a.version, a.values, a.release_name, a.ns);
+  for (const auto& a : spec_.addons) {
+    addons->install(a.name, a.version, a.values, a.release_name, a.ns);
+    if (a.name == "gpuOperator") gpu_operator_version_hint(a);
+  }
   install_system_daemonsets(*this);
   for (const auto& ng : spec_.node_groups) {
     std::vector<std::string> subnets = ng.subnet_ids;

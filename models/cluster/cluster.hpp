@@ -116,6 +116,9 @@ class Cluster {
   double cross_az_transfer_usd = 0;
 
  private:
+  // NVIDIA validated each GPU Operator release on a range of EKS Kubernetes versions: outside it
+  // eksim says so in HINTS (the chart itself installs anywhere, its kubeVersion is >= 1.16).
+  void gpu_operator_version_hint(const AddonSpec& addon);
   void on_instance_running(aws::Instance& inst);
   void on_instance_terminated(aws::Instance& inst);
   void on_labels_or_taints_changed(aws::ManagedNodegroup& ng);

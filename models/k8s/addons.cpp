@@ -4,7 +4,10 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "models/k8s/chart_values.hpp"
 #include "models/k8s/daemonset_controller.hpp"
+#include "models/k8s/deployment_controller.hpp"
+#include "models/k8s/gpu_operator_objects.hpp"
 #include "models/k8s/kubelet.hpp"
 #include "models/k8s/node_lifecycle.hpp"
 
@@ -13,54 +16,7 @@ namespace eksim::k8s {
 namespace {
 
 using engine::Duration;
-
-std::string get(const FlatValues& v, const std::string& key, const std::string& def = {}) {
-  auto it = v.find(key);
-  return it == v.end() ? def : it->second;
-}
-bool get_bool(const FlatValues& v, const std::string& key, bool def) {
-  auto it = v.find(key);
-  if (it == v.end()) return def;
-  return it->second == "true" || it->second == "True" || it->second == "1";
-}
-bool has_prefix(const FlatValues& v, const std::string& prefix) {
-  auto it = v.lower_bound(prefix);
-  return it != v.end() && it->first.rfind(prefix, 0) == 0;
-}
-// Indexes used under "<prefix>[i]".
-std::vector<int> indexes(const FlatValues& v, const std::string& prefix) {
-  std::vector<int> out;
-  for (auto it = v.lower_bound(prefix + "["); it != v.end() && it->first.rfind(prefix + "[", 0) == 0; ++it) {
-    int i = std::atoi(it->first.c_str() + prefix.size() + 1);
-    if (out.empty() || out.back() != i) out.push_back(i);
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-std::string idx(const std::string& prefix, int i) { return prefix + "[" + std::to_string(i) + "]"; }
-
-std::vector<NodeSelectorRequirement> parse_requirements(const FlatValues& v, const std::string& prefix) {
-  std::vector<NodeSelectorRequirement> out;
-  for (int i : indexes(v, prefix)) {
-    std::string p = idx(prefix, i);
-    NodeSelectorRequirement r{get(v, p + ".key"), get(v, p + ".operator"), {}};
-    for (int j : indexes(v, p + ".values")) r.values.push_back(get(v, idx(p + ".values", j)));
-    out.push_back(r);
-  }
-  return out;
-}
-
-Labels parse_map(const FlatValues& v, const std::string& prefix) {
-  Labels out;
-  for (auto it = v.lower_bound(prefix + "."); it != v.end() && it->first.rfind(prefix + ".", 0) == 0; ++it)
-    out[it->first.substr(prefix.size() + 1)] = it->second;
-  return out;
-}
-
-Toleration tol(std::string key, std::string op, std::string value = {}, std::string effect = {}) {
-  return Toleration{std::move(key), std::move(op), std::move(value), std::move(effect), std::nullopt};
-}
+using namespace chart;
 
 // Chart default affinity of nvidia-device-plugin 0.18.x (values.yaml): any of the NFD PCI label,
 // the Tegra CPU vendor label, or nvidia.com/gpu.present=true.
@@ -72,61 +28,6 @@ Affinity device_plugin_default_affinity() {
       {{{kLabelGpuPresent, "In", {"true"}}}, {}},
   };
   return a;
-}
-
-// The container the chart's template gives each program (name and command as in the
-// nvidia-device-plugin 0.18 chart's daemonset-*.yml, the NFD chart's worker and the GPU
-// Operator's operands).
-Container chart_container(const std::string& role, const std::string& image) {
-  Container c;
-  c.image = image;
-  if (role == kRoleDevicePlugin) {
-    c.name = "nvidia-device-plugin-ctr";
-    c.command = {"nvidia-device-plugin"};
-  } else if (role == kRoleGfd) {
-    c.name = "gpu-feature-discovery-ctr";
-    c.command = {"gpu-feature-discovery"};
-  } else if (role == kRoleNfdWorker) {
-    c.name = "worker";
-    c.command = {"nfd-worker"};
-  } else if (role == kRoleOther) {
-    c.name = "mps-control-daemon-ctr";
-    c.command = {"mps-control-daemon"};
-  } else {
-    c.name = "nvidia-" + role + "-ctr";
-  }
-  return c;
-}
-
-DaemonSet make_ds(const std::string& name, const std::string& ns, const std::string& role, const std::string& image,
-                  std::vector<Toleration> tolerations, Labels node_selector, std::optional<Affinity> affinity) {
-  DaemonSet ds;
-  ds.meta.name = name;
-  ds.meta.ns = ns;
-  ds.meta.labels["app.kubernetes.io/name"] = name;
-  ds.selector.match_labels["app.kubernetes.io/name"] = name;
-  ds.tmpl.meta.labels["app.kubernetes.io/name"] = name;
-  ds.tmpl.spec.tolerations = std::move(tolerations);
-  ds.tmpl.spec.node_selector = std::move(node_selector);
-  if (affinity) ds.tmpl.spec.affinity = *affinity;
-  ds.tmpl.spec.priority_class_name = "system-node-critical";
-  ds.tmpl.spec.priority = 2000001000;  // system-node-critical
-  ds.tmpl.spec.containers.push_back(chart_container(role, image));
-  return ds;
-}
-
-// Values given for a list/map replace the chart default; otherwise the default stays.
-std::vector<Toleration> tolerations_or(const FlatValues& v, const std::string& prefix, std::vector<Toleration> def) {
-  if (has_prefix(v, prefix + "[")) return parse_tolerations(v, prefix);
-  return def;
-}
-Labels node_selector_or(const FlatValues& v, const std::string& prefix, Labels def) {
-  if (has_prefix(v, prefix + ".")) return parse_map(v, prefix);
-  return def;
-}
-std::optional<Affinity> affinity_or(const FlatValues& v, const std::string& prefix, std::optional<Affinity> def) {
-  if (v.count(prefix) || has_prefix(v, prefix + ".")) return parse_affinity(v, prefix);
-  return def;
 }
 
 }  // namespace
@@ -205,32 +106,7 @@ std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const st
                           tolerations_or(v, "worker.tolerations", {}), node_selector_or(v, "worker.nodeSelector", {}),
                           affinity_or(v, "worker.affinity", std::nullopt)));
   } else if (addon == "gpuOperator") {
-    // GPU Operator: operands run where the operator put nvidia.com/gpu.deploy.<operand>=true
-    // (nodes NFD found an NVIDIA PCI device on), tolerating nvidia.com/gpu (daemonsets.tolerations).
-    auto tolerations = tolerations_or(v, "daemonsets.tolerations", {tol("nvidia.com/gpu", "Exists", "", kNoSchedule)});
-    auto operand = [&](const std::string& name, const std::string& role, const std::string& deploy_label,
-                       const std::string& image) {
-      out.push_back(make_ds(name, ns, role, image, tolerations, {{"nvidia.com/gpu.deploy." + deploy_label, "true"}},
-                            std::nullopt));
-    };
-    if (get_bool(v, "driver.enabled", true))
-      operand("nvidia-driver-daemonset", kRoleDriver, "driver", "nvcr.io/nvidia/driver:" + version);
-    if (get_bool(v, "toolkit.enabled", true))
-      operand("nvidia-container-toolkit-daemonset", kRoleToolkit, "container-toolkit",
-              "nvcr.io/nvidia/k8s/container-toolkit:" + version);
-    if (get_bool(v, "devicePlugin.enabled", true))
-      operand("nvidia-device-plugin-daemonset", kRoleDevicePlugin, "device-plugin",
-              "nvcr.io/nvidia/k8s-device-plugin:" + version);
-    if (get_bool(v, "gfd.enabled", true))
-      operand("gpu-feature-discovery", kRoleGfd, "gpu-feature-discovery", "nvcr.io/nvidia/k8s-device-plugin:" + version);
-    if (get_bool(v, "nfd.enabled", true)) {
-      auto worker_tol = tolerations_or(v, "node-feature-discovery.worker.tolerations",
-                                       {tol("node-role.kubernetes.io/master", "Equal", "", kNoSchedule),
-                                        tol("node-role.kubernetes.io/control-plane", "Equal", "", kNoSchedule),
-                                        tol("nvidia.com/gpu", "Exists", "", kNoSchedule)});
-      out.push_back(make_ds(release + "-node-feature-discovery-worker", ns, kRoleNfdWorker, nfd_image, worker_tol,
-                            node_selector_or(v, "node-feature-discovery.worker.nodeSelector", {}), std::nullopt));
-    }
+    for (auto& ds : build_gpu_operator(version, v, release, ns).daemon_sets) out.push_back(std::move(ds.first));
   } else {
     throw std::invalid_argument("unknown add-on \"" + addon + "\"");
   }
@@ -238,8 +114,8 @@ std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const st
 }
 
 AddonController::AddonController(ApiServer& api, DaemonSetController& daemon_sets, Kubelet& kubelet,
-                                 AddonTimings timings)
-    : api_(api), daemon_sets_(daemon_sets), kubelet_(kubelet), timings_(timings) {
+                                 AddonTimings timings, DeploymentController* deployments)
+    : api_(api), daemon_sets_(daemon_sets), kubelet_(kubelet), timings_(timings), deployments_(deployments) {
   kubelet_.on_container_started.push_back([this](PodId id) { on_started(id); });
   kubelet_.container_run_override = [this](PodId id) { return device_plugin_run(id); };
 }
@@ -249,9 +125,18 @@ std::vector<std::size_t> AddonController::install(const std::string& addon, cons
   if (release.empty()) release = addon == "gpuOperator" ? "gpu-operator" : addon == "nodeFeatureDiscovery" ? "nfd" : "nvdp";
   if (ns.empty()) ns = addon == "gpuOperator" ? "gpu-operator" : addon == "nodeFeatureDiscovery" ? "node-feature-discovery" : "nvidia";
   if (addon == "gpuOperator") {
-    operator_driver_ = get_bool(values, "driver.enabled", true);
-    operator_toolkit_ = get_bool(values, "toolkit.enabled", true);
-    gpu_operator_ = true;
+    GpuOperatorObjects objects = build_gpu_operator(version, values, release, ns);
+    std::map<std::string, GpuOperand> operands;
+    for (const auto& [ds, op] : objects.daemon_sets)
+      if (op != GpuOperand::None) operands[ds.meta.name] = op;
+    gpu_operator_ = std::make_unique<GpuOperatorOperands>(api_, kubelet_, ns, std::move(operands), objects.driver_enabled,
+                                                          objects.toolkit_enabled, objects.timings);
+    kubelet_.init_wait = [this](PodId id) { return gpu_operator_->init_wait(id); };
+    if (deployments_)
+      for (auto& d : objects.deployments) deployments_->apply(std::move(d));
+    std::vector<std::size_t> out;
+    for (auto& [ds, op] : objects.daemon_sets) out.push_back(daemon_sets_.apply(std::move(ds)));
+    return out;
   }
   std::vector<std::size_t> out;
   for (auto& ds : build_addon_daemonsets(addon, version, values, release, ns)) out.push_back(daemon_sets_.apply(std::move(ds)));
@@ -326,30 +211,27 @@ void AddonController::on_started(PodId id) {
     if (changed) api_.node_changed(node, NodeChange::Updated);
   };
   if (role == AddonRole::NfdWorker) {
-    Labels labels{{kLabelPci10de, "true"}};
-    if (gpu_operator_) {
+    api_.sim().schedule(timings_.nfd_label_delay, [this, label, node] {
+      label({{kLabelPci10de, "true"}});
       // The operator's ClusterPolicy controller labels GPU nodes for its operands.
-      labels[kLabelGpuPresent] = "true";
-      for (const char* operand : {"driver", "container-toolkit", "device-plugin", "gpu-feature-discovery"})
-        labels[std::string("nvidia.com/gpu.deploy.") + operand] = "true";
-    }
-    api_.sim().schedule(timings_.nfd_label_delay, [label, labels] { label(labels); });
+      if (gpu_operator_ && !api_.node(node).deleted) gpu_operator_->label_gpu_node(node);
+    });
   } else if (role == AddonRole::GpuFeatureDiscovery) {
     api_.sim().schedule(timings_.nfd_label_delay,
                         [label, gpus] { label({{kLabelGpuPresent, "true"}, {"nvidia.com/gpu.count", std::to_string(gpus)}}); });
-  } else if (role == AddonRole::NvidiaDevicePlugin || role == AddonRole::NvidiaDriver || role == AddonRole::NvidiaToolkit) {
+  } else if (role == AddonRole::NvidiaDevicePlugin) {
     api_.sim().schedule(timings_.device_plugin_delay, [this, node] { try_advertise(node); });
+  } else if (role == AddonRole::NvidiaDriver || role == AddonRole::NvidiaToolkit) {
+    if (gpu_operator_) gpu_operator_->on_started(id);
   }
 }
 
 void AddonController::try_advertise(NodeId node) {
   NodeRecord& r = api_.node(node);
   if (r.deleted || !role_running_on(node, AddonRole::NvidiaDevicePlugin)) return;
-  // Under the GPU Operator the plugin waits for the driver and toolkit operands (its validator
-  // init containers).
-  if (gpu_operator_ && operator_driver_ && !role_running_on(node, AddonRole::NvidiaDriver)) return;
-  if (gpu_operator_ && operator_toolkit_ && !role_running_on(node, AddonRole::NvidiaToolkit)) return;
-  advertise_gpus(api_, node);
+  // Under the GPU Operator the plugin's own init container already waited for the driver and the
+  // toolkit (toolkit-ready): see gpu_operator.hpp.
+  if (advertise_gpus(api_, node) && gpu_operator_) gpu_operator_->on_gpus_advertised(node);
 }
 
 bool advertise_devices(ApiServer& api, NodeId node, std::string_view resource, const char* count_annotation) {

@@ -19,17 +19,20 @@
 // "node-feature-discovery.worker.tolerations[0].key" (GPU Operator), "worker.tolerations[..]"
 // (the NFD chart itself).
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "models/k8s/api_server.hpp"
 #include "models/k8s/device_plugins.hpp"
+#include "models/k8s/gpu_operator.hpp"
 
 namespace eksim::k8s {
 
 class Kubelet;
 class DaemonSetController;
+class DeploymentController;
 struct ContainerRun;
 
 using FlatValues = std::map<std::string, std::string>;
@@ -79,8 +82,12 @@ struct AddonTimings {
 
 class AddonController {
  public:
-  AddonController(ApiServer& api, DaemonSetController& daemon_sets, Kubelet& kubelet, AddonTimings timings = {});
-  // Builds the chart's DaemonSets and applies them; returns their indexes in api.daemon_sets().
+  // `deployments`: where the GPU Operator chart's Deployments go (the operator, NFD master and
+  // gc); without it only the charts' DaemonSets are installed.
+  AddonController(ApiServer& api, DaemonSetController& daemon_sets, Kubelet& kubelet, AddonTimings timings = {},
+                  DeploymentController* deployments = nullptr);
+  // Builds the chart's DaemonSets (and the GPU Operator's Deployments) and applies them; returns
+  // the DaemonSets' indexes in api.daemon_sets().
   std::vector<std::size_t> install(const std::string& addon, const std::string& version, const FlatValues& values,
                                    std::string release = {}, std::string ns = {});
 
@@ -94,9 +101,8 @@ class AddonController {
   DaemonSetController& daemon_sets_;
   Kubelet& kubelet_;
   AddonTimings timings_;
-  bool operator_driver_ = false;   // GPU Operator installed with driver.enabled
-  bool operator_toolkit_ = false;  // ... toolkit.enabled
-  bool gpu_operator_ = false;
+  DeploymentController* deployments_;
+  std::unique_ptr<GpuOperatorOperands> gpu_operator_;  // set once the GPU Operator is installed
 };
 
 }  // namespace eksim::k8s

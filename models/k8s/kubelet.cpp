@@ -252,6 +252,12 @@ void Kubelet::create_sandbox(PodId id) {
   std::optional<std::string> cni_error;
   if (cni_add && !rec.pod.spec.host_network) cni_error = cni_add(id);
   if (!cni_error) {
+    if (init_wait && !rec.pod.spec.init_containers.empty() && init_wait(id)) {
+      const PodRecord& now = api_.pod(id);
+      if (!now.deleted && !now.terminating)
+        api_.set_pod_phase(id, PodPhase::Pending, "Init:0/" + std::to_string(now.pod.spec.init_containers.size()));
+      return;
+    }
     pull_and_start(id, true);
     return;
   }
@@ -267,6 +273,15 @@ void Kubelet::create_sandbox(PodId id) {
             kSource);
   // The pod worker retries a failed sync after its back-off (pod_workers.go, 10 s + jitter).
   rt->timer = api_.sim().schedule(resync_interval(rec.node), [this, id] { create_sandbox(id); });
+}
+
+void Kubelet::init_done(PodId id) {
+  PodRuntime* rt = pods_.find(id);
+  if (!rt || !rt->begun || rt->running || rt->stopping) return;
+  const PodRecord& rec = api_.pod(id);
+  if (rec.deleted || rec.terminating) return;
+  api_.set_pod_phase(id, PodPhase::Pending, "PodInitializing");
+  pull_and_start(id, true);
 }
 
 void Kubelet::pull_and_start(PodId id, bool first) {

@@ -9,7 +9,8 @@
 // 300"`), nvidia-smi alone ~1 s; anything else runs until deleted. eksim.io/exit-code sets the
 // exit code (default 0). Only the first container decides the pod's run and restarts; other
 // containers are pulled, created and started alongside it (sidecars are not modelled). Init
-// containers are not modelled.
+// containers run only where a component says they wait for something (init_wait); otherwise
+// they are taken to finish at once, and their images are not pulled.
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -93,6 +94,13 @@ class Kubelet {
   // hostNetwork): nullopt on success, else the plugin's error text, which the kubelet records as
   // FailedCreatePodSandBox and retries at the pod worker's back-off. Unset: every pod gets one.
   std::function<std::optional<std::string>(PodId)> cni_add;
+  // Init containers that wait for something outside the pod (the GPU Operator's `until [ -f
+  // /run/nvidia/validations/toolkit-ready ]`): asked once the sandbox is up, before the first
+  // start of a pod that has init containers; true = the pod stays Pending as `Init:0/N` until
+  // init_done(pod). Unset: nothing waits.
+  std::function<bool(PodId)> init_wait;
+  // The pod's init containers have completed: PodInitializing, then its containers as usual.
+  void init_done(PodId pod);
 
  private:
   struct PodRuntime {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/k8s/gpu_operator.hpp"
 #include "models/k8s/kubelet.hpp"
 
 namespace eksim::k8s {
@@ -26,6 +27,9 @@ NodeRecord node_record(const MachineSpec& spec) {
   n.meta.labels.emplace(kLabelHostname, spec.node_name);
   n.meta.labels.emplace(kLabelOs, "linux");
   if (spec.gpu_count > 0) n.meta.annotations[kAnnotationGpuCount] = std::to_string(spec.gpu_count);
+  // EKS GPU AMIs (and Auto Mode's image) ship the NVIDIA driver and container toolkit.
+  if (spec.gpu_count > 0 && (spec.nvidia_ami || spec.eks_auto_mode_image))
+    n.meta.annotations[kAnnotationHostNvidiaDriver] = "true";
   if (spec.efa_count > 0) n.meta.annotations[kAnnotationEfaCount] = std::to_string(spec.efa_count);
   if (spec.neuron_devices > 0) {
     n.meta.annotations[kAnnotationNeuronDeviceCount] = std::to_string(spec.neuron_devices);

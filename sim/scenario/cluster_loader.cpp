@@ -10,6 +10,7 @@
 #include "models/aws/regions.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "models/aws/quotas.hpp"
+#include "models/k8s/gpu_operator_chart.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/kubelet_user_data.hpp"
@@ -619,7 +620,15 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
       MapReader body(value, "add-on " + name);
       AddonSpec a;
       a.name = name;
-      if (auto ver = body.get("version")) a.version = ver->as_string();
+      if (auto ver = body.get("version")) {
+        a.version = ver->as_string();
+        // The GPU Operator's operands and their images come from eksim's table of chart versions.
+        if (name == "gpuOperator" && !k8s::find_gpu_operator_chart(a.version)) {
+          std::string known;
+          for (const auto& k : k8s::gpu_operator_chart_versions()) known += (known.empty() ? "" : ", ") + k;
+          ver->fail("gpu-operator chart version \"" + a.version + "\" is not one eksim knows (known: " + known + ")");
+        }
+      }
       // `helm install RELEASE --namespace NS`: the release names the chart's objects
       // (<release>-nvidia-device-plugin), as lab 004's `helm upgrade -i nvdp ... --namespace
       // nvidia-device-plugin` does.

@@ -1,0 +1,170 @@
+#include "models/k8s/gpu_operator_objects.hpp"
+
+#include <stdexcept>
+
+#include "models/k8s/chart_values.hpp"
+#include "models/k8s/gpu_operator_chart.hpp"
+#include "models/k8s/quantity.hpp"
+#include "models/k8s/resources.hpp"
+
+namespace eksim::k8s {
+
+namespace {
+
+using namespace chart;
+
+// "<repository>/<image>:<version>" with any of the three the values override.
+std::string image_of(const FlatValues& v, const std::string& key, std::string_view chart_default) {
+  std::string def(chart_default);
+  auto colon = def.rfind(':');
+  auto slash = def.rfind('/', colon);
+  std::string repo = def.substr(0, slash), image = def.substr(slash + 1, colon - slash - 1),
+              tag = def.substr(colon + 1);
+  return get(v, key + ".repository", repo) + "/" + get(v, key + ".image", image) + ":" + get(v, key + ".version", tag);
+}
+
+Container container(std::string name, std::string image, std::vector<std::string> command = {}) {
+  Container c;
+  c.name = std::move(name);
+  c.image = std::move(image);
+  c.command = std::move(command);
+  return c;
+}
+
+void request(Container& c, const FlatValues& v, const std::string& prefix, const char* cpu, const char* memory) {
+  for (bool requests : {true, false}) {
+    for (std::string_view res : {kCpu, kMemory}) {
+      std::string key = prefix + (requests ? ".requests." : ".limits.") + std::string(res);
+      std::string def = requests ? (res == kCpu ? cpu : memory) : "";
+      std::string text = get(v, key, def);
+      if (text.empty()) continue;
+      auto milli = parse_quantity(text);
+      if (!milli) continue;
+      (requests ? c.requests : c.limits).set(res, amount_from_milli(res, *milli));
+    }
+  }
+}
+
+Deployment deployment(const std::string& name, const std::string& ns, Container c, std::vector<Toleration> tolerations) {
+  Deployment d;
+  d.meta.name = name;
+  d.meta.ns = ns;
+  d.meta.labels["app"] = name;
+  d.selector.match_labels["app"] = name;
+  d.tmpl.meta.labels["app"] = name;
+  d.tmpl.spec.tolerations = std::move(tolerations);
+  d.tmpl.spec.priority_class_name = "system-node-critical";
+  d.tmpl.spec.priority = 2000001000;
+  d.tmpl.spec.containers.push_back(std::move(c));
+  return d;
+}
+
+}  // namespace
+
+GpuOperatorObjects build_gpu_operator(const std::string& version, const FlatValues& v, const std::string& release,
+                                      const std::string& ns) {
+  const GpuOperatorChart* chart = nullptr;
+  if (version.empty()) chart = find_gpu_operator_chart(gpu_operator_chart_versions().back());
+  else chart = find_gpu_operator_chart(version);
+  if (!chart) throw std::invalid_argument("unknown gpu-operator chart version \"" + version + "\"");
+  GpuOperatorObjects out;
+  out.driver_enabled = get_bool(v, "driver.enabled", true);
+  out.toolkit_enabled = get_bool(v, "toolkit.enabled", true);
+  if (auto d = parse_quantity(get(v, "driver.startupProbe.initialDelaySeconds", "60")))
+    out.timings.driver_probe_initial_delay = engine::Duration::seconds(*d / 1000);
+
+  // templates/operator.yaml: Deployment gpu-operator, operator.tolerations (default: the
+  // control-plane taint only) and operator.resources (requests 200m / 100Mi, limits 500m / 350Mi).
+  {
+    Container c = container("gpu-operator", image_of(v, "operator", chart->operator_image), {"gpu-operator"});
+    request(c, v, "operator.resources", "200m", "100Mi");
+    if (!v.count("operator.resources.limits.cpu")) c.limits.set(kCpu, amount_from_milli(kCpu, 500));
+    if (!v.count("operator.resources.limits.memory"))
+      c.limits.set(kMemory, amount_from_milli(kMemory, 350LL * 1024 * 1024 * 1000));
+    out.deployments.push_back(deployment(
+        "gpu-operator", ns, c,
+        tolerations_or(v, "operator.tolerations", {tol("node-role.kubernetes.io/control-plane", "Equal", "", kNoSchedule)})));
+  }
+  // The NFD subchart (node-feature-discovery.*): master and gc tolerate the control-plane taint
+  // only (their values' defaults), the worker also nvidia.com/gpu (the GPU Operator's override).
+  const std::string nfd = release + "-node-feature-discovery";
+  const std::string nfd_image = image_of(v, "node-feature-discovery.image", chart->nfd_image);
+  auto control_plane = std::vector<Toleration>{tol("node-role.kubernetes.io/control-plane", "Equal", "", kNoSchedule)};
+  if (get_bool(v, "nfd.enabled", true)) {
+    Container master = container("master", nfd_image, {"nfd-master"});
+    request(master, v, "node-feature-discovery.master.resources", "100m", "128Mi");
+    out.deployments.push_back(deployment(nfd + "-master", ns, master,
+                                         tolerations_or(v, "node-feature-discovery.master.tolerations", control_plane)));
+    Container gc = container("gc", nfd_image, {"nfd-gc"});
+    request(gc, v, "node-feature-discovery.gc.resources", "10m", "128Mi");
+    out.deployments.push_back(
+        deployment(nfd + "-gc", ns, gc, tolerations_or(v, "node-feature-discovery.gc.tolerations", control_plane)));
+    auto worker_tol = tolerations_or(v, "node-feature-discovery.worker.tolerations",
+                                     {tol("node-role.kubernetes.io/control-plane", "Equal", "", kNoSchedule),
+                                      tol("nvidia.com/gpu", "Exists", "", kNoSchedule)});
+    DaemonSet worker = make_ds(nfd + "-worker", ns, kRoleNfdWorker, nfd_image, worker_tol,
+                               node_selector_or(v, "node-feature-discovery.worker.nodeSelector", {}), std::nullopt);
+    request(worker.tmpl.spec.containers.front(), v, "node-feature-discovery.worker.resources", "5m", "64Mi");
+    out.daemon_sets.emplace_back(std::move(worker), GpuOperand::None);
+  }
+
+  // Operands (assets/state-*/0500_daemonset.yaml): nodeSelector nvidia.com/gpu.deploy.<operand>
+  // = "true", daemonsets.tolerations, the init containers that order them (gpu_operator.hpp).
+  auto tolerations = tolerations_or(v, "daemonsets.tolerations", {tol("nvidia.com/gpu", "Exists", "", kNoSchedule)});
+  const std::string validator_image = image_of(v, "validator", chart->validator_image);
+  auto operand = [&](const std::string& name, const std::string& deploy_label, GpuOperand op, Container main,
+                     std::vector<Container> init) {
+    DaemonSet ds = make_ds(name, ns, kRoleOther, main.image, tolerations,
+                           {{"nvidia.com/gpu.deploy." + deploy_label, "true"}}, std::nullopt);
+    ds.meta.labels["app"] = name;
+    ds.tmpl.spec.containers = {std::move(main)};
+    ds.tmpl.spec.init_containers = std::move(init);
+    out.daemon_sets.emplace_back(std::move(ds), op);
+  };
+  auto wait_toolkit = [&] { return container("toolkit-validation", validator_image, {"sh", "-c"}); };
+  auto config_manager_init = [&](const std::string& image) {
+    return container("config-manager-init", image, {"config-manager"});
+  };
+  if (out.driver_enabled) {
+    // The operator appends the node's OS to the tag (-ubuntu22.04, ...); the template's shown.
+    operand("nvidia-driver-daemonset", "driver", GpuOperand::Driver,
+            container("nvidia-driver-ctr", image_of(v, "driver", chart->driver_image), {"nvidia-driver"}),
+            {container("k8s-driver-manager", image_of(v, "driver.manager", chart->driver_manager_image),
+                       {"driver-manager"})});
+  }
+  if (out.toolkit_enabled)
+    operand("nvidia-container-toolkit-daemonset", "container-toolkit", GpuOperand::Toolkit,
+            container("nvidia-container-toolkit-ctr", image_of(v, "toolkit", chart->toolkit_image)),
+            {container("driver-validation", validator_image, {"sh", "-c"})});
+  const std::string plugin_image = image_of(v, "devicePlugin", chart->device_plugin_image);
+  if (get_bool(v, "devicePlugin.enabled", true)) {
+    Container c = chart_container(kRoleDevicePlugin, plugin_image);
+    c.name = "nvidia-device-plugin";
+    operand("nvidia-device-plugin-daemonset", "device-plugin", GpuOperand::DevicePlugin, c,
+            {wait_toolkit(), config_manager_init(plugin_image)});
+  }
+  if (get_bool(v, "gfd.enabled", true)) {
+    const std::string gfd_image = image_of(v, "gfd", chart->device_plugin_image);
+    Container c = chart_container(kRoleGfd, gfd_image);
+    c.name = "gpu-feature-discovery";
+    operand("gpu-feature-discovery", "gpu-feature-discovery", GpuOperand::Gfd, c,
+            {wait_toolkit(), config_manager_init(gfd_image)});
+  }
+  if (get_bool(v, "dcgmExporter.enabled", true))
+    operand("nvidia-dcgm-exporter", "dcgm-exporter", GpuOperand::DcgmExporter,
+            container("nvidia-dcgm-exporter", image_of(v, "dcgmExporter", chart->dcgm_exporter_image)),
+            {wait_toolkit()});
+  // The validator has no enabled switch: ClusterPolicy always deploys it.
+  operand("nvidia-operator-validator", "operator-validator", GpuOperand::Validator,
+          container("nvidia-operator-validator", validator_image),
+          {container("driver-validation", validator_image, {"sh", "-c"}),
+           container("toolkit-validation", validator_image, {"sh", "-c"}),
+           container("cuda-validation", validator_image, {"sh", "-c"}),
+           container("plugin-validation", validator_image, {"sh", "-c"})});
+  if (get_bool(v, "migManager.enabled", true))
+    operand("nvidia-mig-manager", "mig-manager", GpuOperand::MigManager,
+            container("nvidia-mig-manager", image_of(v, "migManager", chart->mig_manager_image)), {wait_toolkit()});
+  return out;
+}
+
+}  // namespace eksim::k8s
