@@ -139,9 +139,15 @@ std::vector<std::string> short_names(const std::vector<std::string>& paths) {
   std::vector<std::string> out(paths.size());
   for (std::size_t depth = 1; depth <= 8; ++depth) {
     for (std::size_t i = 0; i < paths.size(); ++i) {
-      std::string p = paths[i];
-      std::size_t cut = p.size();
-      for (std::size_t d = 0; d < depth && cut != std::string::npos && cut > 0; ++d) cut = p.rfind('.', cut - 1);
+      const std::string& p = paths[i];
+      // The depth-th '.' from the end, if there is one: the name is what follows it. An empty
+      // path (a result line may carry one) or one with fewer dots is kept whole.
+      std::size_t cut = std::string::npos, from = p.size();
+      for (std::size_t d = 0; d < depth && from > 0; ++d) {
+        cut = p.rfind('.', from - 1);
+        if (cut == std::string::npos) break;
+        from = cut;
+      }
       out[i] = cut == std::string::npos ? p : p.substr(cut + 1);
     }
     std::set<std::string> seen(out.begin(), out.end());
