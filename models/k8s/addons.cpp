@@ -129,7 +129,7 @@ std::vector<std::size_t> AddonController::install(const std::string& addon, cons
     std::map<std::string, GpuOperand> operands;
     for (const auto& [ds, op] : objects.daemon_sets)
       if (op != GpuOperand::None) operands[ds.meta.name] = op;
-    gpu_operator_ = std::make_unique<GpuOperatorOperands>(api_, kubelet_, ns, std::move(operands), objects.driver_enabled,
+    gpu_operator_ = std::make_unique<GpuOperatorOperands>(api_, kubelet_, ns, std::move(operands),
                                                           objects.toolkit_enabled, objects.timings);
     kubelet_.init_wait = [this](PodId id) { return gpu_operator_->init_wait(id); };
     if (deployments_)

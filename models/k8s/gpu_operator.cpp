@@ -33,13 +33,12 @@ bool mig_capable(const Node& n) {
 }  // namespace
 
 GpuOperatorOperands::GpuOperatorOperands(ApiServer& api, Kubelet& kubelet, std::string ns,
-                                         std::map<std::string, GpuOperand> daemon_sets, bool driver_enabled,
-                                         bool toolkit_enabled, GpuOperatorTimings timings)
+                                         std::map<std::string, GpuOperand> daemon_sets, bool toolkit_enabled,
+                                         GpuOperatorTimings timings)
     : api_(api),
       kubelet_(kubelet),
       ns_(std::move(ns)),
       daemon_sets_(std::move(daemon_sets)),
-      driver_enabled_(driver_enabled),
       toolkit_enabled_(toolkit_enabled),
       timings_(timings) {
   api_.on_node.push_back([this](NodeId id, NodeChange change) {

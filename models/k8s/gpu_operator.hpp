@@ -63,7 +63,7 @@ class GpuOperatorOperands {
  public:
   // `daemon_sets`: operand DaemonSet name (in namespace `ns`) -> what it runs.
   GpuOperatorOperands(ApiServer& api, Kubelet& kubelet, std::string ns, std::map<std::string, GpuOperand> daemon_sets,
-                      bool driver_enabled, bool toolkit_enabled, GpuOperatorTimings timings);
+                      bool toolkit_enabled, GpuOperatorTimings timings);
 
   // The operator's ClusterPolicy controller on a node NFD found an NVIDIA PCI device on:
   // nvidia.com/gpu.present and the nvidia.com/gpu.deploy.<operand> labels, only those missing.
@@ -98,7 +98,6 @@ class GpuOperatorOperands {
   Kubelet& kubelet_;
   std::string ns_;
   std::map<std::string, GpuOperand> daemon_sets_;
-  bool driver_enabled_;
   bool toolkit_enabled_;
   GpuOperatorTimings timings_;
   bool preinstalled_hint_given_ = false;
