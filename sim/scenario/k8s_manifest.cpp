@@ -167,13 +167,6 @@ std::string version_of(const std::string& gv) {
   return slash == std::string::npos ? gv : gv.substr(slash + 1);
 }
 
-std::string raw_name(const Value& obj) {
-  if (!obj.is_map()) return "";
-  YAML::Node m = obj.node()["metadata"];
-  if (!m || !m.IsMap()) return "";
-  YAML::Node n = m["name"];
-  return n && n.IsScalar() ? n.Scalar() : "";
-}
 
 void parse_object(const Value& v, std::vector<Manifest>& out) {
   if (!v.is_map()) v.fail("expected a Kubernetes object (a mapping with apiVersion and kind), got " + v.kind_name());
@@ -341,6 +334,15 @@ void load_file(const Value& fv, FileLoader& loader, std::vector<Manifest>& out) 
 ObjectRef ctx_ref(const ObjectRef& r) { return r; }
 
 }  // namespace
+
+std::string raw_name(const Value& obj) {
+  if (!obj.is_map()) return "";
+  // A missing key gives an invalid node, which throws on everything but operator bool.
+  YAML::Node m = obj.node()["metadata"];
+  if (!m || !m.IsMap()) return "";
+  YAML::Node n = m["name"];
+  return n && n.IsScalar() ? n.Scalar() : "";
+}
 
 std::vector<Manifest> parse_manifests(const Value& list_or_object, FileLoader& loader) {
   std::vector<Manifest> out;

@@ -46,6 +46,10 @@ struct Manifest {
 // at the `file:` entry.
 std::vector<Manifest> parse_manifests(const Value& list_or_object, FileLoader& loader);
 
+// metadata.name of an object as written, or "" when it has none (or metadata is not a mapping):
+// only to name the object in messages before it is validated, so it never throws.
+std::string raw_name(const Value& obj);
+
 // The objects of the file named by file_value (the scalar of a `file:` key, e.g. a timeline
 // kubectl.apply action's), resolved relative to the file holding file_value.
 std::vector<Manifest> load_manifest_file(const Value& file_value, FileLoader& loader);

@@ -23,14 +23,7 @@ ObjectRef object_ref(const Value& v, const std::string& kind) {
   ObjectRef r;
   r.kind = kind;
   r.version = "v1";
-  // Only to name the object in messages: a metadata that is not a map is reported by
-  // read_metadata, located; yaml-cpp's operator[] would throw on a scalar here.
-  if (!v.is_map()) return r;
-  // A missing key gives an invalid node, which throws on everything but operator bool.
-  const YAML::Node metadata = v.node()["metadata"];
-  if (!metadata || !metadata.IsMap()) return r;
-  const YAML::Node name = metadata["name"];
-  if (name && name.IsScalar()) r.name = name.Scalar();
+  r.name = raw_name(v);  // a bad metadata is reported by read_metadata, located
   return r;
 }
 
