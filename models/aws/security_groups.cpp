@@ -232,6 +232,15 @@ bool SecurityGroups::reachable(const Eni& src, const Eni& dst, std::string_view 
   return rules_allow(src, dst, false) && rules_allow(dst, src, true);
 }
 
+bool SecurityGroups::egress_allowed(const Eni& src, std::uint32_t dst_ip, std::string_view protocol, int port) const {
+  Eni outside{dst_ip, {}};
+  for (const auto& gref : src.groups)
+    if (const SecurityGroup* g = find(gref))
+      for (const auto& r : g->egress)
+        if (permits(r, outside, protocol, port)) return true;
+  return false;
+}
+
 // --- terraform-aws-modules/eks -------------------------------------------------------------------
 
 namespace {

@@ -92,6 +92,9 @@ class SecurityGroups {
 
   // protocol: "tcp" | "udp" | "icmp" (port = ICMP type for icmp).
   bool reachable(const Eni& src, const Eni& dst, std::string_view protocol, int port) const;
+  // A destination outside the VPC (a public registry's address) carries none of these groups:
+  // only src's egress rules decide.
+  bool egress_allowed(const Eni& src, std::uint32_t dst_ip, std::string_view protocol, int port) const;
 
  private:
   SecurityGroup* find_mut(std::string_view id_or_name);

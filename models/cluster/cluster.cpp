@@ -6,6 +6,7 @@
 #include "models/aws/asg_rules.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "models/cluster/nodegroup_health.hpp"
+#include "models/cluster/registry_access.hpp"
 #include "models/cluster/system_addons.hpp"
 #include "models/k8s/eks_addons.hpp"
 #include "models/k8s/allocatable.hpp"
@@ -107,6 +108,14 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   // Pod addresses: the kubelet asks aws-node's CNI for each pod sandbox's network.
   pod_networking = std::make_unique<PodNetworking>(*this, spec_.vpc_cni);
   kubelet->cni_add = [this](k8s::PodId p) { return pod_networking->cni_add(p); };
+  // Image pulls: the node's security groups must let it reach the registry on 443.
+  kubelet->pull_error = [this](k8s::PodId p, const std::string& image) -> std::optional<std::string> {
+    const k8s::PodRecord& rec = api.pod(p);
+    if (!rec.node.valid()) return std::nullopt;
+    const aws::Instance* inst = ec2.find(api.node(rec.node).instance_id);
+    if (!inst) return std::nullopt;
+    return registry_pull_error(*this, *inst, image);
+  };
   // Subnet addresses: once its node has registered, the VPC CNI (aws-node) holds its warm pool
   // and one address per pod that has one (hostNetwork pods excepted); before that only the
   // primary address. PodNetworking tells EC2 when a node's pods take or give back an address.
@@ -241,6 +250,11 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
   m.capacity = res.capacity;
   m.allocatable = res.allocatable;
   m.role_mapped = role_mapped(inst.iam_role);
+  // The EKS AMIs cache only the pause image (amazon-eks-ami CACHE_CONTAINER_IMAGES=false): aws-node
+  // pulls amazon-k8s-cni from EKS's ECR registry, and until it runs the CNI is not initialised.
+  if (m.cni_initializes &&
+      registry_pull_error(*this, inst, k8s::eks_addon_registry(spec_.region) + "/amazon-k8s-cni:latest"))
+    m.cni_initializes = false;
   m.api_server_reachable = api_server_reachable(inst);
   return m;
 }

@@ -27,6 +27,15 @@ struct SubnetSpec {
   std::map<std::string, std::string> tags{};  // `tags`: what Karpenter's subnetSelectorTerms match
 };
 
+// `cluster.vpc.endpoints[]`: a VPC endpoint (AWS PrivateLink) the nodes may reach AWS services
+// through instead of the internet. Image pulls from ECR need three: the ecr.api and ecr.dkr
+// interface endpoints (ENIs in the subnets, guarded by their security groups) and the s3 gateway
+// endpoint (layers; a route, no security group).
+struct VpcEndpointSpec {
+  std::string service;                      // ecr.api | ecr.dkr | s3
+  std::vector<std::string> security_groups;  // interface endpoints only
+};
+
 struct SecurityGroupRuleSpec {
   std::string protocol = "tcp";  // tcp | udp | icmp | -1
   int from_port = 0;
@@ -91,6 +100,7 @@ struct ClusterSpec {
   std::string mode = "standard";  // standard | auto (EKS Auto Mode)
   std::string vpc_cidr = "10.0.0.0/16";
   std::vector<SubnetSpec> subnets;
+  std::vector<VpcEndpointSpec> vpc_endpoints;
   QuotaSpec quotas;
   // `cluster.pricing`: a price file and a uniform discount (models/aws/pricing.hpp).
   aws::PricingSpec pricing;

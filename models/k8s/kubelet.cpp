@@ -287,61 +287,112 @@ void Kubelet::init_done(PodId id) {
 void Kubelet::pull_and_start(PodId id, bool first) {
   // Containers are handled in order: pull (or find the image present), create, start; the pull
   // of the next container waits for the previous one, as the kubelet's SyncPod loop does.
-  struct Step {
-    static void run(Kubelet* k, PodId id, std::size_t index, bool first) {
-      PodRuntime* rt = k->pods_.find(id);
-      if (!rt) return;
-      PodRecord& rec = k->api_.pod(id);
-      const auto& containers = rec.pod.spec.containers;
-      std::size_t limit = first ? containers.size() : std::min<std::size_t>(1, containers.size());
-      if (index >= limit) {
-        k->start_containers(id);
-        return;
-      }
-      const Container& c = containers[index];
-      auto ref = ApiServer::ref(rec.pod);
-      auto& cache = k->images_[rec.node.v];
-      engine::SimTime now = k->api_.now();
-      auto created_started = [k, ref, name = c.name] {
-        k->api_.emit(EventType::Normal, "Created", ref, "Created container: " + name, kSource);
-        k->api_.emit(EventType::Normal, "Started", ref, "Started container " + name, kSource);
-      };
-      auto cached = cache.find(c.image);
-      if (cached != cache.end() && cached->second <= now) {
-        k->api_.emit(EventType::Normal, "Pulled", ref,
-                     "Container image \"" + c.image + "\" already present on machine", kSource);
-        created_started();
-        run(k, id, index + 1, first);
-        return;
-      }
-      engine::SimTime pull_start = now;
-      Duration own{};
-      engine::SimTime done;
-      if (cached != cache.end()) {
-        done = cached->second;  // another pod is pulling it: wait for that pull
-        own = done - now;
-      } else {
-        std::int64_t bytes = k->image_size(rec.pod, c.image);
-        own = Duration::from_seconds(static_cast<double>(bytes) / k->config_.pull_bytes_per_second);
-        done = now + own;
-        cache[c.image] = done;
-      }
-      std::int64_t bytes = k->image_size(rec.pod, c.image);
-      k->api_.emit(EventType::Normal, "Pulling", ref, "Pulling image \"" + c.image + "\"", kSource);
-      rt->timer = k->api_.sim().schedule_at(done, [k, id, index, first, ref, image = c.image, own, pull_start,
-                                                           bytes, created_started] {
-        Duration total = k->api_.now() - pull_start;
-        k->api_.emit(EventType::Normal, "Pulled", ref,
-                     "Successfully pulled image \"" + image + "\" in " + go_duration_ms(own) + " (" +
-                         go_duration_ms(total) + " including waiting). Image size: " + std::to_string(bytes) +
-                         " bytes.",
-                     kSource);
-        created_started();
-        run(k, id, index + 1, first);
-      });
-    }
+  pull_step(id, 0, first);
+}
+
+void Kubelet::pull_step(PodId id, std::size_t index, bool first) {
+  PodRuntime* rt = pods_.find(id);
+  if (!rt) return;
+  PodRecord& rec = api_.pod(id);
+  const auto& containers = rec.pod.spec.containers;
+  std::size_t limit = first ? containers.size() : std::min<std::size_t>(1, containers.size());
+  if (index >= limit) {
+    start_containers(id);
+    return;
+  }
+  const Container& c = containers[index];
+  auto ref = ApiServer::ref(rec.pod);
+  auto& cache = images_[rec.node.v];
+  engine::SimTime now = api_.now();
+  auto created_started = [this, ref, name = c.name] {
+    api_.emit(EventType::Normal, "Created", ref, "Created container: " + name, kSource);
+    api_.emit(EventType::Normal, "Started", ref, "Started container " + name, kSource);
   };
-  Step::run(this, id, 0, first);
+  auto cached = cache.find(c.image);
+  if (cached != cache.end() && cached->second <= now) {
+    api_.emit(EventType::Normal, "Pulled", ref, "Container image \"" + c.image + "\" already present on machine",
+              kSource);
+    created_started();
+    pull_step(id, index + 1, first);
+    return;
+  }
+  if (cached == cache.end() && pull_error) {
+    if (auto error = pull_error(id, c.image)) {
+      pull_failed(id, index, first, c.image, *error);
+      return;
+    }
+  }
+  engine::SimTime pull_start = now;
+  Duration own{};
+  engine::SimTime done;
+  if (cached != cache.end()) {
+    done = cached->second;  // another pod is pulling it: wait for that pull
+    own = done - now;
+  } else {
+    std::int64_t bytes = image_size(rec.pod, c.image);
+    own = Duration::from_seconds(static_cast<double>(bytes) / config_.pull_bytes_per_second);
+    done = now + own;
+    cache[c.image] = done;
+  }
+  std::int64_t bytes = image_size(rec.pod, c.image);
+  api_.emit(EventType::Normal, "Pulling", ref, "Pulling image \"" + c.image + "\"", kSource);
+  rt->pull_backoff = Duration{};  // a pull that goes through clears the back-off (backOff.GC)
+  rt->timer = api_.sim().schedule_at(done, [this, id, index, first, ref, image = c.image, own, pull_start, bytes,
+                                            created_started] {
+    Duration total = api_.now() - pull_start;
+    api_.emit(EventType::Normal, "Pulled", ref,
+              "Successfully pulled image \"" + image + "\" in " + go_duration_ms(own) + " (" + go_duration_ms(total) +
+                  " including waiting). Image size: " + std::to_string(bytes) + " bytes.",
+              kSource);
+    created_started();
+    pull_step(id, index + 1, first);
+  });
+}
+
+void Kubelet::pull_failed(PodId id, std::size_t index, bool first, const std::string& image,
+                          const std::string& error) {
+  PodRuntime* rt = pods_.find(id);
+  if (!rt) return;
+  auto ref = ApiServer::ref(api_.pod(id).pod);
+  api_.emit(EventType::Normal, "Pulling", ref, "Pulling image \"" + image + "\"", kSource);
+  rt->timer = api_.sim().schedule(pull_dial_timeout, [this, id, index, first, image, error, ref] {
+    PodRuntime* rt = pods_.find(id);
+    if (!rt) return;
+    // image_manager.go: Failed "Failed to pull image ...", backOff.Next; kuberuntime_container.go
+    // startContainer: Failed "Error: ErrImagePull".
+    api_.emit(EventType::Warning, "Failed", ref, "Failed to pull image \"" + image + "\": " + error, kSource);
+    api_.emit(EventType::Warning, "Failed", ref, "Error: ErrImagePull", kSource);
+    const PodRecord& rec = api_.pod(id);
+    api_.set_pod_phase(id, rec.pod.status.phase == PodPhase::Running ? PodPhase::Running : PodPhase::Pending,
+                       "ErrImagePull");
+    Duration next = rt->pull_backoff == Duration{} ? config_.backoff_initial : rt->pull_backoff * 2;
+    rt->pull_backoff = next > config_.backoff_max ? config_.backoff_max : next;
+    rt->pull_failed_at = api_.now();
+    // The failed sync's status update brings the pod worker back almost at once: `kubectl
+    // describe` shows the first BackOff / ImagePullBackOff about a second after ErrImagePull;
+    // later syncs come at the worker's back-off period.
+    rt->timer = api_.sim().schedule(config_.pull_failure_resync,
+                                    [this, id, index, first, image] { pull_backoff_sync(id, index, first, image); });
+  });
+}
+
+void Kubelet::pull_backoff_sync(PodId id, std::size_t index, bool first, const std::string& image) {
+  PodRuntime* rt = pods_.find(id);
+  if (!rt) return;
+  const PodRecord& rec = api_.pod(id);
+  if (api_.now() >= rt->pull_failed_at + rt->pull_backoff) {
+    pull_step(id, index, first);
+    return;
+  }
+  // Each pod sync inside the back-off: BackOff "Back-off pulling image" and Failed
+  // "Error: ImagePullBackOff"; the waiting reason is ImagePullBackOff.
+  auto ref = ApiServer::ref(rec.pod);
+  api_.emit(EventType::Normal, "BackOff", ref, "Back-off pulling image \"" + image + "\"", kSource);
+  api_.emit(EventType::Warning, "Failed", ref, "Error: ImagePullBackOff", kSource);
+  api_.set_pod_phase(id, rec.pod.status.phase == PodPhase::Running ? PodPhase::Running : PodPhase::Pending,
+                     "ImagePullBackOff");
+  rt->timer = api_.sim().schedule(resync_interval(rec.node),
+                                  [this, id, index, first, image] { pull_backoff_sync(id, index, first, image); });
 }
 
 void Kubelet::start_containers(PodId id) {

@@ -51,6 +51,8 @@ struct KubeletConfig {
   // that finds it still waiting records BackOff (lab 001: x15 over 3m9s) and the restart happens
   // at the first sync after the back-off has passed.
   engine::Duration resync_base = engine::Duration::seconds(10);
+  // After a failed image pull, the sync that first finds the image back-off.
+  engine::Duration pull_failure_resync = engine::Duration::seconds(1);
   double resync_jitter = 0.5;
   // SIGTERM handling: a `sleep`-based command runs as PID 1 without a SIGTERM handler, so it is
   // killed only when terminationGracePeriodSeconds ends; other processes stop in about a second.
@@ -94,6 +96,12 @@ class Kubelet {
   // hostNetwork): nullopt on success, else the plugin's error text, which the kubelet records as
   // FailedCreatePodSandBox and retries at the pod worker's back-off. Unset: every pod gets one.
   std::function<std::optional<std::string>(PodId)> cni_add;
+  // Whether the node reaches an image's registry: nullopt when it does (or nobody asks), else
+  // the runtime's pull error. A failed pull ends after the dial timeout with Failed / ErrImagePull,
+  // then ImagePullBackOff (image back-off 10 s doubling to 5 min, image_manager.go). Asked at
+  // each pull attempt, so a security group fixed mid-run lets the next attempt through.
+  std::function<std::optional<std::string>(PodId, const std::string& image)> pull_error;
+  engine::Duration pull_dial_timeout = engine::Duration::seconds(30);
   // Init containers that wait for something outside the pod (the GPU Operator's `until [ -f
   // /run/nvidia/validations/toolkit-ready ]`): asked once the sandbox is up, before the first
   // start of a pod that has init containers; true = the pod stays Pending as `Init:0/N` until
@@ -109,6 +117,8 @@ class Kubelet {
     engine::SimTime started_at;
     engine::SimTime exited_at;
     engine::Duration backoff{};
+    engine::Duration pull_backoff{};  // image pull back-off (0: no failed pull yet)
+    engine::SimTime pull_failed_at;
     bool running = false;
     bool admitted = false;
     bool begun = false;         // kubelet has started working on the pod
@@ -148,6 +158,10 @@ class Kubelet {
   bool admit(PodId id);
   void create_sandbox(PodId id);
   void pull_and_start(PodId id, bool first);
+  // The pull-create-start of container index and the ones after it.
+  void pull_step(PodId id, std::size_t index, bool first);
+  void pull_failed(PodId id, std::size_t index, bool first, const std::string& image, const std::string& error);
+  void pull_backoff_sync(PodId id, std::size_t index, bool first, const std::string& image);
   void start_containers(PodId id);
   void container_exited(PodId id);
   ContainerRun run_of(PodId id) const;

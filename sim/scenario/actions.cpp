@@ -247,6 +247,11 @@ void apply_action(Cluster& c, const Action& a) {
     auto err = a.action == "sg.authorize-ingress" ? c.security_groups.authorize_ingress(a.group, rule)
                                                   : c.security_groups.revoke_ingress(a.group, rule);
     if (err) warn(c, {"SecurityGroup", "", a.group}, err->code, err->message, "ec2");
+  } else if (a.action == "sg.authorize-egress" || a.action == "sg.revoke-egress") {
+    aws::SgRule rule = sg_rule_from_spec(a.rule);
+    auto err = a.action == "sg.authorize-egress" ? c.security_groups.authorize_egress(a.group, rule)
+                                                 : c.security_groups.revoke_egress(a.group, rule);
+    if (err) warn(c, {"SecurityGroup", "", a.group}, err->code, err->message, "ec2");
   }
 }
 

@@ -271,6 +271,30 @@ void check_security_group_exists(const ClusterSpec& cluster, const std::string& 
   at.fail("unknown security group \"" + name + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
 }
 
+static std::vector<VpcEndpointSpec> read_vpc_endpoints(const Value& v, const ClusterSpec& cluster) {
+  std::vector<VpcEndpointSpec> out;
+  for (const auto& item : v.items()) {
+    MapReader r(item, "VPC endpoint");
+    VpcEndpointSpec e;
+    Value service = r.require("service");
+    e.service = service.as_string();
+    check_one_of(service, e.service, {"ecr.api", "ecr.dkr", "s3"}, "VPC endpoint service");
+    if (auto g = r.get("securityGroups")) {
+      // A gateway endpoint is a route-table entry: EC2 has no security group to attach to it.
+      if (e.service == "s3") g->fail("the s3 endpoint is a gateway endpoint: it takes no security groups");
+      for (const auto& sg : g->items()) {
+        check_security_group_exists(cluster, sg.as_string(), sg);
+        e.security_groups.push_back(sg.as_string());
+      }
+    }
+    r.finish();
+    for (const auto& other : out)
+      if (other.service == e.service) item.fail("duplicate VPC endpoint for service \"" + e.service + "\"");
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 SecurityGroupRuleSpec read_sg_rule(const Value& v, const ClusterSpec& cluster) {
   (void)cluster;
   MapReader r(v, "security group rule");
@@ -519,8 +543,10 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
   if (auto x = r.get("bootstrapSelfManagedAddons")) c.bootstrap_self_managed_addons = x->as_bool();
   if (auto x = r.get("startTime")) c.start_time = x->as_string();
   if (auto x = r.get("pricing")) c.pricing = read_pricing(*x, catalog);
+  std::optional<Value> vpc_endpoints;
   if (auto vpc = r.get("vpc")) {
     MapReader vr(*vpc, "vpc");
+    vpc_endpoints = vr.get("endpoints");  // read once the security groups are known
     if (auto x = vr.get("cidr")) c.vpc_cidr = read_cidr(*x);
     // Without vpc.cidr the VPC's block is eksim's stand-in (10.0.0.0/16), not the user's: only
     // overlaps between subnets are checked then.
@@ -592,6 +618,7 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
           if (!rule.source_group.empty()) check_security_group_exists(c, rule.source_group, items[i]);
     }
   }
+  if (vpc_endpoints) c.vpc_endpoints = read_vpc_endpoints(*vpc_endpoints, c);
   if (auto x = r.get("clusterSecurityGroup")) {
     c.cluster_security_group = x->as_string();
     check_security_group_exists(c, c.cluster_security_group, *x);

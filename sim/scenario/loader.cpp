@@ -34,6 +34,7 @@ const std::vector<std::string>& known_actions() {
   static const std::vector<std::string> actions{
       "kubectl.apply",    "kubectl.delete",         "eks.update-nodegroup-config", "eks.update-nodegroup-version",
       "terraform.apply",  "ec2.set-quota",          "sg.authorize-ingress",        "sg.revoke-ingress",
+      "sg.authorize-egress", "sg.revoke-egress",
       "ec2.send-spot-instance-interruptions",
       "autoscaling.set-desired-capacity", "autoscaling.terminate-instance-in-auto-scaling-group",
       "kubectl.scale",    "kubectl.cordon",         "kubectl.uncordon",            "kubectl.drain",
@@ -173,7 +174,7 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     read_spot_interruption(v, r, cluster, a);
   } else if (a.action.rfind("autoscaling.", 0) == 0) {
     read_autoscaling_action(v, r, a);
-  } else {  // sg.authorize-ingress, sg.revoke-ingress
+  } else {  // sg.authorize-ingress, sg.revoke-ingress, sg.authorize-egress, sg.revoke-egress
     Value group_v = r.require("group");
     a.group = group_v.as_string();
     check_security_group_exists(cluster, a.group, group_v);

@@ -123,6 +123,56 @@ TEST(Kubelet, BackOffDoublesToFiveMinutes) {
   EXPECT_DOUBLE_EQ(gaps[6], 300);
 }
 
+TEST(Kubelet, UnreachableRegistryGivesErrImagePullThenImagePullBackOff) {
+  K8sWorld w;
+  Kubelet kubelet(w.api);
+  bool blocked = true;
+  std::vector<double> attempts;
+  const std::string error = "rpc error: code = Unknown desc = ...: dial tcp 52.1.2.3:443: i/o timeout";
+  kubelet.pull_error = [&](PodId, const std::string&) -> std::optional<std::string> {
+    attempts.push_back(secs(w.sim.now()));
+    if (blocked) return error;
+    return std::nullopt;
+  };
+  NodeId node = w.add_ready_node("n1", node_alloc());
+  PodId id = w.api.create_pod(make_pod("p", kCuda, {"sleep", "infinity"}));
+  w.api.bind(id, node);
+  // Sandbox at 5 s, Pulling, then containerd's 30 s dial timeout.
+  w.run_until_s(34);
+  ASSERT_EQ(w.events("Pulling").size(), 1u);
+  EXPECT_TRUE(w.events("Failed").empty());
+  w.run_until_s(35.5);
+  auto failed = w.events("Failed");
+  ASSERT_EQ(failed.size(), 2u);
+  EXPECT_EQ(failed[0].message, std::string("Failed to pull image \"") + kCuda + "\": " + error);
+  EXPECT_EQ(failed[0].type, engine::EventType::Warning);
+  EXPECT_EQ(failed[1].message, "Error: ErrImagePull");
+  EXPECT_EQ(w.api.pod(id).pod.status.phase, PodPhase::Pending);
+  EXPECT_EQ(w.api.pod(id).pod.status.reason, "ErrImagePull");
+  // The pod worker's next sync, a second later, is inside the 10 s back-off.
+  w.run_until_s(35.9);
+  EXPECT_EQ(w.api.pod(id).pod.status.reason, "ErrImagePull");
+  w.run_until_s(36.1);
+  ASSERT_GE(w.events("BackOff").size(), 1u);
+  EXPECT_EQ(w.events("BackOff")[0].message, std::string("Back-off pulling image \"") + kCuda + "\"");
+  EXPECT_EQ(w.api.pod(id).pod.status.reason, "ImagePullBackOff");
+  // Attempts: the back-off doubles (10, 20, 40, ... s) up to 5 minutes.
+  w.run_until_s(3600);
+  ASSERT_GE(attempts.size(), 8u);
+  for (std::size_t i = 1; i < attempts.size(); ++i) {
+    double gap = attempts[i] - attempts[i - 1];
+    double backoff = std::min(10.0 * (1 << std::min<std::size_t>(i - 1, 5)), 300.0);
+    EXPECT_GE(gap, 30 + backoff) << i;
+    EXPECT_LE(gap, 30 + backoff + 15) << i;
+  }
+  EXPECT_TRUE(w.events("Started").empty());
+  // Fixed (the security group opened): the next attempt pulls and the container starts.
+  blocked = false;
+  w.run_until_s(4000);
+  EXPECT_EQ(w.api.pod(id).pod.status.phase, PodPhase::Running);
+  EXPECT_EQ(w.events("Pulled").size(), 1u);
+}
+
 TEST(Kubelet, RestartPolicyNeverEndsInSucceededOrFailed) {
   K8sWorld w;
   Kubelet kubelet(w.api);
