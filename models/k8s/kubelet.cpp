@@ -13,6 +13,9 @@ using engine::Duration;
 using engine::EventType;
 
 constexpr const char* kSource = "kubelet";
+// After a failed image pull, the sync that first finds the image back-off (the failed sync's
+// status update brings the pod worker back almost at once).
+constexpr Duration kPullFailureResync = Duration::seconds(1);
 
 // Sizes the kubelet reported for images the labs use (bytes, as in "Image size: N bytes").
 struct ImageSize {
@@ -371,7 +374,7 @@ void Kubelet::pull_failed(PodId id, std::size_t index, bool first, const std::st
     // The failed sync's status update brings the pod worker back almost at once: `kubectl
     // describe` shows the first BackOff / ImagePullBackOff about a second after ErrImagePull;
     // later syncs come at the worker's back-off period.
-    rt->timer = api_.sim().schedule(config_.pull_failure_resync,
+    rt->timer = api_.sim().schedule(kPullFailureResync,
                                     [this, id, index, first, image] { pull_backoff_sync(id, index, first, image); });
   });
 }

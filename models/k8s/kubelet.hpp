@@ -51,8 +51,6 @@ struct KubeletConfig {
   // that finds it still waiting records BackOff (lab 001: x15 over 3m9s) and the restart happens
   // at the first sync after the back-off has passed.
   engine::Duration resync_base = engine::Duration::seconds(10);
-  // After a failed image pull, the sync that first finds the image back-off.
-  engine::Duration pull_failure_resync = engine::Duration::seconds(1);
   double resync_jitter = 0.5;
   // SIGTERM handling: a `sleep`-based command runs as PID 1 without a SIGTERM handler, so it is
   // killed only when terminationGracePeriodSeconds ends; other processes stop in about a second.
