@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "models/cluster/kubelet_access.hpp"
 #include "sim/serve/api_handler.hpp"
 #include "sim/serve/container_logs.hpp"
 #include "sim/serve/tables.hpp"
@@ -50,6 +51,26 @@ HttpResponse pod_log(Session& session, const HttpRequest& req, const ApiPath& p)
     std::string why = rec.pod.status.reason.empty() ? "ContainerCreating" : rec.pod.status.reason;
     return status_error(400, "BadRequest",
                         "container \"" + name + "\" in pod \"" + p.name + "\" is waiting to start: " + why);
+  }
+  // The API server proxies the request to the node's kubelet (pod/rest/log.go LogLocation):
+  // a security group that drops it surfaces as the dial error, a Status without a reason
+  // ("Error from server: Get ...").
+  if (auto dial = kubelet_dial_error(c, c.api.node(rec.node))) {
+    std::string query;
+    for (const char* key : {"follow", "limitBytes", "previous", "sinceSeconds", "tailLines", "timestamps"}) {
+      std::string v = req.param(key);
+      if (v.empty() || v == "false") continue;
+      query += (query.empty() ? "?" : "&") + std::string(key) + "=" + v;
+    }
+    const std::string& ip = c.ec2.find(c.api.node(rec.node).instance_id)->private_ip;
+    json body = {{"kind", "Status"},
+                 {"apiVersion", "v1"},
+                 {"metadata", json::object()},
+                 {"status", "Failure"},
+                 {"message", "Get \"https://" + ip + ":10250/containerLogs/" + p.ns + "/" + p.name + "/" + name + query +
+                                 "\": " + *dial},
+                 {"code", 500}};
+    return json_response(body, 500);
   }
   std::string text = container_log(c, rec, *it, session.wall_sim0_unix_us());
   std::vector<std::string> lines;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "models/cluster/kubelet_access.hpp"
 #include "sim/serve/container_logs.hpp"
 
 namespace eksim::serve {
@@ -48,6 +49,15 @@ ExecResult exec_in_pod(Session& session, const ApiPath& p, const std::vector<std
     std::string why = rec.pod.status.reason.empty() ? "ContainerCreating" : rec.pod.status.reason;
     r.refused = status_error(400, "BadRequest", "container \"" + name + "\" in pod \"" + p.name + "\" is " +
                                                     (why == "CrashLoopBackOff" ? "not running" : "waiting to start: " + why));
+    return r;
+  }
+  // The API server upgrades the connection through to the kubelet's exec endpoint; a dropped
+  // dial is "error dialing backend" (a Status without a reason).
+  if (auto dial = kubelet_dial_error(c, c.api.node(rec.node))) {
+    nlohmann::json body = {{"kind", "Status"},          {"apiVersion", "v1"},
+                           {"metadata", nlohmann::json::object()}, {"status", "Failure"},
+                           {"message", "error dialing backend: " + *dial}, {"code", 500}};
+    r.refused = json_response(body, 500);
     return r;
   }
   std::string line;

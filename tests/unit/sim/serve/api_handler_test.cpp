@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/scenario/scenario.hpp"
+#include "sim/serve/pod_exec.hpp"
 
 namespace eksim::serve {
 namespace {
@@ -69,6 +70,40 @@ TEST_F(ApiHandler, ErrorsAreStatusesWithTheApiserversTexts) {
             "field label not supported: spec.containers");
   EXPECT_EQ(call("POST", "/eksim/v1/clock", R"({"action":"warp"})").status, 400);
   EXPECT_EQ(call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"soon"})").status, 400);
+}
+
+// Control plane -> kubelet 10250: logs and exec are proxied by the API server to the node's
+// kubelet; without ingress_cluster_kubelet the dial times out.
+TEST(ApiHandlerKubeletPort, LogsAndExecFailWithTheDialError) {
+  Session session(std::make_unique<scenario::Scenario>(scenario::load_scenario(
+                      std::string(EKSIM_SOURCE_DIR) + "/tests/scenarios/serve/kubelet-port-closed.yaml")),
+                  std::nullopt, *parse_speed("paused", nullptr));
+  auto call = [&](const std::string& method, const std::string& target, const std::string& body = "") {
+    HttpRequest req;
+    req.method = method;
+    parse_target(target, req);
+    req.body = body;
+    req.accept = "application/json";
+    return handle_request(session, req);
+  };
+  json clock = json::parse(call("POST", "/eksim/v1/clock", R"({"action":"until","condition":"pod/gpu-pod Running"})").body);
+  EXPECT_EQ(clock["now"], "4m3s");
+  json pod = json::parse(call("GET", "/api/v1/namespaces/default/pods/gpu-pod").body);
+  std::string ip = pod["status"]["hostIP"];
+  ASSERT_FALSE(ip.empty());
+  HttpResponse log = call("GET", "/api/v1/namespaces/default/pods/gpu-pod/log?tailLines=3");
+  EXPECT_EQ(log.status, 500);
+  json status = json::parse(log.body);
+  EXPECT_EQ(status["kind"], "Status");
+  EXPECT_FALSE(status.contains("reason"));  // kubectl prints "Error from server: <message>"
+  EXPECT_EQ(status["message"], "Get \"https://" + ip + ":10250/containerLogs/default/gpu-pod/cuda-container?tailLines=3\": dial tcp " +
+                                   ip + ":10250: i/o timeout");
+  HttpResponse plain = call("GET", "/api/v1/namespaces/default/pods/gpu-pod/log");
+  EXPECT_EQ(json::parse(plain.body)["message"], "Get \"https://" + ip + ":10250/containerLogs/default/gpu-pod/cuda-container\": dial tcp " +
+                                                    ip + ":10250: i/o timeout");
+  ExecResult exec = exec_in_pod(session, parse_api_path("/api/v1/namespaces/default/pods/gpu-pod/exec"), {"nvidia-smi"}, "");
+  ASSERT_TRUE(exec.refused);
+  EXPECT_EQ(json::parse(exec.refused->body)["message"], "error dialing backend: dial tcp " + ip + ":10250: i/o timeout");
 }
 
 TEST_F(ApiHandler, CreateListAndLogsGoThroughTheSimulation) {
