@@ -157,7 +157,9 @@ void add_config_manager(PodSpec& spec, const std::string& image, const std::stri
   program.volume_mounts.push_back({"available-configs", "/available-configs"});
   program.volume_mounts.push_back({"config", "/config"});
   spec.init_containers.push_back(manager(init_name, true));
-  spec.containers.insert(spec.containers.begin(), manager(sidecar_name, false));
+  // The chart lists the sidecar first; eksim's kubelet follows a pod's first container through
+  // exits and restarts (BackOff names it), and the program is what exits, so it stays first.
+  spec.containers.push_back(manager(sidecar_name, false));
   spec.volumes.push_back({"available-configs", "configMap", config_map});
   spec.volumes.push_back({"config", "emptyDir", ""});
 }

@@ -8,6 +8,7 @@
 
 #include "models/k8s/addons.hpp"
 #include "models/k8s/daemonset_controller.hpp"
+#include "models/k8s/gpu_operator_objects.hpp"
 #include "models/k8s/kubelet.hpp"
 #include "models/k8s/node_lifecycle.hpp"
 #include "models/k8s/scheduler_controller.hpp"
@@ -130,8 +131,8 @@ TEST(NvidiaPluginConfig, ConfigManagerPicksTheNodeLabelThenTheDefaultThenAFallba
   pod.meta.ns = "nvidia";
   pod.spec = spec;
   ASSERT_EQ(spec.containers.size(), 2u);
-  EXPECT_EQ(spec.containers[0].name, "nvidia-device-plugin-sidecar");
-  const Container& c = pod.spec.containers[1];
+  EXPECT_EQ(spec.containers[1].name, "nvidia-device-plugin-sidecar");
+  const Container& c = pod.spec.containers[0];
   // No label, no default: "named" finds the key "default".
   EXPECT_EQ(nvidia_plugin_config_text(w.api, pod, c, {}), "D");
   // The node's nvidia.com/device-plugin.config label wins.
@@ -157,6 +158,37 @@ TEST(NvidiaPluginConfig, StaticManifestWithTimeSlicingAdvertisesFourOnOneGpu) {
   EXPECT_EQ(n.allocatable.get(kNvidiaGpu), 4);
 }
 
+TEST(NvidiaPluginConfig, GpuOperatorDevicePluginConfig) {
+  FlatValues v{{"devicePlugin.config.name", "time-slicing-config"}, {"devicePlugin.config.default", "any"}};
+  GpuOperatorObjects o = build_gpu_operator("v25.10.1", v, "gpu-operator", "gpu-operator");
+  for (const char* name : {"nvidia-device-plugin-daemonset", "gpu-feature-discovery"}) {
+    const DaemonSet* ds = nullptr;
+    for (const auto& [d, op] : o.daemon_sets)
+      if (d.meta.name == name) ds = &d;
+    ASSERT_NE(ds, nullptr) << name;
+    const PodSpec& spec = ds->tmpl.spec;
+    // toolkit-validation, then one config-manager-init (the operator's, now configured).
+    ASSERT_EQ(spec.init_containers.size(), 2u);
+    EXPECT_EQ(spec.init_containers[1].name, "config-manager-init");
+    ASSERT_EQ(spec.containers.size(), 2u);
+    EXPECT_EQ(spec.containers[1].name, "config-manager");
+    Pod pod;
+    pod.meta.ns = "gpu-operator";
+    pod.spec = spec;
+    World w;
+    w.api.config_maps()["gpu-operator/time-slicing-config"] = {{"any", kTimeSlicing4}, {"other", "x"}};
+    EXPECT_EQ(nvidia_plugin_config_text(w.api, pod, spec.containers[0], {}), kTimeSlicing4);
+    // The operator's fallback is the empty config: without DEFAULT_CONFIG nothing is chosen.
+  }
+  // Without devicePlugin.config the plugin runs without a config file.
+  GpuOperatorObjects plain = build_gpu_operator("v25.10.1", {}, "gpu-operator", "gpu-operator");
+  for (const auto& [d, op] : plain.daemon_sets)
+    if (d.meta.name == "nvidia-device-plugin-daemonset") {
+      ASSERT_EQ(d.tmpl.spec.containers.size(), 1u);
+      EXPECT_TRUE(d.tmpl.spec.containers[0].env.empty());
+    }
+}
+
 TEST(NvidiaPluginConfig, ARefusedConfigEndsThePluginAndNothingIsAdvertised) {
   World w;
   w.api.config_maps()["kube-system/bad"] = {
@@ -168,7 +200,9 @@ TEST(NvidiaPluginConfig, ARefusedConfigEndsThePluginAndNothingIsAdvertised) {
   auto pod = w.daemon_sets.pod_on(ds, "gpu");
   ASSERT_TRUE(pod);
   EXPECT_GE(w.api.pod(*pod).pod.status.restart_count, 2);
-  EXPECT_FALSE(w.events("BackOff").empty());
+  auto backoff = w.events("BackOff");
+  ASSERT_FALSE(backoff.empty());
+  EXPECT_NE(backoff[0].message.find("Back-off restarting failed container nvidia-device-plugin-ctr"), std::string::npos);
 }
 
 TEST(NvidiaPluginConfig, ConfigFailOnInitErrorIsBelowTheVariable) {
