@@ -63,6 +63,9 @@ struct NodeGroupSpec {
   // Keys the module would ignore silently (modelled on purpose under module semantics), with
   // their location for the Warning event.
   std::vector<std::string> ignored_keys;
+  // User data settings that never reach the node, as the module writes the user data (AL2023's
+  // bootstrap_extra_args, ...): eksim says why in a hint, one message each.
+  std::vector<std::string> ignored_user_data;
 };
 
 // CreateNodegroup's check of nodegroupName, nullopt when EKS accepts the name. EKS allows 1 to 63

@@ -62,6 +62,24 @@ std::optional<Affinity> parse_affinity(const FlatValues& v, const std::string& p
   return a;
 }
 
+std::string device_plugin_chart_fullname(const std::string& release) {
+  // Chart fullname: "<release>-nvidia-device-plugin" unless the release already contains it.
+  return release.find("nvidia-device-plugin") != std::string::npos ? release : release + "-nvidia-device-plugin";
+}
+
+std::map<std::string, std::string> device_plugin_config_map_data(const FlatValues& v) {
+  std::map<std::string, std::string> data;
+  const std::string prefix = "config.map.";
+  for (auto it = v.lower_bound(prefix); it != v.end() && it->first.rfind(prefix, 0) == 0; ++it)
+    data[it->first.substr(prefix.size())] = it->second;
+  return data;
+}
+
+std::string device_plugin_config_map(const FlatValues& v, const std::string& release) {
+  if (std::string name = get(v, "config.name"); !name.empty()) return name;
+  return device_plugin_config_map_data(v).empty() ? std::string() : device_plugin_chart_fullname(release) + "-configs";
+}
+
 std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const std::string& version,
                                               const FlatValues& v, const std::string& release,
                                               const std::string& ns) {
@@ -69,18 +87,32 @@ std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const st
   // NFD 0.17.3 is the subchart the device plugin 0.18 chart pins (charts/node-feature-discovery).
   const std::string nfd_image = "registry.k8s.io/nfd/node-feature-discovery:v0.17.3";
   if (addon == "nvidiaDevicePlugin") {
-    // Chart fullname: "<release>-nvidia-device-plugin" unless the release already contains it.
-    std::string full = release.find("nvidia-device-plugin") != std::string::npos ? release
-                                                                                  : release + "-nvidia-device-plugin";
+    std::string full = device_plugin_chart_fullname(release);
     std::string image = "nvcr.io/nvidia/k8s-device-plugin:v" + version;
     auto tolerations = tolerations_or(
         v, "tolerations", {tol("CriticalAddonsOnly", "Exists"), tol("nvidia.com/gpu", "Exists", "", kNoSchedule)});
     auto node_selector = node_selector_or(v, "nodeSelector", {});
     auto affinity = affinity_or(v, "affinity", device_plugin_default_affinity());
+    // config.name, else config.map's ConfigMap "<fullname>-configs" (templates/configmap.yml,
+    // made by AddonController::install): then both programs get the config-manager.
+    const std::string config_map = device_plugin_config_map(v, release);
+    std::string fallbacks;
+    for (int i : indexes(v, "config.fallbackStrategies"))
+      fallbacks += (fallbacks.empty() ? "" : ",") + get(v, idx("config.fallbackStrategies", i));
+    if (!has_prefix(v, "config.fallbackStrategies[")) fallbacks = "named,single";
+    auto configured = [&](DaemonSet ds, const std::string& prefix) {
+      if (!config_map.empty())
+        add_config_manager(ds.tmpl.spec, image, config_map, get(v, "config.default"), fallbacks, prefix + "-init",
+                           prefix + "-sidecar");
+      return ds;
+    };
     if (get_bool(v, "devicePlugin.enabled", true))
-      out.push_back(make_ds(full, ns, kRoleDevicePlugin, image, tolerations, node_selector, affinity));
+      out.push_back(configured(make_ds(full, ns, kRoleDevicePlugin, image, tolerations, node_selector, affinity),
+                               "nvidia-device-plugin"));
     if (get_bool(v, "gfd.enabled", false)) {
-      out.push_back(make_ds(full + "-gpu-feature-discovery", ns, kRoleGfd, image, tolerations, node_selector, affinity));
+      out.push_back(configured(
+          make_ds(full + "-gpu-feature-discovery", ns, kRoleGfd, image, tolerations, node_selector, affinity),
+          "gpu-feature-discovery"));
     }
     // mps-control-daemon: only on nodes labelled nvidia.com/mps.capable=true.
     out.push_back(make_ds(full + "-mps-control-daemon", ns, kRoleOther, image, tolerations,
@@ -118,6 +150,7 @@ AddonController::AddonController(ApiServer& api, DaemonSetController& daemon_set
     : api_(api), daemon_sets_(daemon_sets), kubelet_(kubelet), timings_(timings), deployments_(deployments) {
   kubelet_.on_container_started.push_back([this](PodId id) { on_started(id); });
   kubelet_.container_run_override = [this](PodId id) { return device_plugin_run(id); };
+  kubelet_.device_allocate = [this](PodId id) { return allocate(id); };
 }
 
 std::vector<std::size_t> AddonController::install(const std::string& addon, const std::string& version,
@@ -138,6 +171,10 @@ std::vector<std::size_t> AddonController::install(const std::string& addon, cons
     for (auto& [ds, op] : objects.daemon_sets) out.push_back(daemon_sets_.apply(std::move(ds)));
     return out;
   }
+  // The chart's own ConfigMap from config.map (unless config.name names an existing one).
+  if (addon == "nvidiaDevicePlugin" && get(values, "config.name").empty())
+    if (auto data = device_plugin_config_map_data(values); !data.empty())
+      api_.config_maps()[ns + "/" + device_plugin_config_map(values, release)] = std::move(data);
   std::vector<std::size_t> out;
   for (auto& ds : build_addon_daemonsets(addon, version, values, release, ns)) out.push_back(daemon_sets_.apply(std::move(ds)));
   return out;
@@ -150,24 +187,27 @@ int hardware_count(const Node& n, const char* annotation) {
 }
 }  // namespace
 
-bool AddonController::role_running_on(NodeId node, AddonRole role) const {
-  for (PodId p : api_.node(node).pods) {
-    const Pod& pod = api_.pod(p).pod;
-    if (pod.status.phase == PodPhase::Running && pod.status.reason != "CrashLoopBackOff" && addon_role(pod) == role)
-      return true;
-  }
-  return false;
-}
-
 std::optional<ContainerRun> AddonController::device_plugin_run(PodId id) const {
   const PodRecord& rec = api_.pod(id);
   if (!rec.node.valid()) return std::nullopt;
   const Container* c = addon_container(rec.pod);
   if (!c || addon_role(rec.pod) != AddonRole::NvidiaDevicePlugin) return std::nullopt;
+  ContainerRun run;
+  // The config is loaded first: a file that does not parse ends the plugin on any node
+  // ("unable to load config: ..."), as does a failed init below.
+  std::string error;
+  auto config = plugin_config(rec, *c, &error);
+  if (!config) {
+    run.duration = timings_.device_plugin_init_failure;
+    run.exit_code = 1;
+    return run;
+  }
   // NVML is there only where an NVIDIA GPU is; elsewhere the plugin's platform check fails.
   if (hardware_count(api_.node(rec.node).node, kAnnotationGpuCount) > 0) return std::nullopt;
-  if (!nvidia_device_plugin_flags(*c).fail_on_init_error) return std::nullopt;  // "Waiting indefinitely."
-  ContainerRun run;
+  NvidiaDevicePluginFlags flags = nvidia_device_plugin_flags(*c);
+  bool fail = flags.fail_on_init_error_given ? flags.fail_on_init_error : config->fail_on_init_error.value_or(true);
+  if (!fail) return std::nullopt;  // "Waiting indefinitely."
+
   run.duration = timings_.device_plugin_init_failure;
   run.exit_code = 1;
   return run;
@@ -217,8 +257,19 @@ void AddonController::on_started(PodId id) {
       if (gpu_operator_ && !api_.node(node).deleted) gpu_operator_->label_gpu_node(node);
     });
   } else if (role == AddonRole::GpuFeatureDiscovery) {
-    api_.sim().schedule(timings_.nfd_label_delay,
-                        [label, gpus] { label({{kLabelGpuPresent, "true"}, {"nvidia.com/gpu.count", std::to_string(gpus)}}); });
+    // GFD reads the same config as the plugin (the chart and the operator give both the same
+    // config-manager): the replicas and sharing strategy labels follow it (internal/lm).
+    std::string error;
+    const Container* c = addon_container(rec.pod);
+    NvidiaPluginConfig config = c ? plugin_config(rec, *c, &error).value_or(NvidiaPluginConfig{}) : NvidiaPluginConfig{};
+    AdvertisedGpus adv = advertised_gpus(config, gpus);
+    const int replicas = adv.shared ? adv.count / gpus : 1;
+    api_.sim().schedule(timings_.nfd_label_delay, [label, gpus, replicas] {
+      label({{kLabelGpuPresent, "true"},
+             {"nvidia.com/gpu.count", std::to_string(gpus)},
+             {"nvidia.com/gpu.replicas", std::to_string(replicas)},
+             {"nvidia.com/gpu.sharing-strategy", replicas > 1 ? "time-slicing" : "none"}});
+    });
   } else if (role == AddonRole::NvidiaDevicePlugin) {
     api_.sim().schedule(timings_.device_plugin_delay, [this, node] { try_advertise(node); });
   } else if (role == AddonRole::NvidiaDriver || role == AddonRole::NvidiaToolkit) {
@@ -228,17 +279,57 @@ void AddonController::on_started(PodId id) {
 
 void AddonController::try_advertise(NodeId node) {
   NodeRecord& r = api_.node(node);
-  if (r.deleted || !role_running_on(node, AddonRole::NvidiaDevicePlugin)) return;
+  if (r.deleted) return;
+  const PodRecord* plugin = nullptr;
+  for (PodId p : r.pods) {
+    const PodRecord& rec = api_.pod(p);
+    if (rec.pod.status.phase == PodPhase::Running && rec.pod.status.reason != "CrashLoopBackOff" &&
+        addon_role(rec.pod) == AddonRole::NvidiaDevicePlugin) {
+      plugin = &rec;
+      break;
+    }
+  }
+  if (!plugin) return;
+  std::string error;
+  auto config = plugin_config(*plugin, *addon_container(plugin->pod), &error);
+  if (!config) return;  // the plugin exits (device_plugin_run)
+  const AdvertisedGpus adv = advertised_gpus(*config, hardware_count(r.node, kAnnotationGpuCount));
+  if (adv.shared && config->fail_requests_greater_than_one) strict_sharing_[node] = {*config, adv};
+  else strict_sharing_.erase(node);
   // Under the GPU Operator the plugin's own init container already waited for the driver and the
   // toolkit (toolkit-ready): see gpu_operator.hpp.
-  if (advertise_gpus(api_, node) && gpu_operator_) gpu_operator_->on_gpus_advertised(node);
+  if (advertise_count(api_, node, adv.resource, adv.count) && gpu_operator_) gpu_operator_->on_gpus_advertised(node);
+}
+
+std::optional<NvidiaPluginConfig> AddonController::plugin_config(const PodRecord& rec, const Container& c,
+                                                                 std::string* error) const {
+  if (!parse_plugin_config) return NvidiaPluginConfig{};
+  auto text = nvidia_plugin_config_text(api_, rec.pod, c, api_.node(rec.node).node.meta.labels);
+  if (!text) return NvidiaPluginConfig{};
+  return parse_plugin_config(*text, error);
+}
+
+std::optional<std::string> AddonController::allocate(PodId id) const {
+  if (strict_sharing_.empty()) return std::nullopt;
+  const PodRecord& rec = api_.pod(id);
+  auto it = strict_sharing_.find(rec.node);
+  if (it == strict_sharing_.end()) return std::nullopt;
+  const auto& [config, adv] = it->second;
+  // The kubelet asks the plugin per container, in order.
+  for (const auto& ctr : rec.pod.spec.containers)
+    if (auto err = validate_allocation(config, adv, ctr.requests.get(adv.resource))) return err;
+  return std::nullopt;
 }
 
 bool advertise_devices(ApiServer& api, NodeId node, std::string_view resource, const char* count_annotation) {
   NodeRecord& r = api.node(node);
   if (r.deleted) return false;
-  int count = hardware_count(r.node, count_annotation);
-  if (count <= 0 || r.node.allocatable.get(resource) == count) return false;
+  return advertise_count(api, node, resource, hardware_count(r.node, count_annotation));
+}
+
+bool advertise_count(ApiServer& api, NodeId node, std::string_view resource, int count) {
+  NodeRecord& r = api.node(node);
+  if (r.deleted || count <= 0 || r.node.allocatable.get(resource) == count) return false;
   r.node.capacity.set(resource, count);
   r.node.allocatable.set(resource, count);
   api.node_changed(node, NodeChange::Updated);

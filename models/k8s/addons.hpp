@@ -26,6 +26,7 @@
 
 #include "models/k8s/api_server.hpp"
 #include "models/k8s/device_plugins.hpp"
+#include "models/k8s/nvidia_plugin_config.hpp"
 #include "models/k8s/gpu_operator.hpp"
 
 namespace eksim::k8s {
@@ -55,6 +56,13 @@ std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const st
                                               const FlatValues& values, const std::string& release,
                                               const std::string& ns);
 
+// The nvidia-device-plugin chart's config values: `config.map.<name>` (each a config file's
+// text), `config.name` (an existing ConfigMap), `config.default`, `config.fallbackStrategies`.
+std::string device_plugin_chart_fullname(const std::string& release);
+std::map<std::string, std::string> device_plugin_config_map_data(const FlatValues& values);
+// The ConfigMap the chart mounts: config.name, else "<fullname>-configs" when config.map is set.
+std::string device_plugin_config_map(const FlatValues& values, const std::string& release);
+
 // Helpers shared with tests and the scenario loader.
 std::vector<Toleration> parse_tolerations(const FlatValues& values, const std::string& prefix);
 std::optional<Affinity> parse_affinity(const FlatValues& values, const std::string& prefix);
@@ -66,6 +74,8 @@ std::optional<Affinity> parse_affinity(const FlatValues& values, const std::stri
 bool advertise_gpus(ApiServer& api, NodeId node);
 // The same for any device plugin: `resource` = the count the node's hardware annotation holds.
 bool advertise_devices(ApiServer& api, NodeId node, std::string_view resource, const char* count_annotation);
+// `count` of `resource` (a device plugin that shares its devices registers replicas).
+bool advertise_count(ApiServer& api, NodeId node, std::string_view resource, int count);
 
 struct AddonTimings {
   // NFD worker start -> labels on the node (worker sends features, nfd-master patches the node).
@@ -91,11 +101,18 @@ class AddonController {
   std::vector<std::size_t> install(const std::string& addon, const std::string& version, const FlatValues& values,
                                    std::string release = {}, std::string ns = {});
 
+  // Reads the NVIDIA device plugin's config file (YAML); installed by the scenario layer. Unset:
+  // plugins run on their defaults whatever their config says.
+  NvidiaPluginConfigParser parse_plugin_config;
+
  private:
   void on_started(PodId pod);
   void try_advertise(NodeId node);
-  bool role_running_on(NodeId node, AddonRole role) const;
   std::optional<ContainerRun> device_plugin_run(PodId pod) const;
+  // The config the NVIDIA plugin (or GFD) container of `pod` runs with; nullopt with *error set
+  // when its file does not parse (the plugin then exits 1).
+  std::optional<NvidiaPluginConfig> plugin_config(const PodRecord& rec, const Container& c, std::string* error) const;
+  std::optional<std::string> allocate(PodId pod) const;
 
   ApiServer& api_;
   DaemonSetController& daemon_sets_;
@@ -103,6 +120,8 @@ class AddonController {
   AddonTimings timings_;
   DeploymentController* deployments_;
   std::unique_ptr<GpuOperatorOperands> gpu_operator_;  // set once the GPU Operator is installed
+  // Nodes whose plugin shares its GPUs and refuses requests greater than one (Allocate's check).
+  std::map<NodeId, std::pair<NvidiaPluginConfig, AdvertisedGpus>> strict_sharing_;
 };
 
 }  // namespace eksim::k8s

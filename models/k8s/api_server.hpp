@@ -105,6 +105,10 @@ class ApiServer {
   std::deque<Job>& jobs() { return jobs_; }
   std::deque<DaemonSet>& daemon_sets() { return daemon_sets_; }
   std::vector<std::string>& namespaces() { return namespaces_; }
+  // ConfigMaps as applied: "ns/name" -> data. Programs that read them as mounted files look
+  // them up here when their containers start.
+  std::map<std::string, std::map<std::string, std::string>>& config_maps() { return config_maps_; }
+  const std::map<std::string, std::map<std::string, std::string>>& config_maps() const { return config_maps_; }
 
   // --- events (all components emit through here, so the object reference is uniform)
   void emit(engine::EventType type, const std::string& reason, const engine::ObjectRef& object,
@@ -138,6 +142,7 @@ class ApiServer {
   std::deque<Job> jobs_;
   std::deque<DaemonSet> daemon_sets_;
   std::vector<std::string> namespaces_{"default", "kube-system"};
+  std::map<std::string, std::map<std::string, std::string>> config_maps_;
   std::uint64_t uid_counter_ = 0;
 };
 

@@ -62,7 +62,10 @@ NvidiaDevicePluginFlags nvidia_device_plugin_flags(const Container& c) {
   NvidiaDevicePluginFlags f;
   for (const auto& e : c.env)
     if (e.name == "FAIL_ON_INIT_ERROR")
-      if (auto b = parse_go_bool(e.value)) f.fail_on_init_error = *b;
+      if (auto b = parse_go_bool(e.value)) {
+        f.fail_on_init_error = *b;
+        f.fail_on_init_error_given = true;
+      }
   // Arguments after the program: command[1..] then args. Go's flag syntax: -flag, --flag,
   // -flag=value, --flag=value (a bool flag takes no separate value).
   std::vector<std::string> argv(c.command.size() > 1 ? c.command.begin() + 1 : c.command.end(), c.command.end());
@@ -72,8 +75,12 @@ NvidiaDevicePluginFlags nvidia_device_plugin_flags(const Container& c) {
     const std::string flag = "fail-on-init-error";
     if (s == flag) {
       f.fail_on_init_error = true;
+      f.fail_on_init_error_given = true;
     } else if (s.rfind(flag + "=", 0) == 0) {
-      if (auto b = parse_go_bool(s.substr(flag.size() + 1))) f.fail_on_init_error = *b;
+      if (auto b = parse_go_bool(s.substr(flag.size() + 1))) {
+        f.fail_on_init_error = *b;
+        f.fail_on_init_error_given = true;
+      }
     }
   }
   return f;

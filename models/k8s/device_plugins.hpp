@@ -48,6 +48,7 @@ struct NvidiaDevicePluginFlags {
   // GPU or driver) the plugin exits with an error (CrashLoopBackOff); false: it logs "No devices
   // found. Waiting indefinitely." and keeps running.
   bool fail_on_init_error = true;
+  bool fail_on_init_error_given = false;  // by flag or variable: the config file's flags.failOnInitError is below
 };
 NvidiaDevicePluginFlags nvidia_device_plugin_flags(const Container& c);
 

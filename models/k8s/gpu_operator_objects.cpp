@@ -4,6 +4,7 @@
 
 #include "models/k8s/chart_values.hpp"
 #include "models/k8s/gpu_operator_chart.hpp"
+#include "models/k8s/nvidia_plugin_config.hpp"
 #include "models/k8s/quantity.hpp"
 #include "models/k8s/resources.hpp"
 
@@ -122,6 +123,17 @@ GpuOperatorObjects build_gpu_operator(const std::string& version, const FlatValu
     out.daemon_sets.emplace_back(std::move(ds), op);
   };
   auto wait_toolkit = [&] { return container("toolkit-validation", validator_image, {"sh", "-c"}); };
+  // devicePlugin.config {name, default}: the plugin's and GFD's config-manager read that
+  // ConfigMap (controllers/object_controls.go handleDevicePluginConfig, FALLBACK_STRATEGIES
+  // "empty"); the user applies the ConfigMap.
+  const std::string plugin_config = get(v, "devicePlugin.config.name");
+  auto with_plugin_config = [&](const std::string& image) {
+    if (plugin_config.empty()) return;
+    PodSpec& spec = out.daemon_sets.back().first.tmpl.spec;
+    std::erase_if(spec.init_containers, [](const Container& c) { return c.name == "config-manager-init"; });
+    add_config_manager(spec, image, plugin_config, get(v, "devicePlugin.config.default"), "empty",
+                       "config-manager-init", "config-manager");
+  };
   auto config_manager_init = [&](const std::string& image) {
     return container("config-manager-init", image, {"config-manager"});
   };
@@ -142,6 +154,7 @@ GpuOperatorObjects build_gpu_operator(const std::string& version, const FlatValu
     c.name = "nvidia-device-plugin";
     operand("nvidia-device-plugin-daemonset", "device-plugin", GpuOperand::DevicePlugin, c,
             {wait_toolkit(), config_manager_init(plugin_image)});
+    with_plugin_config(plugin_image);
   }
   if (get_bool(v, "gfd.enabled", true)) {
     const std::string gfd_image = image_of(v, "gfd", chart->device_plugin_image);
@@ -149,6 +162,7 @@ GpuOperatorObjects build_gpu_operator(const std::string& version, const FlatValu
     c.name = "gpu-feature-discovery";
     operand("gpu-feature-discovery", "gpu-feature-discovery", GpuOperand::Gfd, c,
             {wait_toolkit(), config_manager_init(gfd_image)});
+    with_plugin_config(gfd_image);
   }
   if (get_bool(v, "dcgmExporter.enabled", true))
     operand("nvidia-dcgm-exporter", "dcgm-exporter", GpuOperand::DcgmExporter,

@@ -231,6 +231,13 @@ bool Kubelet::admit(PodId id) {
       }
     }
   }
+  // Then the device manager allocates the pod's devices from their plugins (Allocate), whose
+  // error the kubelet wraps as gRPC gave it (lifecycle/predicate.go).
+  if (reason.empty() && device_allocate)
+    if (auto err = device_allocate(id)) {
+      reason = "UnexpectedAdmissionError";
+      message = "Allocate failed due to rpc error: code = Unknown desc = " + *err + ", which is unexpected";
+    }
   if (reason.empty()) return true;
   api_.emit(EventType::Warning, reason, ApiServer::ref(rec.pod), message, kSource);
   rec.pod.status.message = "Pod was rejected: " + message;

@@ -105,6 +105,11 @@ class Kubelet {
   // start of a pod that has init containers; true = the pod stays Pending as `Init:0/N` until
   // init_done(pod). Unset: nothing waits.
   std::function<bool(PodId)> init_wait;
+  // The device manager's Allocate at admission, for pods that request a device plugin's
+  // resource: nullopt on success, else the plugin's error, which the kubelet reports as
+  // UnexpectedAdmissionError ("Allocate failed due to rpc error: code = Unknown desc = <error>,
+  // which is unexpected") and fails the pod. Unset: every allocation succeeds.
+  std::function<std::optional<std::string>(PodId)> device_allocate;
   // The pod's init containers have completed: PodInitializing, then its containers as usual.
   void init_done(PodId pod);
 

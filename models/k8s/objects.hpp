@@ -140,6 +140,13 @@ struct EnvVar {
   bool operator==(const EnvVar&) const = default;
 };
 
+// Where a container sees a pod volume (subPath and readOnly are not modelled).
+struct VolumeMount {
+  std::string name;
+  std::string mount_path;
+  bool operator==(const VolumeMount&) const = default;
+};
+
 struct Container {
   std::string name;
   std::string image;
@@ -149,14 +156,17 @@ struct Container {
   ResourceList requests;  // after defaulting: a limit with no request implies the request
   ResourceList limits;
   std::vector<ContainerPort> ports;
+  std::vector<VolumeMount> volume_mounts;  // where programs find their config files
   bool operator==(const Container&) const = default;
 };
 
 // A pod volume, as much as Cluster Autoscaler's drain rules need: its name and the kind of its
-// source (the VolumeSource key: emptyDir, hostPath, persistentVolumeClaim, configMap, ...).
+// source (the VolumeSource key: emptyDir, hostPath, persistentVolumeClaim, configMap, ...), and
+// for a configMap source the ConfigMap's name (device plugins read their config files from one).
 struct Volume {
   std::string name;
   std::string source;
+  std::string config_map;
   bool operator==(const Volume&) const = default;
 };
 

@@ -180,6 +180,7 @@ ExpectationResult check_nodes(const Expectation& e, const RunResult& run) {
       if (!e.zone.empty() && label(k8s::kLabelZone) != e.zone) continue;
       bool alloc_ok = true;
       for (const auto& [res, amount] : e.allocatable.items()) alloc_ok = alloc_ok && rec.node.allocatable.get(res) == amount;
+      for (const auto& [res, amount] : e.capacity.items()) alloc_ok = alloc_ok && rec.node.capacity.get(res) == amount;
       if (!alloc_ok) continue;
       if (!e.allocated.empty() && !allocated_matches(api, rec, e.allocated)) continue;
       bool labels_ok = true;

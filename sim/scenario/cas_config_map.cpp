@@ -86,6 +86,9 @@ void apply_config_map(Cluster& cluster, const RawObject& raw) {
   YAML::Node meta = raw.value.node()["metadata"];
   std::string name = meta && meta["name"] ? meta["name"].Scalar() : "";
   std::string ns = meta && meta["namespace"] ? meta["namespace"].Scalar() : "default";
+  // The API server keeps every ConfigMap; pods that mount one read it when they start (the
+  // NVIDIA device plugin's config file).
+  cluster.api.config_maps()[ns + "/" + name] = config_map_data(raw);
   if (ns != "kube-system" || name != autoscaling::cas::kPriorityConfigMapName) return;
   auto* ca = dynamic_cast<autoscaling::ClusterAutoscaler*>(cluster.find_controller("cluster-autoscaler"));
   if (!ca) return;

@@ -673,6 +673,14 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
       if (auto vals = body.get("values")) {
         if (!vals->is_map()) vals->fail("values must be a mapping (the chart's values.yaml keys)");
         flatten_values(*vals, "", a.values);
+        // The device plugin chart copies each config.map entry into its ConfigMap as a file's text.
+        const YAML::Node root = vals->node();
+        if (name == "nvidiaDevicePlugin" && root["config"] && root["config"].IsMap() && root["config"]["map"] &&
+            root["config"]["map"].IsMap())
+          for (const auto& [file, fkey, fval] : Value(root["config"]["map"], vals->file_ptr()).entries("a config name"))
+            if (!fval.is_scalar())
+              fval.fail("config.map." + file + " must be a string: the text of a device plugin config file, e.g. `" +
+                        file + ": |` and the YAML below it");
       }
       body.finish();
       c.addons.push_back(std::move(a));

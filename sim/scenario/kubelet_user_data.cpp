@@ -291,7 +291,18 @@ void read_bootstrap_extra_args(const Value& v, aws::NodeGroupSpec& spec) {
     }
   }
   // AL2 without enable_bootstrap_user_data, AL2023, CUSTOM: the module's template does not put
-  // bootstrap_extra_args in the user data, so nothing reaches the node.
+  // bootstrap_extra_args in the user data, so nothing reaches the node. The real apply is silent.
+  if (text.find_first_not_of(" \t\n") == std::string::npos) return;
+  if (starts_with(ami, "AL2_") && !spec.enable_bootstrap_user_data) {
+    spec.ignored_user_data.push_back(
+        "bootstrap_extra_args reaches the node only with enable_bootstrap_user_data = true (the module then "
+        "writes bootstrap.sh's call); without it EKS bootstraps the node and these arguments change nothing");
+  } else if (starts_with(ami, "AL2023_")) {
+    spec.ignored_user_data.push_back(
+        "bootstrap_extra_args is not used for AL2023 AMIs: nodeadm reads a NodeConfig, so terraform-aws-modules/eks "
+        "leaves these arguments out of the user data; put kubelet settings in cloudinit_pre_nodeadm (a NodeConfig "
+        "with spec.kubelet.config or spec.kubelet.flags)");
+  }
 }
 
 }  // namespace eksim::scenario

@@ -278,6 +278,14 @@ Expectation read_expectation(const Value& v) {
         e.allocatable.set(res, k8s::amount_from_milli(res, *milli));
       }
     }
+    if (auto x = sel.get("capacity")) {
+      // Node capacity as `kubectl describe node` prints it (ephemeral-storage in Ki, ...).
+      for (const auto& [res, text] : x->as_string_map()) {
+        auto milli = k8s::parse_quantity(text);
+        if (!milli) x->fail("invalid quantity \"" + text + "\" for capacity " + res);
+        e.capacity.set(res, k8s::amount_from_milli(res, *milli));
+      }
+    }
     if (auto x = sel.get("allocated")) {
       // "Allocated resources" of `kubectl describe node`: the requests of its non-terminated pods.
       for (const auto& [res, text] : x->as_string_map()) {

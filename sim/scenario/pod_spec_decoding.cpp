@@ -19,7 +19,7 @@ const std::vector<const char*> kIgnoredPodSpec = {
     // These do change scheduling upstream but are not modelled yet (pods schedule as if absent):
     "schedulingGates", "resources"};
 const std::vector<const char*> kIgnoredContainer = {
-    "envFrom", "volumeMounts", "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe",
+    "envFrom", "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe",
     "lifecycle", "terminationMessagePath", "terminationMessagePolicy", "imagePullPolicy", "securityContext",
     "stdin", "stdinOnce", "tty", "workingDir", "resizePolicy"};
 const std::vector<const char*> kIgnoredPort = {"name", "hostIP"};
@@ -516,6 +516,23 @@ k8s::Container container(const Ctx& ctx, const Value& v, const std::string& path
       port_nodes.push_back({items[i], p});
     }
   }
+  if (auto mv = f.get("volumeMounts")) {
+    // Where the container sees its volumes (device plugins find their config files there).
+    auto items = list(ctx, *mv, "Container", f.path("volumeMounts"), "[]v1.VolumeMount");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      Fields mf(ctx, items[i], index(f.path("volumeMounts"), i), "Container", "v1.VolumeMount");
+      k8s::VolumeMount m;
+      auto mn = mf.get("name");
+      if (mn) m.name = str(ctx, *mn, "VolumeMount", mf.path("name"));
+      auto mp = mf.get("mountPath");
+      if (mp) m.mount_path = str(ctx, *mp, "VolumeMount", mf.path("mountPath"));
+      mf.allow({"readOnly", "recursiveReadOnly", "subPath", "subPathExpr", "mountPropagation"});
+      mf.finish();
+      if (m.name.empty()) ctx.invalid(mn ? *mn : items[i], fe_required(mf.path("name")));
+      if (m.mount_path.empty()) ctx.invalid(mp ? *mp : items[i], fe_required(mf.path("mountPath")));
+      c.volume_mounts.push_back(std::move(m));
+    }
+  }
   auto rp = f.get("restartPolicy");
   if (rp && !init) ctx.invalid(*rp, fe_forbidden(f.path("restartPolicy"), "may not be set for non-init containers"));
   f.allow(kIgnoredContainer);
@@ -601,8 +618,13 @@ k8s::PodSpec pod_spec(const Ctx& ctx, const Value& v, const std::string& path) {
       k8s::Volume vol;
       if (items[i].is_map())
         for (const auto& [key, k, val] : items[i].entries("a field name")) {
-          if (key == "name") vol.name = str(ctx, val, "Volume", index(f.path("volumes"), i) + ".name");
-          else if (vol.source.empty()) vol.source = key;
+          if (key == "name") {
+            vol.name = str(ctx, val, "Volume", index(f.path("volumes"), i) + ".name");
+          } else if (vol.source.empty()) {
+            vol.source = key;
+            if (key == "configMap" && val.is_map() && val.node()["name"] && val.node()["name"].IsScalar())
+              vol.config_map = val.node()["name"].Scalar();
+          }
         }
       s.volumes.push_back(std::move(vol));
     }

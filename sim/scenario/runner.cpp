@@ -2,6 +2,7 @@
 
 #include "models/invariants/invariant_checker.hpp"
 #include "sim/scenario/actions.hpp"
+#include "sim/scenario/nvidia_plugin_config_yaml.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -16,6 +17,7 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
   result.seed = options.seed.value_or(scenario.seed);
   result.cluster = std::make_unique<Cluster>(scenario.cluster, result.seed);
   Cluster& c = *result.cluster;
+  c.addons->parse_plugin_config = parse_nvidia_plugin_config;
 
   // Phase history: every transition, plus the reason column of `kubectl get pods` when it changes
   // inside a phase (ContainerCreating, CrashLoopBackOff).
@@ -74,6 +76,7 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
              "terraform-aws-modules/eks silently ignores unknown key \"" + key + "\" in eks_managed_node_groups." +
                  ng.name + fallback);
     }
+    for (const auto& why : ng.ignored_user_data) c.hint("IgnoredUserData", {"Nodegroup", "", ng.name}, why);
   }
   apply_manifests(c, scenario.manifests);
   for (const auto& action : scenario.timeline) {

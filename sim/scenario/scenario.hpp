@@ -89,8 +89,9 @@ struct Expectation {
   // nodeGroup: an EKS update record (update: InProgress|Successful|Failed, updateType, errorContains)
   std::string update_status, update_type, error_contains;
   std::string health_issue;  // nodeGroup: a DescribeNodegroup health issue code (NodeCreationFailure)
-  // nodes: only nodes whose allocatable has these amounts (canonical units)
+  // nodes: only nodes whose allocatable (capacity) has these amounts (canonical units)
   k8s::ResourceList allocatable;
+  k8s::ResourceList capacity;
   // nodes: only nodes whose non-terminated pods request these amounts, as `kubectl describe
   // node` sums them under "Allocated resources" (pods: the number of those pods)
   k8s::ResourceList allocated;

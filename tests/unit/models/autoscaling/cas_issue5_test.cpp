@@ -195,22 +195,22 @@ TEST(CasDrain, BlockersInUpstreamOrderWithTexts) {
       {"kube-system, flag off", pod("metrics", "kube-system"), DrainOptions{false, true}, std::nullopt},
       {"not safe to evict", with(pod("api"), [](k8s::Pod& p) { p.meta.annotations[kAnnotationSafeToEvict] = "false"; }), {},
        BlockingPod{"NotSafeToEvictAnnotation", "pod annotated as not safe to evict present: api"}},
-      {"emptyDir", with(pod("cache"), [](k8s::Pod& p) { p.spec.volumes.push_back({"scratch", "emptyDir"}); }), {},
+      {"emptyDir", with(pod("cache"), [](k8s::Pod& p) { p.spec.volumes.push_back({"scratch", "emptyDir", ""}); }), {},
        BlockingPod{"LocalStorageRequested", "pod with local storage present: cache"}},
-      {"hostPath", with(pod("logs"), [](k8s::Pod& p) { p.spec.volumes.push_back({"varlog", "hostPath"}); }), {},
+      {"hostPath", with(pod("logs"), [](k8s::Pod& p) { p.spec.volumes.push_back({"varlog", "hostPath", ""}); }), {},
        BlockingPod{"LocalStorageRequested", "pod with local storage present: logs"}},
-      {"emptyDir, flag off", with(pod("cache"), [](k8s::Pod& p) { p.spec.volumes.push_back({"scratch", "emptyDir"}); }), DrainOptions{true, false}, std::nullopt},
+      {"emptyDir, flag off", with(pod("cache"), [](k8s::Pod& p) { p.spec.volumes.push_back({"scratch", "emptyDir", ""}); }), DrainOptions{true, false}, std::nullopt},
       {"emptyDir listed safe", with(pod("cache"), [](k8s::Pod& p) {
-         p.spec.volumes.push_back({"scratch", "emptyDir"});
+         p.spec.volumes.push_back({"scratch", "emptyDir", ""});
          p.meta.annotations[kAnnotationSafeToEvictLocalVolumes] = "scratch";
        }), {}, std::nullopt},
-      {"pvc is not local", with(pod("db"), [](k8s::Pod& p) { p.spec.volumes.push_back({"data", "persistentVolumeClaim"}); }), {}, std::nullopt},
+      {"pvc is not local", with(pod("db"), [](k8s::Pod& p) { p.spec.volumes.push_back({"data", "persistentVolumeClaim", ""}); }), {}, std::nullopt},
       {"PDB exhausted", pod("web"), {}, BlockingPod{"NotEnoughPdb", "not enough pod disruption budget to move default/web"}},
       {"PDB exhausted, safe-to-evict", with(pod("web"), [](k8s::Pod& p) { p.meta.annotations[kAnnotationSafeToEvict] = "true"; }), {}, std::nullopt},
       // replicated is checked before local storage and the PDB.
-      {"bare with emptyDir", with(pod("web", "default", false), [](k8s::Pod& p) { p.spec.volumes.push_back({"s", "emptyDir"}); }), {},
+      {"bare with emptyDir", with(pod("web", "default", false), [](k8s::Pod& p) { p.spec.volumes.push_back({"s", "emptyDir", ""}); }), {},
        BlockingPod{"NotReplicated", "default/web is not replicated"}},
-      {"DaemonSet", with(pod("agent"), [](k8s::Pod& p) { p.meta.owner_references = {{"DaemonSet", "agent", true}}; p.spec.volumes.push_back({"h", "hostPath"}); }), {}, std::nullopt},
+      {"DaemonSet", with(pod("agent"), [](k8s::Pod& p) { p.meta.owner_references = {{"DaemonSet", "agent", true}}; p.spec.volumes.push_back({"h", "hostPath", ""}); }), {}, std::nullopt},
       {"terminal bare", with(pod("done", "default", false), [](k8s::Pod& p) { p.status.phase = k8s::PodPhase::Succeeded; }), {}, std::nullopt},
   };
   for (const auto& c : cases) EXPECT_EQ(drain_blocker(c.pod, c.options, pdbs), c.want) << c.what;

@@ -56,6 +56,21 @@ TEST(KubeletUserData, Al2WithoutBootstrapUserDataAndAl2023IgnoreTheArguments) {
   al2023.enable_bootstrap_user_data = true;
   read_bootstrap_extra_args(scalar("--kubelet-extra-args '--max-pods=20'"), al2023);
   EXPECT_FALSE(al2023.kubelet.max_pods);
+  // Each says why in an IgnoredUserData hint (the real apply is silent).
+  ASSERT_EQ(al2.ignored_user_data.size(), 1u);
+  EXPECT_NE(al2.ignored_user_data[0].find("only with enable_bootstrap_user_data = true"), std::string::npos);
+  ASSERT_EQ(al2023.ignored_user_data.size(), 1u);
+  EXPECT_NE(al2023.ignored_user_data[0].find("not used for AL2023 AMIs"), std::string::npos);
+  // Read arguments and blank ones give no hint.
+  aws::NodeGroupSpec read;
+  read.ami_type = "AL2_x86_64";
+  read.enable_bootstrap_user_data = true;
+  read_bootstrap_extra_args(scalar("--kubelet-extra-args '--max-pods=20'"), read);
+  EXPECT_TRUE(read.ignored_user_data.empty());
+  aws::NodeGroupSpec blank;
+  blank.ami_type = "AL2023_x86_64_STANDARD";
+  read_bootstrap_extra_args(scalar("  "), blank);
+  EXPECT_TRUE(blank.ignored_user_data.empty());
 }
 
 TEST(KubeletUserData, KubeletRefusesBadTaintsAndLabels) {
