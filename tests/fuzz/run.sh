@@ -61,7 +61,7 @@ done
 
 # Inputs per target in `short` mode (seed corpus included): about 60 s each, measured on a quiet
 # 2-core machine of the CI kind with the ASan/UBSan build (the README's Fuzzing section).
-declare -A short_runs=([fuzz_scenario]=SCEN [fuzz_manifest]=MAN [fuzz_sweep_plan]=PLAN [fuzz_sweep_merge]=MERGE [fuzz_trace_csv]=CSV)
+declare -A short_runs=([fuzz_scenario]=10000 [fuzz_manifest]=120000 [fuzz_sweep_plan]=40000 [fuzz_sweep_merge]=400000 [fuzz_trace_csv]=15000)
 declare -A max_len=([fuzz_scenario]=65536 [fuzz_manifest]=65536 [fuzz_sweep_plan]=16384 [fuzz_sweep_merge]=16384 [fuzz_trace_csv]=16384)
 # A run is slow when it should be refused: 10 s per input and 2 GB are findings, not waits.
 fuzz() {  # TARGET: runs one target; its output goes to log-TARGET and its exit status to status-TARGET
