@@ -23,7 +23,7 @@ SchedulerController::SchedulerController(ApiServer& api, SchedulerControllerOpti
     const std::string& node = api_.node(r.node).node.meta.name;
     if (snapshot_.bind(r.pod, node)) bound_in_snapshot_[id.v] = node;
     queued_.erase(id.v);
-    unschedulable_.erase(id.v);
+    unpark(id);
   });
   api_.on_pod_deleted.push_back([this](PodId id) { on_pod_gone(id, true); });
   api_.on_pod_phase.push_back([this](PodId id) {
@@ -56,8 +56,8 @@ void SchedulerController::on_node(NodeId id, NodeChange change) {
   }
   // Queueing hints: only the pods whose rejecting plugins this node could now let through.
   if (const NodeInfo* node = unschedulable_.empty() ? nullptr : snapshot_.find(r.node.meta.name))
-    requeue_if([&](PodId pod, SimTime, const std::set<std::string>* rejected) {
-      return worth_requeuing_after_node_event(api_.pod(pod).pod, rejected, *node, options_.version);
+    requeue_if([&](const Pod& pending, const std::set<std::string>* rejected) {
+      return worth_requeuing_after_node_event(pending, rejected, *node, options_.version);
     });
 }
 
@@ -70,15 +70,16 @@ void SchedulerController::on_pod_gone(PodId id, bool deleted) {
   }
   if (deleted) {
     queued_.erase(id.v);
-    unschedulable_.erase(id.v);
+    unpark(id);
     failures_.erase(id.v);
+    classes_.forget(api_.pod(id).pod.meta.uid);
     for (auto a = active_.begin(); a != active_.end();) a = a->second == id ? active_.erase(a) : std::next(a);
   }
   // AssignedPodDelete (and a pod that finished frees its node the same way); an unassigned pod
   // going away frees nothing.
   if (was_assigned)
-    requeue_if([&](PodId pod, SimTime, const std::set<std::string>* rejected) {
-      return worth_requeuing_after_assigned_pod_gone(api_.pod(pod).pod, rejected);
+    requeue_if([&](const Pod& pending, const std::set<std::string>* rejected) {
+      return worth_requeuing_after_assigned_pod_gone(pending, rejected);
     });
 }
 
@@ -127,7 +128,17 @@ void SchedulerController::attempt(PodId id) {
   SchedulerOptions so;
   so.version = options_.version;
   so.preemption = options_.preemption;
-  ScheduleResult res = schedule_one(r.pod, snapshot_, so);
+  // The class is looked up only when a failure could be reused or kept: a pod that schedules at
+  // its first attempt never needs one.
+  const bool reusable = last_failure_ && last_failure_->generation == snapshot_.generation() &&
+                        last_failure_->priority == r.pod.spec.priority;
+  std::optional<std::uint32_t> pod_class = reusable ? classes_.of(r.pod) : std::nullopt;
+  ScheduleResult res = reusable && pod_class == last_failure_->pod_class ? last_failure_->result
+                                                                         : schedule_one(r.pod, snapshot_, so);
+  if (!res.scheduled() && !res.preemption) {
+    if (!reusable) pod_class = classes_.of(r.pod);
+    if (pod_class) last_failure_ = CachedFailure{*pod_class, r.pod.spec.priority, snapshot_.generation(), res};
+  }
   if (res.scheduled()) {
     auto node = api_.find_node(res.node_name);
     if (!node) return;  // cannot happen: the snapshot follows the API
@@ -135,7 +146,7 @@ void SchedulerController::attempt(PodId id) {
               "Successfully assigned " + r.pod.meta.ns + "/" + r.pod.meta.name + " to " + res.node_name,
               options_.scheduler_name);
     failures_.erase(id.v);
-    unschedulable_.erase(id.v);
+    unpark(id);
     r.pod.status.nominated_node_name.clear();
     api_.bind(id, *node);
     for (auto& fn : on_scheduled) fn(id, *node);
@@ -151,9 +162,9 @@ void SchedulerController::attempt(PodId id) {
       else api_.remove_pod(*vid);
     }
   }
-  unschedulable_[id.v] = api_.now();
-  failures_[id.v] = res;
-  for (auto& fn : on_unschedulable) fn(id, failures_[id.v]);
+  park(id, res);
+  const ScheduleResult& failure = failures_[id.v] = std::move(res);
+  for (auto& fn : on_unschedulable) fn(id, failure);
 }
 
 void SchedulerController::move_to_active_or_backoff(PodId id) {
@@ -180,27 +191,66 @@ void SchedulerController::move_to_active_or_backoff(PodId id) {
 void SchedulerController::flush_unschedulable() {
   // flushUnschedulablePodsLeftover: pods parked longer than podMaxInUnschedulablePodsDuration.
   const SimTime now = api_.now();
-  requeue_if([&](PodId, SimTime since, const std::set<std::string>*) { return now - since > options_.max_in_unschedulable; });
+  std::vector<PodId> move;
+  for (const auto& [pod, parked] : unschedulable_)
+    if (now - parked.since > options_.max_in_unschedulable) move.push_back(PodId{pod});
+  requeue(std::move(move));
 }
 
 void SchedulerController::requeue_if(
-    const std::function<bool(PodId pod, SimTime since, const std::set<std::string>* rejected_by)>& worth) {
+    const std::function<bool(const Pod& pending, const std::set<std::string>* rejected_by)>& worth) {
   if (unschedulable_.empty()) return;
   std::vector<PodId> move;
-  for (const auto& [pod, since] : unschedulable_) {
-    auto f = failures_.find(pod);
+  for (const auto& [key, pods] : parked_groups_) {
+    // A group's pods share their filter class and rejecting plugins: one answer holds for all.
+    const std::uint32_t rep = *pods.begin();
+    auto f = failures_.find(rep);
     const std::set<std::string>* rejected = f == failures_.end() ? nullptr : &f->second.unschedulable_plugins;
-    if (worth(PodId{pod}, since, rejected)) move.push_back(PodId{pod});
+    if (worth(api_.pod(PodId{rep}).pod, rejected))
+      for (std::uint32_t p : pods) move.push_back(PodId{p});
   }
-  for (PodId p : move) {
-    unschedulable_.erase(p.v);
+  std::sort(move.begin(), move.end());  // the order of asking pod by pod
+  requeue(std::move(move));
+}
+
+void SchedulerController::requeue(std::vector<PodId> pods) {
+  for (PodId p : pods) {
+    unpark(p);
     move_to_active_or_backoff(p);
   }
 }
 
+void SchedulerController::park(PodId id, const ScheduleResult& failure) {
+  unpark(id);
+  std::string group;
+  if (auto c = classes_.of(api_.pod(id).pod)) {
+    group += 'c';
+    group += std::to_string(*c);
+    group += '|';
+    for (const auto& plugin : failure.unschedulable_plugins) {
+      group += plugin;
+      group += ',';
+    }
+  } else {
+    group += 'p';
+    group += std::to_string(id.v);
+  }
+  parked_groups_[group].insert(id.v);
+  unschedulable_.emplace(id.v, Parked{api_.now(), std::move(group)});
+}
+
+void SchedulerController::unpark(PodId id) {
+  auto it = unschedulable_.find(id.v);
+  if (it == unschedulable_.end()) return;
+  auto g = parked_groups_.find(it->second.group);
+  g->second.erase(id.v);
+  if (g->second.empty()) parked_groups_.erase(g);
+  unschedulable_.erase(it);
+}
+
 std::vector<PodId> SchedulerController::unschedulable_pods() const {
   std::vector<PodId> out;
-  for (const auto& [pod, since] : unschedulable_) out.push_back(PodId{pod});
+  for (const auto& [pod, parked] : unschedulable_) out.push_back(PodId{pod});
   // Pods waiting out a back-off after a failure are still unschedulable to an autoscaler.
   for (std::uint32_t pod : queued_)
     if (failures_.count(pod) && !unschedulable_.count(pod)) out.push_back(PodId{pod});

@@ -12,15 +12,23 @@
 // parked pod back only if it could make the pod schedulable for a plugin that rejected it
 // (queueing_hints.hpp). A pod rejected with no plugin (no nodes at all) moves on any event.
 //
+// A cluster of pending pods is mostly copies (a Deployment's replicas): the queue keeps parked pods
+// grouped by what a hint reads (their filter class, pod_classes.hpp, and the plugins that rejected
+// them) and asks each hint once per group; an attempt whose pod class, priority and snapshot are
+// those of the last failed attempt has that attempt's result (the filters would run on the same
+// inputs). Both give exactly the pods, order and messages of asking pod by pod.
+//
 // Pods created with spec.nodeName set are bound to that node as soon as it exists (they bypass
 // the scheduler, as upstream).
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "models/k8s/api_server.hpp"
+#include "models/k8s/scheduling/pod_classes.hpp"
 #include "models/k8s/scheduling/schedule.hpp"
 
 namespace eksim::k8s {
@@ -65,9 +73,12 @@ class SchedulerController {
   void run_cycle();
   void attempt(PodId id);
   void flush_unschedulable();
-  // Moves the parked (unschedulable) pods that `worth` picks back to the active queue or back-off:
-  // the periodic flush, and the queueing hints after a node event or an assigned pod leaving.
-  void requeue_if(const std::function<bool(PodId pod, engine::SimTime since, const std::set<std::string>* rejected_by)>& worth);
+  // The queueing hints after a node event or an assigned pod leaving: moves the parked groups
+  // whose representative `worth` picks back to the active queue or back-off.
+  void requeue_if(const std::function<bool(const Pod& pending, const std::set<std::string>* rejected_by)>& worth);
+  void requeue(std::vector<PodId> pods);
+  void park(PodId id, const ScheduleResult& failure);
+  void unpark(PodId id);
   void move_to_active_or_backoff(PodId id);
   Node snapshot_node(const Node& node) const;
 
@@ -79,7 +90,21 @@ class SchedulerController {
   // activeQ: (-priority, seq) -> pod
   std::map<std::pair<std::int64_t, std::uint64_t>, PodId> active_;
   std::set<std::uint32_t> queued_;           // pods in active_ or waiting out a back-off
-  std::map<std::uint32_t, engine::SimTime> unschedulable_;  // pod -> time parked
+  struct Parked {
+    engine::SimTime since;
+    std::string group;
+  };
+  std::map<std::uint32_t, Parked> unschedulable_;  // pod -> when and where parked
+  // Parked pods by group key: "c<class>|<rejecting plugins>", or "p<pod>" for a pod in no class.
+  std::map<std::string, std::set<std::uint32_t>> parked_groups_;
+  PodClasses classes_;
+  struct CachedFailure {
+    std::uint32_t pod_class = 0;
+    std::int32_t priority = 0;
+    std::uint64_t generation = 0;
+    ScheduleResult result;
+  };
+  std::optional<CachedFailure> last_failure_;
   std::map<std::uint32_t, int> attempts_;
   std::map<std::uint32_t, engine::SimTime> last_attempt_;
   std::map<std::uint32_t, ScheduleResult> failures_;

@@ -4,7 +4,12 @@
 # (crash-*, leak-*, timeout-*, oom-*) lands in BUILD_DIR/fuzz/findings/ and fails the script;
 # reproduce one with `BUILD_DIR/fuzz/TARGET FINDING`.
 #
-#   tests/fuzz/run.sh [SECONDS] [BUILD_DIR]      (BUILD_DIR default: build-fuzz)
+#   tests/fuzz/run.sh [SECONDS|short] [BUILD_DIR]      (BUILD_DIR default: build-fuzz)
+#
+# `short` is what the test command runs: the seed corpus, then a fixed number of mutated inputs
+# per target (about a minute each on one core of the CI machine kind, under ASan/UBSan). A count,
+# not a time: with the seed fixed, the same commit tries the same inputs on every run and every
+# machine, however loaded, so a landing is decided by the code, not by how fast the search went.
 #
 # The search starts from a fixed seed (FUZZ_SEED, default 1): for a deterministic target the
 # inputs libFuzzer tries come in the same order on every machine, so a finding is reproduced by
@@ -54,12 +59,16 @@ for f in "${plans[@]}"; do
   sed 's|^scenario: .*|scenario: base.yaml|' "$f" > "$out/corpus-sweep_plan/$(echo "$f" | md5sum | cut -c1-16)"
 done
 
+# Inputs per target in `short` mode (seed corpus included): about 60 s each, measured on a quiet
+# 2-core machine of the CI kind with the ASan/UBSan build (the README's Fuzzing section).
+declare -A short_runs=([fuzz_scenario]=10000 [fuzz_manifest]=120000 [fuzz_sweep_plan]=40000 [fuzz_sweep_merge]=400000 [fuzz_trace_csv]=15000)
 declare -A max_len=([fuzz_scenario]=65536 [fuzz_manifest]=65536 [fuzz_sweep_plan]=16384 [fuzz_sweep_merge]=16384 [fuzz_trace_csv]=16384)
 # A run is slow when it should be refused: 10 s per input and 2 GB are findings, not waits.
 fuzz() {  # TARGET: runs one target; its output goes to log-TARGET and its exit status to status-TARGET
   local t=$1 rc=0
   local budget=(-max_total_time="$seconds")
   if [ "$seconds" = 0 ]; then budget=(-runs=0); fi  # replay the seed corpus once, no mutation: deterministic
+  if [ "$seconds" = short ]; then budget=(-runs="${short_runs[$t]}"); fi
   "$out/$t" "${budget[@]}" -seed="${FUZZ_SEED:-1}" -timeout=10 -rss_limit_mb=2048 -max_len="${max_len[$t]}" \
             -artifact_prefix="$out/findings/$t-" -print_final_stats=1 "$out/corpus-${t#fuzz_}" > "$out/log-$t" 2>&1 || rc=$?
   echo $rc > "$out/status-$t"
@@ -75,7 +84,7 @@ for t in "${targets[@]}"; do
   [ "$(cat "$out/status-$t")" = 0 ] || { status=FAILED; failed=1; }
   runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$out/log-$t" | grep -o '[0-9]*$' || echo 0)
   corpus=$(find "$out/corpus-${t#fuzz_}" -type f | wc -l)
-  echo "fuzz: $t: $status, $runs inputs in $seconds s, corpus $corpus files"
+  echo "fuzz: $t: $status, $runs inputs ($([ "$seconds" = short ] && echo short run || echo "$seconds s")), corpus $corpus files"
   if [ $status = FAILED ]; then
     tail -n 40 "$out/log-$t"
     ls "$out/findings/$t-"* 2>/dev/null | sed 's/^/fuzz: finding: /'

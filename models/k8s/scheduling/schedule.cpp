@@ -323,6 +323,7 @@ void SchedulingSnapshot::unclassify(const Entry& e) {
 }
 
 void SchedulingSnapshot::reclassify(Entry& e) {
+  ++generation_;
   unclassify(e);
   e.class_key = class_key(e.info);
   classes_[e.class_key].emplace(e.info.name(), &e.info);
@@ -343,6 +344,7 @@ void SchedulingSnapshot::remove_node(std::string_view name) {
   auto it = entries_.find(name);
   if (it == entries_.end()) return;
   unclassify(it->second);
+  ++generation_;
   pods_with_affinity_ -= it->second.info.pods_with_affinity;
   entries_.erase(it);
   view_dirty_ = true;

@@ -80,6 +80,8 @@ class SchedulingSnapshot {
   std::size_t size() const { return entries_.size(); }
   std::size_t class_count() const { return classes_.size(); }
   bool any_pod_affinity() const { return pods_with_affinity_ > 0; }
+  // Moves on every change above: two attempts at one generation see the same cluster.
+  std::uint64_t generation() const { return generation_; }
 
  private:
   friend ScheduleResult schedule_one(const Pod&, const SchedulingSnapshot&, const SchedulerOptions&);
@@ -96,6 +98,7 @@ class SchedulingSnapshot {
   mutable std::vector<const NodeInfo*> view_;
   mutable bool view_dirty_ = true;
   std::int64_t pods_with_affinity_ = 0;
+  std::uint64_t generation_ = 0;
 };
 
 ScheduleResult schedule_one(const Pod& pod, const SchedulingSnapshot& snapshot, const SchedulerOptions& options = {});

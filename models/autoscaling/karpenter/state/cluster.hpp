@@ -21,32 +21,12 @@
 #include <vector>
 
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
+#include "models/k8s/scheduling/pod_classes.hpp"
 
 namespace eksim::autoscaling::karpenter::state {
 
-// Pods that the kube-scheduler filters judge alike: same requests, tolerations, nodeSelector and
-// required node affinity, and nothing that looks beyond the node (no topology spread, no pod
-// (anti-)affinity, no host ports). Such a pod fits a node exactly when its class's
-// representative (an unbound copy of the first pod seen) does.
-class PodClasses {
- public:
-  // The pod's class, or nullopt when the pod has constraints a class cannot capture.
-  std::optional<std::uint32_t> of(const k8s::Pod& pod);
-  const k8s::Pod& representative(std::uint32_t c) const { return reps_[c]; }
-  std::size_t size() const { return reps_.size(); }
-  // Drops the uid -> class memo of a deleted pod.
-  void forget(const std::string& uid);
+using k8s::PodClasses;
 
- private:
-  static constexpr std::uint32_t kNone = UINT32_MAX, kUnknown = UINT32_MAX - 1;
-  // The memo of a uid: by the API server's serial (uids are "00000000-0000-4000-8000-" and a
-  // 12-digit hex counter) in a vector, any other uid in a map.
-  std::uint32_t* memo(const std::string& uid, bool create);
-  std::vector<std::uint32_t> by_serial_;
-  std::unordered_map<std::string, std::uint32_t> by_uid_;  // class, or kNone
-  std::unordered_map<std::string, std::uint32_t> by_key_;
-  std::deque<k8s::Pod> reps_;
-};
 
 // One node as the simulations see it, with the filter results per pod class.
 struct StateNode {

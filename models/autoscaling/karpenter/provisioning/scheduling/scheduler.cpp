@@ -592,6 +592,29 @@ bool ExistingNodeVector::any_required_anti_affinity() const {
   return std::any_of(nodes_.begin(), nodes_.end(), [](const ExistingNode& e) { return e.info.pods_with_required_anti_affinity > 0; });
 }
 
+namespace {
+
+// Insertion sort: stable, so it gives exactly what std::stable_sort gives on the same order.
+void sort_by_fewest_pods(std::vector<std::size_t>& order, const std::vector<PlannedNodeClaim>& claims) {
+  for (std::size_t i = 1; i < order.size(); ++i) {
+    const std::size_t moving = order[i];
+    const std::size_t pods = claims[moving].pods.size();
+    std::size_t j = i;
+    for (; j > 0 && claims[order[j - 1]].pods.size() > pods; --j) order[j] = order[j - 1];
+    order[j] = moving;
+  }
+}
+
+// Puts the claims in the order the last pod saw them (the order the result always had).
+void in_claim_order(std::vector<PlannedNodeClaim>& claims, const std::vector<std::size_t>& order) {
+  std::vector<PlannedNodeClaim> sorted;
+  sorted.reserve(claims.size());
+  for (std::size_t i : order) sorted.push_back(std::move(claims[i]));
+  claims = std::move(sorted);
+}
+
+}  // namespace
+
 SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingNode>& existing,
                         std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options) {
   ExistingNodeVector nodes(existing);
@@ -607,6 +630,7 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
   const k8s::NodeInfoView no_cluster{};
   Topology topo(pods, existing, templates);
   std::size_t serial = 0;
+  std::vector<std::size_t> claim_order;  // res.new_claims by fewest pods, stable
   for (const k8s::Pod* pod : pods) {
     const k8s::ResourceList reqs = karpenter_requests(*pod);
     const bool constrained = topo.constrains(*pod);
@@ -642,10 +666,12 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
       res.stopped = true;
       return res;
     }
-    std::stable_sort(res.new_claims.begin(), res.new_claims.end(),
-                     [](const PlannedNodeClaim& a, const PlannedNodeClaim& b) { return a.pods.size() < b.pods.size(); });
-    for (auto& nc : res.new_claims) {
-      if (add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/true, topo).empty()) {
+    // addToInflightNode: "sort by fewest pods so we fill them evenly". Only the claim that took
+    // the last pod (and any new one at the end) is out of place, so an insertion pass restores
+    // the stable order in linear time, moving indices instead of claims.
+    sort_by_fewest_pods(claim_order, res.new_claims);
+    for (std::size_t i : claim_order) {
+      if (add_to_claim(res.new_claims[i], *pod, reqs, wk, /*quick_reject=*/true, topo).empty()) {
         placed = true;
         break;
       }
@@ -687,6 +713,7 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
         for (const auto* it : nc.options) biggest.max_with(it->capacity);
         for (auto& [name, left] : *t.remaining) left -= biggest.get(name);
       }
+      claim_order.push_back(res.new_claims.size());
       res.new_claims.push_back(std::move(nc));
       ++serial;
       placed = true;
@@ -694,6 +721,7 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
     }
     if (!placed) res.errors.emplace_back(pod, fmt::format("{}", fmt::join(errs, "; ")));
   }
+  in_claim_order(res.new_claims, claim_order);
   return res;
 }
 
