@@ -22,8 +22,9 @@ SchedulerController::SchedulerController(ApiServer& api, SchedulerControllerOpti
     const PodRecord& r = api_.pod(id);
     const std::string& node = api_.node(r.node).node.meta.name;
     if (snapshot_.bind(r.pod, node)) bound_in_snapshot_[id.v] = node;
-    queued_.erase(id.v);
+    state(id).queued = false;
     unpark(id);
+    set_listed(id, false);
   });
   api_.on_pod_deleted.push_back([this](PodId id) { on_pod_gone(id, true); });
   api_.on_pod_phase.push_back([this](PodId id) {
@@ -32,6 +33,11 @@ SchedulerController::SchedulerController(ApiServer& api, SchedulerControllerOpti
   });
   api_.on_node.push_back([this](NodeId id, NodeChange ch) { on_node(id, ch); });
   api_.sim().every(options_.flush_period, [this] { flush_unschedulable(); });
+}
+
+SchedulerController::PodQueueState& SchedulerController::state(PodId id) {
+  if (id.v >= pods_.size()) pods_.resize(std::max<std::size_t>(id.v + 1, pods_.size() * 3 / 2));
+  return pods_[id.v];
 }
 
 Node SchedulerController::snapshot_node(const Node& node) const {
@@ -55,7 +61,7 @@ void SchedulerController::on_node(NodeId id, NodeChange change) {
     for (PodId p : waiting) on_pod_added(p);
   }
   // Queueing hints: only the pods whose rejecting plugins this node could now let through.
-  if (const NodeInfo* node = unschedulable_.empty() ? nullptr : snapshot_.find(r.node.meta.name))
+  if (const NodeInfo* node = parked_ == 0 ? nullptr : snapshot_.find(r.node.meta.name))
     requeue_if([&](const Pod& pending, const std::set<std::string>* rejected) {
       return worth_requeuing_after_node_event(pending, rejected, *node, options_.version);
     });
@@ -69,11 +75,12 @@ void SchedulerController::on_pod_gone(PodId id, bool deleted) {
     bound_in_snapshot_.erase(it);
   }
   if (deleted) {
-    queued_.erase(id.v);
+    PodQueueState& st = state(id);
+    st.queued = false;  // its activeQ entry, if any, is skipped
     unpark(id);
-    failures_.erase(id.v);
+    set_listed(id, false);
+    st.failure.reset();
     classes_.forget(api_.pod(id).pod.meta.uid);
-    for (auto a = active_.begin(); a != active_.end();) a = a->second == id ? active_.erase(a) : std::next(a);
   }
   // AssignedPodDelete (and a pod that finished frees its node the same way); an unassigned pod
   // going away frees nothing.
@@ -96,9 +103,10 @@ void SchedulerController::on_pod_added(PodId id) {
 }
 
 void SchedulerController::push_active(PodId id) {
-  if (queued_.count(id.v)) return;
-  queued_.insert(id.v);
-  active_.emplace(std::make_pair(-static_cast<std::int64_t>(api_.pod(id).pod.spec.priority), seq_++), id);
+  PodQueueState& st = state(id);
+  if (st.queued) return;
+  st.queued = true;
+  active_.push(Active{-static_cast<std::int64_t>(api_.pod(id).pod.spec.priority), seq_++, id});
   kick();
 }
 
@@ -113,18 +121,26 @@ void SchedulerController::kick() {
 
 void SchedulerController::run_cycle() {
   while (!active_.empty()) {
-    PodId id = active_.begin()->second;
-    active_.erase(active_.begin());
-    queued_.erase(id.v);
+    PodId id = active_.top().pod;
+    active_.pop();
+    PodQueueState& st = state(id);
+    if (!st.queued) continue;  // bound or deleted while queued
+    st.queued = false;
     attempt(id);
   }
 }
 
 void SchedulerController::attempt(PodId id) {
   PodRecord& r = api_.pod(id);
-  if (r.deleted || r.terminating || r.node.valid()) return;
-  ++attempts_[id.v];
-  last_attempt_[id.v] = api_.now();
+  if (r.deleted || r.terminating || r.node.valid()) {
+    set_listed(id, false);
+    return;
+  }
+  {
+    PodQueueState& st = state(id);
+    ++st.attempts;
+    st.last_attempt = api_.now();
+  }
   SchedulerOptions so;
   so.version = options_.version;
   so.preemption = options_.preemption;
@@ -133,55 +149,64 @@ void SchedulerController::attempt(PodId id) {
   const bool reusable = last_failure_ && last_failure_->generation == snapshot_.generation() &&
                         last_failure_->priority == r.pod.spec.priority;
   std::optional<std::uint32_t> pod_class = reusable ? classes_.of(r.pod) : std::nullopt;
-  ScheduleResult res = reusable && pod_class == last_failure_->pod_class ? last_failure_->result
-                                                                         : schedule_one(r.pod, snapshot_, so);
-  if (!res.scheduled() && !res.preemption) {
-    if (!reusable) pod_class = classes_.of(r.pod);
-    if (pod_class) last_failure_ = CachedFailure{*pod_class, r.pod.spec.priority, snapshot_.generation(), res};
+  std::shared_ptr<const ScheduleResult> failure;
+  if (reusable && pod_class == last_failure_->pod_class) {
+    failure = last_failure_->result;
+  } else {
+    ScheduleResult res = schedule_one(r.pod, snapshot_, so);
+    if (res.scheduled()) {
+      auto node = api_.find_node(res.node_name);
+      if (!node) return;  // cannot happen: the snapshot follows the API
+      api_.emit(EventType::Normal, "Scheduled", ApiServer::ref(r.pod),
+                "Successfully assigned " + r.pod.meta.ns + "/" + r.pod.meta.name + " to " + res.node_name,
+                options_.scheduler_name);
+      state(id).failure.reset();
+      unpark(id);
+      set_listed(id, false);
+      r.pod.status.nominated_node_name.clear();
+      api_.bind(id, *node);
+      for (auto& fn : on_scheduled) fn(id, *node);
+      return;
+    }
+    const bool cacheable = !res.preemption;
+    failure = std::make_shared<const ScheduleResult>(std::move(res));
+    if (cacheable) {
+      if (!reusable) pod_class = classes_.of(r.pod);
+      if (pod_class)
+        last_failure_ = CachedFailure{*pod_class, r.pod.spec.priority, snapshot_.generation(), failure, kNotParked};
+    }
   }
-  if (res.scheduled()) {
-    auto node = api_.find_node(res.node_name);
-    if (!node) return;  // cannot happen: the snapshot follows the API
-    api_.emit(EventType::Normal, "Scheduled", ApiServer::ref(r.pod),
-              "Successfully assigned " + r.pod.meta.ns + "/" + r.pod.meta.name + " to " + res.node_name,
-              options_.scheduler_name);
-    failures_.erase(id.v);
-    unpark(id);
-    r.pod.status.nominated_node_name.clear();
-    api_.bind(id, *node);
-    for (auto& fn : on_scheduled) fn(id, *node);
-    return;
-  }
-  api_.emit(EventType::Warning, "FailedScheduling", ApiServer::ref(r.pod), res.message, options_.scheduler_name);
-  if (res.preemption) {
-    r.pod.status.nominated_node_name = res.preemption->node_name;
-    for (const Pod* victim : res.preemption->victims) {
+  api_.emit(EventType::Warning, "FailedScheduling", ApiServer::ref(r.pod), failure->message, options_.scheduler_name);
+  if (failure->preemption) {
+    r.pod.status.nominated_node_name = failure->preemption->node_name;
+    for (const Pod* victim : failure->preemption->victims) {
       auto vid = api_.find_pod(victim->meta.ns, victim->meta.name);
       if (!vid) continue;
       if (kubelet_) kubelet_->delete_pod(*vid);
       else api_.remove_pod(*vid);
     }
   }
-  park(id, res);
-  const ScheduleResult& failure = failures_[id.v] = std::move(res);
-  for (auto& fn : on_unschedulable) fn(id, failure);
+  state(id).failure = failure;
+  park(id);
+  for (auto& fn : on_unschedulable) fn(id, *failure);
 }
 
 void SchedulerController::move_to_active_or_backoff(PodId id) {
-  if (queued_.count(id.v)) return;
-  int n = attempts_[id.v];
+  PodQueueState& st = state(id);
+  if (st.queued) return;
   Duration backoff = options_.initial_backoff;
-  for (int i = 1; i < n && backoff < options_.max_backoff; ++i) backoff = backoff * 2;
+  for (std::uint32_t i = 1; i < st.attempts && backoff < options_.max_backoff; ++i) backoff = backoff * 2;
   if (backoff > options_.max_backoff) backoff = options_.max_backoff;
-  engine::SimTime ready = last_attempt_[id.v] + backoff;
+  engine::SimTime ready = st.last_attempt + backoff;
   if (ready <= api_.now()) {
     push_active(id);
     return;
   }
-  queued_.insert(id.v);  // in the back-off queue
+  st.queued = true;  // in the back-off queue
   api_.sim().schedule_at(ready, [this, id] {
-    if (!queued_.count(id.v)) return;  // bound or deleted meanwhile
-    queued_.erase(id.v);
+    PodQueueState& s = state(id);
+    if (!s.queued) return;  // bound or deleted meanwhile
+    s.queued = false;
     const PodRecord& r = api_.pod(id);
     if (r.deleted || r.node.valid()) return;
     push_active(id);
@@ -189,26 +214,45 @@ void SchedulerController::move_to_active_or_backoff(PodId id) {
 }
 
 void SchedulerController::flush_unschedulable() {
-  // flushUnschedulablePodsLeftover: pods parked longer than podMaxInUnschedulablePodsDuration.
+  // flushUnschedulablePodsLeftover: pods parked longer than podMaxInUnschedulablePodsDuration,
+  // read oldest first from the park order (entries of pods that left or parked again are stale).
   const SimTime now = api_.now();
   std::vector<PodId> move;
-  for (const auto& [pod, parked] : unschedulable_)
-    if (now - parked.since > options_.max_in_unschedulable) move.push_back(PodId{pod});
+  while (!park_order_.empty() && now - park_order_.front().since > options_.max_in_unschedulable) {
+    const Parked& p = park_order_.front();
+    if (parked_member(p.pod, p.serial)) move.push_back(PodId{p.pod});
+    park_order_.pop_front();
+  }
+  std::sort(move.begin(), move.end());  // the order of asking pod by pod
   requeue(std::move(move));
+}
+
+bool SchedulerController::parked_member(std::uint32_t pod, std::uint64_t serial) const {
+  const PodQueueState& st = pods_[pod];
+  return st.group != kNotParked && st.park_serial == serial;
 }
 
 void SchedulerController::requeue_if(
     const std::function<bool(const Pod& pending, const std::set<std::string>* rejected_by)>& worth) {
-  if (unschedulable_.empty()) return;
+  if (parked_ == 0) return;
   std::vector<PodId> move;
-  for (const auto& [key, pods] : parked_groups_) {
+  auto rejected_by = [&](std::uint32_t pod) {
+    const auto& f = pods_[pod].failure;
+    return f ? &f->unschedulable_plugins : nullptr;
+  };
+  for (std::uint32_t g : live_groups_) {
     // A group's pods share their filter class and rejecting plugins: one answer holds for all.
-    const std::uint32_t rep = *pods.begin();
-    auto f = failures_.find(rep);
-    const std::set<std::string>* rejected = f == failures_.end() ? nullptr : &f->second.unschedulable_plugins;
-    if (worth(api_.pod(PodId{rep}).pod, rejected))
-      for (std::uint32_t p : pods) move.push_back(PodId{p});
+    ParkedGroup& group = groups_[g];
+    auto& members = group.members;
+    members.erase(std::remove_if(members.begin(), members.end(),
+                                 [&](const auto& m) { return !parked_member(m.first, m.second); }),
+                  members.end());
+    const std::uint32_t rep = members.front().first;
+    if (worth(api_.pod(PodId{rep}).pod, rejected_by(rep)))
+      for (const auto& m : members) move.push_back(PodId{m.first});
   }
+  for (std::uint32_t pod : parked_alone_)
+    if (worth(api_.pod(PodId{pod}).pod, rejected_by(pod))) move.push_back(PodId{pod});
   std::sort(move.begin(), move.end());  // the order of asking pod by pod
   requeue(std::move(move));
 }
@@ -220,47 +264,85 @@ void SchedulerController::requeue(std::vector<PodId> pods) {
   }
 }
 
-void SchedulerController::park(PodId id, const ScheduleResult& failure) {
-  unpark(id);
-  std::string group;
-  if (auto c = classes_.of(api_.pod(id).pod)) {
-    group += 'c';
-    group += std::to_string(*c);
-    group += '|';
-    for (const auto& plugin : failure.unschedulable_plugins) {
-      group += plugin;
-      group += ',';
-    }
-  } else {
-    group += 'p';
-    group += std::to_string(id.v);
+std::uint32_t SchedulerController::group_of(const Pod& pod, const std::shared_ptr<const ScheduleResult>& failure) {
+  const bool cached = last_failure_ && last_failure_->result == failure;
+  if (cached && last_failure_->group != kNotParked) return last_failure_->group;
+  auto c = classes_.of(pod);
+  if (!c) return kParkedAlone;
+  std::string key = std::to_string(*c);
+  key += '|';
+  for (const auto& plugin : failure->unschedulable_plugins) {
+    key += plugin;
+    key += ',';
   }
-  parked_groups_[group].insert(id.v);
-  unschedulable_.emplace(id.v, Parked{api_.now(), std::move(group)});
+  auto [it, added] = group_by_key_.emplace(std::move(key), static_cast<std::uint32_t>(groups_.size()));
+  if (added) groups_.emplace_back();
+  if (cached) last_failure_->group = it->second;
+  return it->second;
+}
+
+void SchedulerController::park(PodId id) {
+  unpark(id);
+  PodQueueState& st = state(id);
+  const std::uint32_t g = group_of(api_.pod(id).pod, st.failure);
+  st.group = g;
+  st.park_serial = ++park_serial_;
+  ++parked_;
+  if (g == kParkedAlone) {
+    parked_alone_.insert(id.v);
+  } else {
+    ParkedGroup& group = groups_[g];
+    if (group.live++ == 0) {
+      group.position = live_groups_.size();
+      live_groups_.push_back(g);
+    }
+    // Stale members are dropped when they outnumber the live ones, so a group stays O(live).
+    if (group.members.size() > 2 * group.live + 16)
+      group.members.erase(std::remove_if(group.members.begin(), group.members.end(),
+                                         [&](const auto& m) { return !parked_member(m.first, m.second); }),
+                          group.members.end());
+    group.members.emplace_back(id.v, st.park_serial);
+  }
+  park_order_.push_back(Parked{api_.now(), id.v, st.park_serial});
+  set_listed(id, true);
 }
 
 void SchedulerController::unpark(PodId id) {
-  auto it = unschedulable_.find(id.v);
-  if (it == unschedulable_.end()) return;
-  auto g = parked_groups_.find(it->second.group);
-  g->second.erase(id.v);
-  if (g->second.empty()) parked_groups_.erase(g);
-  unschedulable_.erase(it);
+  PodQueueState& st = state(id);
+  if (st.group == kNotParked) return;
+  --parked_;
+  if (st.group == kParkedAlone) {
+    parked_alone_.erase(id.v);
+  } else if (ParkedGroup& group = groups_[st.group]; --group.live == 0) {
+    group.members.clear();
+    // Swap-remove from the live list; the order of live_groups_ never shows (moves are sorted).
+    const std::uint32_t last = live_groups_.back();
+    live_groups_[group.position] = last;
+    groups_[last].position = group.position;
+    live_groups_.pop_back();
+  }
+  st.group = kNotParked;
+}
+
+void SchedulerController::set_listed(PodId id, bool listed) {
+  PodQueueState& st = state(id);
+  if (st.listed == listed) return;
+  st.listed = listed;
+  if (listed) unschedulable_.insert(id.v);
+  else unschedulable_.erase(id.v);
 }
 
 std::vector<PodId> SchedulerController::unschedulable_pods() const {
+  // Pods waiting out a back-off or queued again after a failure are still unschedulable to an
+  // autoscaler: the set holds every pod from its first failure until it binds or goes away.
   std::vector<PodId> out;
-  for (const auto& [pod, parked] : unschedulable_) out.push_back(PodId{pod});
-  // Pods waiting out a back-off after a failure are still unschedulable to an autoscaler.
-  for (std::uint32_t pod : queued_)
-    if (failures_.count(pod) && !unschedulable_.count(pod)) out.push_back(PodId{pod});
-  std::sort(out.begin(), out.end());
+  out.reserve(unschedulable_.size());
+  for (std::uint32_t pod : unschedulable_) out.push_back(PodId{pod});
   return out;
 }
 
 const ScheduleResult* SchedulerController::last_failure(PodId pod) const {
-  auto it = failures_.find(pod.v);
-  return it == failures_.end() ? nullptr : &it->second;
+  return pod.v < pods_.size() ? pods_[pod.v].failure.get() : nullptr;
 }
 
 }  // namespace eksim::k8s

@@ -16,13 +16,18 @@
 // grouped by what a hint reads (their filter class, pod_classes.hpp, and the plugins that rejected
 // them) and asks each hint once per group; an attempt whose pod class, priority and snapshot are
 // those of the last failed attempt has that attempt's result (the filters would run on the same
-// inputs). Both give exactly the pods, order and messages of asking pod by pod.
+// inputs, and the pods share that result). Both give exactly the pods, order and messages of
+// asking pod by pod. Per-pod state is indexed by PodId, and the flush reads parked pods in the
+// order they were parked: no step scans every pending pod.
 //
 // Pods created with spec.nodeName set are bound to that node as soon as it exists (they bypass
 // the scheduler, as upstream).
+#include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
+#include <queue>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,7 +59,7 @@ class SchedulerController {
 
   // Pods currently parked as unschedulable (by PodId order): what autoscalers act on.
   std::vector<PodId> unschedulable_pods() const;
-  bool is_unschedulable(PodId pod) const { return unschedulable_.count(pod.v) != 0; }
+  bool is_unschedulable(PodId pod) const { return pod.v < pods_.size() && pods_[pod.v].group != kNotParked; }
   // The last failed attempt's result for a pod (message, reason histogram).
   const ScheduleResult* last_failure(PodId pod) const;
   const SchedulingSnapshot& snapshot() const { return snapshot_; }
@@ -65,6 +70,40 @@ class SchedulerController {
   std::vector<std::function<void(PodId, NodeId)>> on_scheduled;
 
  private:
+  static constexpr std::uint32_t kNotParked = UINT32_MAX;
+  static constexpr std::uint32_t kParkedAlone = UINT32_MAX - 1;  // parked, in no group (no class)
+  // What the queue knows of one pod, by PodId (ids are handed out densely, in order).
+  struct PodQueueState {
+    std::shared_ptr<const ScheduleResult> failure;  // the last failed attempt's result, shared
+    engine::SimTime last_attempt;
+    std::uint64_t park_serial = 0;   // the park that the group member and flush entries belong to
+    std::uint32_t attempts = 0;
+    std::uint32_t group = kNotParked;
+    bool queued = false;             // in activeQ or waiting out a back-off
+    bool listed = false;             // in unschedulable_
+  };
+  // Parked pods of one (filter class, rejecting plugins). Members are appended on park and
+  // dropped lazily: a member whose pod has since left or parked again is stale.
+  struct ParkedGroup {
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> members;  // (pod, park serial)
+    std::size_t live = 0;
+    std::size_t position = 0;  // in live_groups_ while live > 0
+  };
+  // activeQ entry: highest priority first, then first queued.
+  struct Active {
+    std::int64_t neg_priority;
+    std::uint64_t seq;
+    PodId pod;
+    bool operator>(const Active& o) const {
+      return neg_priority != o.neg_priority ? neg_priority > o.neg_priority : seq > o.seq;
+    }
+  };
+  struct Parked {
+    engine::SimTime since;
+    std::uint32_t pod;
+    std::uint64_t serial;
+  };
+
   void on_pod_added(PodId id);
   void on_node(NodeId id, NodeChange change);
   void on_pod_gone(PodId id, bool deleted);
@@ -77,9 +116,13 @@ class SchedulerController {
   // whose representative `worth` picks back to the active queue or back-off.
   void requeue_if(const std::function<bool(const Pod& pending, const std::set<std::string>* rejected_by)>& worth);
   void requeue(std::vector<PodId> pods);
-  void park(PodId id, const ScheduleResult& failure);
+  void park(PodId id);
+  std::uint32_t group_of(const Pod& pod, const std::shared_ptr<const ScheduleResult>& failure);
   void unpark(PodId id);
+  bool parked_member(std::uint32_t pod, std::uint64_t serial) const;
+  void set_listed(PodId id, bool listed);
   void move_to_active_or_backoff(PodId id);
+  PodQueueState& state(PodId id);
   Node snapshot_node(const Node& node) const;
 
   ApiServer& api_;
@@ -87,27 +130,25 @@ class SchedulerController {
   Kubelet* kubelet_;
   SchedulingSnapshot snapshot_;
   std::uint64_t seq_ = 0;
-  // activeQ: (-priority, seq) -> pod
-  std::map<std::pair<std::int64_t, std::uint64_t>, PodId> active_;
-  std::set<std::uint32_t> queued_;           // pods in active_ or waiting out a back-off
-  struct Parked {
-    engine::SimTime since;
-    std::string group;
-  };
-  std::map<std::uint32_t, Parked> unschedulable_;  // pod -> when and where parked
-  // Parked pods by group key: "c<class>|<rejecting plugins>", or "p<pod>" for a pod in no class.
-  std::map<std::string, std::set<std::uint32_t>> parked_groups_;
+  std::uint64_t park_serial_ = 0;
+  std::priority_queue<Active, std::vector<Active>, std::greater<>> active_;  // stale entries skipped
+  std::vector<PodQueueState> pods_;
+  std::vector<ParkedGroup> groups_;
+  std::map<std::string, std::uint32_t> group_by_key_;  // "<class>|<rejecting plugins>," -> group
+  std::vector<std::uint32_t> live_groups_;              // groups with parked pods
+  std::set<std::uint32_t> parked_alone_;                // parked pods in no class
+  std::deque<Parked> park_order_;                       // by time parked, for the flush
+  std::size_t parked_ = 0;
+  std::set<std::uint32_t> unschedulable_;  // failed and still pending (parked, queued or backing off)
   PodClasses classes_;
   struct CachedFailure {
     std::uint32_t pod_class = 0;
     std::int32_t priority = 0;
     std::uint64_t generation = 0;
-    ScheduleResult result;
+    std::shared_ptr<const ScheduleResult> result;
+    std::uint32_t group = kNotParked;  // its group, once a pod parked with it
   };
   std::optional<CachedFailure> last_failure_;
-  std::map<std::uint32_t, int> attempts_;
-  std::map<std::uint32_t, engine::SimTime> last_attempt_;
-  std::map<std::uint32_t, ScheduleResult> failures_;
   std::map<std::uint32_t, std::string> bound_in_snapshot_;  // pod -> node name
   std::vector<PodId> waiting_for_node_;      // spec.nodeName pods whose node is not there yet
   bool cycle_pending_ = false;

@@ -20,7 +20,9 @@ std::string ObjectRef::str() const {
 namespace {
 
 // A least-recently-used cache of at most `capacity` entries, as k8s.io/utils/lru: a lookup or
-// insert makes the entry the most recent; inserting past capacity drops the least recent.
+// insert makes the entry the most recent; inserting past capacity drops the least recent. A cache
+// without a capacity grows, and drops entries only through drop_least_recent_while (the
+// events.k8s.io recorder's map, which finishes series by age).
 // Entries are found by a 64-bit hash of their key and confirmed by the caller's `same` test
 // against what the entry points at, so no key text is copied or stored. Entries live in one array
 // with index links (the recency list and the hash chains), so a correlator that sees every event
@@ -28,9 +30,10 @@ namespace {
 template <typename V>
 class HashedLru {
  public:
+  static constexpr std::size_t kUnbounded = SIZE_MAX;
   explicit HashedLru(std::size_t capacity) : capacity_(std::max<std::size_t>(capacity, 1)) {
     std::size_t buckets = 1;
-    while (buckets < 2 * capacity_) buckets *= 2;
+    while (buckets < 2 * std::min<std::size_t>(capacity_, 512)) buckets *= 2;
     buckets_.assign(buckets, kNone);
   }
 
@@ -49,7 +52,14 @@ class HashedLru {
   template <typename Evicted>
   V& put_new(std::uint64_t hash, V value, Evicted evicted) {
     std::uint32_t i;
-    if (nodes_.size() < capacity_) {
+    if (!free_.empty()) {
+      i = free_.back();
+      free_.pop_back();
+      nodes_[i].hash = hash;
+      nodes_[i].value = std::move(value);
+      nodes_[i].live = true;
+    } else if (nodes_.size() < capacity_) {
+      if (nodes_.size() + 1 > buckets_.size() / 2) rehash(buckets_.size() * 2);
       i = static_cast<std::uint32_t>(nodes_.size());
       nodes_.push_back(Node{hash, std::move(value)});
     } else {
@@ -66,9 +76,22 @@ class HashedLru {
     push_front(i);
     return nodes_[i].value;
   }
+  // Drops least recent entries while `expired` holds for the least recent one; `dropped` sees each.
+  template <typename Expired, typename Dropped>
+  void drop_least_recent_while(Expired expired, Dropped dropped) {
+    while (tail_ != kNone && expired(nodes_[tail_].value)) {
+      const std::uint32_t i = tail_;
+      dropped(nodes_[i].value);
+      unlink(i);
+      unchain(i);
+      nodes_[i].live = false;
+      free_.push_back(i);
+    }
+  }
   template <typename Fn>
   void for_each_value(Fn fn) const {
-    for (const Node& n : nodes_) fn(n.value);
+    for (const Node& n : nodes_)
+      if (n.live) fn(n.value);
   }
 
  private:
@@ -78,6 +101,7 @@ class HashedLru {
     V value;
     std::uint32_t prev = kNone, next = kNone;  // recency list, most recent first
     std::uint32_t chain = kNone;               // next in the same hash bucket
+    bool live = true;                          // false while on the free list
   };
   std::size_t bucket(std::uint64_t hash) const { return (hash ^ (hash >> 29)) & (buckets_.size() - 1); }
   void unlink(std::uint32_t i) {
@@ -96,17 +120,30 @@ class HashedLru {
     while (*link != i) link = &nodes_[*link].chain;
     *link = nodes_[i].chain;
   }
+  // Chains are rebuilt in index order: which bucket holds what never changes what get() finds.
+  void rehash(std::size_t buckets) {
+    buckets_.assign(buckets, kNone);
+    for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+      if (!nodes_[i].live) continue;
+      std::uint32_t& head = buckets_[bucket(nodes_[i].hash)];
+      nodes_[i].chain = head;
+      head = i;
+    }
+  }
 
   std::size_t capacity_;
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> buckets_;
+  std::vector<std::uint32_t> free_;
   std::uint32_t head_ = kNone, tail_ = kNone;
 };
 
 constexpr const char* kCombinedPrefix = "(combined from similar events): ";
 
-// The scheduler's recorder (events.k8s.io) has no aggregator (see the header).
-bool aggregates(const std::string& source) { return source != "default-scheduler"; }
+// The components that report through events.k8s.io (client-go tools/events) rather than
+// tools/record: the scheduler. Their recorder has no aggregator, keys a series without the
+// message, keeps every series in a map and finishes those not seen for 6 minutes.
+bool reports_through_events_api(const std::string& source) { return source == "default-scheduler"; }
 
 std::uint64_t mix(std::uint64_t h, std::string_view s) {
   // boost::hash_combine's 64-bit mixing over std::hash of each part.
@@ -133,12 +170,18 @@ struct EventLog::Correlator {
     std::size_t example = kNoEvent;  // index in the series
   };
   // An Event in series_, found by its object, type, reason and message, or by its aggregate
-  // key alone once the aggregator combines them.
+  // key alone once the aggregator combines them (or always, for the events API).
   struct Series {
     std::size_t index;  // in the series
     bool combined;
+    SimTime last;       // the series' last occurrence (LastObservedTime)
   };
-  explicit Correlator(std::size_t entries) : similar(entries), series(entries) {}
+  Correlator(std::size_t entries, bool events_api)
+      : events_api(events_api), similar(entries), series(events_api ? HashedLru<Series>::kUnbounded : entries) {}
+  // tools/events: no aggregator, no message in the series key, an unbounded cache that its
+  // finishSeries ticker (every 6 minutes from the start) empties of series not seen for 6 minutes.
+  bool events_api;
+  SimTime finished_at;  // the last finishSeries tick applied
   HashedLru<Similar> similar;
   HashedLru<Series> series;
 };
@@ -151,7 +194,7 @@ EventLog::Correlator& EventLog::correlator_for(const std::string& source) {
   // Events come in runs from one component: the last one's recorder is most often the one.
   if (last_correlator_ && last_source_ == source) return *last_correlator_;
   auto& c = correlators_[source];
-  if (!c) c = std::make_unique<Correlator>(options_.lru_entries);
+  if (!c) c = std::make_unique<Correlator>(options_.lru_entries, reports_through_events_api(source));
   last_source_ = source;
   last_correlator_ = c.get();
   return *c;
@@ -170,9 +213,20 @@ void EventLog::record(Event e) {
     release(s.example);
     s.example = index;
   };
+  if (c.events_api) {
+    // finishSeries: the ticks since the last event can only have dropped what was already idle
+    // then, so the latest tick stands for all of them.
+    const Duration finish = options_.finish_series_after;
+    const SimTime tick{finish.us > 0 ? e.time.us / finish.us * finish.us : 0};
+    if (tick > c.finished_at) {
+      c.finished_at = tick;
+      c.series.drop_least_recent_while([&](const Correlator::Series& s) { return s.last < tick - finish; },
+                                       release_series);
+    }
+  }
   bool combined = false;
   Correlator::Similar* similar = nullptr;
-  if (aggregates(e.source)) {
+  if (!c.events_api) {
     similar = c.similar.get(key, [&](const Correlator::Similar& s) { return same_aggregate(at(s.example), e); });
     if (!similar) similar = &c.similar.put_new(key, Correlator::Similar{{}, e.time, kNoEvent}, release_similar);
     else if (e.time - similar->last > options_.max_interval) similar->messages.clear();
@@ -186,17 +240,21 @@ void EventLog::record(Event e) {
       combined = true;
     }
   }
-  const std::uint64_t series_key = combined ? mix(key, kCombinedPrefix) : mix(key, e.message);
+  const bool keyed_by_message = !combined && !c.events_api;
+  const std::uint64_t series_key =
+      combined ? mix(key, kCombinedPrefix) : keyed_by_message ? mix(key, e.message) : key;
   e.last_time = e.time;
   const bool kept = !keep_ || keep_(e);
   auto same_series = [&](const Correlator::Series& s) {
     const Event& ev = at(s.index);
-    return s.combined == combined && same_aggregate(ev, e) && (combined || ev.message == e.message);
+    return s.combined == combined && same_aggregate(ev, e) && (!keyed_by_message || ev.message == e.message);
   };
   if (Correlator::Series* s = c.series.get(series_key, same_series)) {
     Event& ev = at(s->index);
     ++ev.count;
     ev.last_time = e.time;
+    s->last = e.time;
+    // The events API patches only the series (count, lastObservedTime): the note stays the first.
     if (combined) ev.message = kCombinedPrefix + e.message;
     e.count = ev.count;
     if (similar) set_example(*similar, s->index);
@@ -204,7 +262,7 @@ void EventLog::record(Event e) {
     return;
   }
   const std::size_t index = series_count();
-  c.series.put_new(series_key, Correlator::Series{index, combined}, release_series);
+  c.series.put_new(series_key, Correlator::Series{index, combined, e.time}, release_series);
   if (similar) set_example(*similar, index);
   e.count = 1;
   if (kept) events_.push_back(e);

@@ -65,20 +65,26 @@ struct Hint {
   std::string message;
 };
 
-// What the client-go event recorder (tools/record EventCorrelator) does before an event reaches
-// the API server, so that a week of a fleet holds one Event per series, not a million copies:
+// What the client-go event recorders do before an event reaches the API server, so that a week
+// of a fleet holds one Event per series, not a million copies. Most components use tools/record
+// (EventCorrelator):
 //  - EventAggregator: events with the same source, object, type and reason but different messages
 //    are "similar"; once 10 distinct messages were seen within 10 minutes of each other, the next
 //    ones are folded into one Event whose message is "(combined from similar events): <latest>".
 //  - eventLogger: an identical event (same source, object, type, reason, message) updates the
 //    existing Event: count + 1, lastTimestamp = now, firstTimestamp kept.
 // Both caches are LRUs of 4,096 entries (maxLruCacheEntries), per reporting component as each
-// component has its own recorder. The scheduler reports through events.k8s.io (tools/events),
-// which dedupes identical events into a series but has no aggregator.
+// component has its own recorder.
+// The scheduler reports through events.k8s.io (tools/events): no aggregator, and a series is keyed
+// by object, type and reason without the message, so a pod's FailedScheduling Event keeps the
+// note it was created with while its count grows (the series patch carries only count and
+// lastObservedTime). Its cache is a map without a limit, emptied every 6 minutes (finishTime) of
+// series not observed in the last 6 minutes; the next occurrence starts a new Event.
 struct CorrelatorOptions {
   int max_similar_events = 10;                       // defaultAggregateMaxEvents
   Duration max_interval = Duration::seconds(600);    // defaultAggregateIntervalInSeconds
   std::size_t lru_entries = 4096;                    // maxLruCacheEntries
+  Duration finish_series_after = Duration::minutes(6);  // tools/events finishTime
 };
 
 class EventLog {

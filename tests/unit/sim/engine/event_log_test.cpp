@@ -1,6 +1,7 @@
 #include "sim/engine/event_log.hpp"
 
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 
 namespace eksim::engine {
 namespace {
@@ -68,13 +69,45 @@ TEST(EventCorrelator, SimilarMessagesMoreThanTenMinutesApartStartOver) {
   EXPECT_EQ(log.series_count(), 12u);
 }
 
-TEST(EventCorrelator, TheSchedulersEventsAreNotCombined) {
+TEST(EventCorrelator, TheSchedulersSeriesKeepsItsFirstNoteAndCounts) {
+  // events.k8s.io: the series key has no message and the patch carries only the series.
   EventLog log;
   ObjectRef pod{"Pod", "default", "p"};
   for (int i = 0; i < 12; ++i)
     log.record(SimTime{} + Duration::seconds(i), EventType::Warning, "FailedScheduling", pod,
                "0/" + std::to_string(i) + " nodes are available", "default-scheduler");
-  EXPECT_EQ(log.series_count(), 12u);
+  ASSERT_EQ(log.series_count(), 1u);
+  const Event e = log.copy_series()[0];
+  EXPECT_EQ(e.message, "0/0 nodes are available");
+  EXPECT_EQ(e.count, 12);
+  EXPECT_EQ(e.last_time, SimTime{} + Duration::seconds(11));
+  EXPECT_EQ(log.occurrences(), 12u);
+  EXPECT_EQ(log.events().back().message, "0/11 nodes are available");  // occurrences keep theirs
+}
+
+TEST(EventCorrelator, TheSchedulersSeriesFinishesAfterSixIdleMinutesAtTheNextTick) {
+  EventLog log;
+  ObjectRef pod{"Pod", "default", "p"};
+  auto at = [&](Duration t) { log.record(SimTime{} + t, EventType::Warning, "FailedScheduling", pod, "m", "default-scheduler"); };
+  at(Duration::minutes(1));
+  at(Duration::seconds(450));  // 7m30s: the 6m tick drops only series idle since before 0m
+  EXPECT_EQ(log.series_count(), 1u);
+  at(Duration::seconds(450 + 330));  // 13m: idle 5m30s at the 12m tick (cutoff 6m): kept
+  EXPECT_EQ(log.series_count(), 1u);
+  at(Duration::minutes(25));  // idle since 13m: the 24m tick (cutoff 18m) finished it
+  ASSERT_EQ(log.series_count(), 2u);
+  EXPECT_EQ(log.copy_series()[0].count, 3);
+  EXPECT_EQ(log.copy_series()[1].count, 1);
+}
+
+TEST(EventCorrelator, TheSchedulersCacheHasNoLimit) {
+  EventLog log(CorrelatorOptions{10, Duration::seconds(600), 2});
+  for (int round = 0; round < 2; ++round)
+    for (int i = 0; i < 5000; ++i)
+      log.record(SimTime{} + Duration::seconds(round), EventType::Warning, "FailedScheduling",
+                 ObjectRef{"Pod", "default", fmt::format("p{}", i)}, "m", "default-scheduler");
+  EXPECT_EQ(log.series_count(), 5000u);
+  EXPECT_EQ(log.copy_series()[4999].count, 2);
 }
 
 TEST(EventCorrelator, AnEventEvictedFromTheCacheStartsANewEvent) {

@@ -140,7 +140,13 @@ TEST(KubectlE2E, Lab000GpuNodeGroup) {
                                               "nvidia.com/gpu:NoSchedule op=Exists"}))
       << describe.text;
   EXPECT_NE(describe.text.find("Successfully assigned default/gpu-pod to ip-192-168-12-11"), std::string::npos) << describe.text;
-  EXPECT_NE(describe.text.find("1 Insufficient nvidia.com/gpu"), std::string::npos) << describe.text;
+  // The scheduler's events.k8s.io series keeps the note it was created with (the pod first failed
+  // on the two CPU nodes) and counts the later attempts, whatever their messages.
+  EXPECT_NE(describe.text.find("FailedScheduling  73s (x4 over 4m3s)  default-scheduler  0/2 nodes are available: 2 "
+                               "node(s) didn't match Pod's node affinity/selector."),
+            std::string::npos)
+      << describe.text;
+  EXPECT_EQ(describe.text.find("Insufficient nvidia.com/gpu"), std::string::npos) << describe.text;
 
   Output logs = lab.kubectl("logs gpu-pod");
   EXPECT_NE(logs.text.find("| NVIDIA-SMI 580.126.20             Driver Version: 580.126.20     CUDA Version: 13.0     |"),
