@@ -1,5 +1,6 @@
 #include "models/k8s/scheduling/queueing_hints.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "models/k8s/scheduler_controller.hpp"
@@ -8,6 +9,8 @@
 namespace eksim::k8s {
 namespace {
 
+using engine::Duration;
+using engine::SimTime;
 using testing::K8sWorld;
 
 Pod requesting(const std::string& name, std::int64_t cpu_milli) {
@@ -91,6 +94,37 @@ TEST(QueueingHints, ParkedPodsAreStillFlushedAfterFiveMinutes) {
   EXPECT_EQ(ev.back().count, 2);  // the identical message is one Event with count 2
   ASSERT_EQ(w.log.series_count(), 1u);
   EXPECT_EQ(w.log.copy_series()[0].count, 2);
+}
+
+TEST(QueueingHints, ThousandsOfParkedReplicasRetryTogetherAndKeepOneEventEach) {
+  // A Deployment's worth of identical pods that never fit: every one fails at once, parks, and is
+  // flushed back after 5 min (at the 30 s tick past it, 330 s), then again 330 s later. Each pod
+  // keeps one FailedScheduling Event (events.k8s.io series) whose count is its attempts.
+  World w;
+  w.add_ready_node("small", ResourceList{{"cpu", 1000}, {"pods", 110}});
+  constexpr int kPods = 3000;
+  for (int i = 0; i < kPods; ++i) w.api.create_pod(requesting(fmt::format("r-{:04}", i), 2000));
+  w.run_until_s(1);
+  EXPECT_EQ(w.events("FailedScheduling").size(), std::size_t{kPods});
+  EXPECT_EQ(w.scheduler.unschedulable_pods().size(), std::size_t{kPods});
+  w.run_until_s(329);
+  EXPECT_EQ(w.events("FailedScheduling").size(), std::size_t{kPods});
+  w.run_until_s(331);
+  EXPECT_EQ(w.events("FailedScheduling").size(), std::size_t{2 * kPods});
+  w.run_until_s(661);
+  EXPECT_EQ(w.events("FailedScheduling").size(), std::size_t{3 * kPods});
+  ASSERT_EQ(w.log.series_count(), std::size_t{kPods});
+  const auto series = w.log.copy_series();
+  EXPECT_EQ(series.front().count, 3);
+  EXPECT_EQ(series.back().count, 3);
+  EXPECT_EQ(series.back().object.name, "r-2999");
+  EXPECT_EQ(series.back().last_time, SimTime{} + Duration::seconds(660));
+  // A node they fit on: the whole group moves at once and the first 110 bind to it.
+  w.add_ready_node("large", ResourceList{{"cpu", 400000}, {"pods", 110}});
+  w.run_until_s(700);
+  EXPECT_EQ(w.events("Scheduled").size(), 110u);
+  EXPECT_EQ(w.scheduler.unschedulable_pods().size(), std::size_t{kPods - 110});
+  EXPECT_EQ(w.api.pod(PodId{0}).pod.spec.node_name, "large");
 }
 
 }  // namespace
