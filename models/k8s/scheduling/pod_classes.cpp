@@ -26,8 +26,6 @@ void append_requirements(std::string& key, const std::vector<NodeSelectorRequire
 
 }  // namespace
 
-namespace {
-// The counter of an API server uid (ApiServer::new_uid), or -1.
 std::int64_t uid_serial(const std::string& uid) {
   constexpr std::string_view kPrefix = "00000000-0000-4000-8000-";
   if (uid.size() != kPrefix.size() + 12 || std::string_view(uid).substr(0, kPrefix.size()) != kPrefix) return -1;
@@ -40,6 +38,8 @@ std::int64_t uid_serial(const std::string& uid) {
   }
   return n;
 }
+
+namespace {
 constexpr std::int64_t kMaxSerialMemo = std::int64_t{1} << 22;  // 16 MiB of memo at most
 }  // namespace
 

@@ -13,6 +13,10 @@
 
 namespace eksim::k8s {
 
+// The counter of an API server uid (ApiServer::new_uid: "00000000-0000-4000-8000-" and 12 hex
+// digits), or -1 for any other uid. Two such uids compare as strings as their counters compare.
+std::int64_t uid_serial(const std::string& uid);
+
 // Pods that the kube-scheduler filters judge alike: same requests, tolerations, nodeSelector and
 // required node affinity, and nothing that looks beyond the node (no topology spread, no pod
 // (anti-)affinity, no host ports). Such a pod fits a node exactly when its class's

@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "models/k8s/quantity.hpp"
+#include "models/k8s/scheduling/pod_classes.hpp"
 #include "models/k8s/scheduling/predicates.hpp"
 
 namespace eksim::autoscaling::karpenter {
@@ -476,23 +477,26 @@ std::string resources_string(const k8s::ResourceList& r) {
 
 void order_pods(std::vector<const k8s::Pod*>& pods) {
   if (pods.size() < 2) return;
+  // byCPUAndMemoryDescending: CPU, then memory, descending; then the older pod, then the smaller
+  // UID. API server UIDs are compared by their counters (the same order as the strings).
   struct Key {
     std::int64_t cpu, mem;
+    std::int64_t uid;  // uid_serial, or -1: then the strings are compared
     const k8s::Pod* p;
   };
   std::vector<Key> keys;
   keys.reserve(pods.size());
   for (const auto* p : pods) {
     auto r = k8s::pod_requests(p->spec);
-    keys.push_back(Key{r.get(k8s::kCpu), r.get(k8s::kMemory), p});
+    keys.push_back(Key{r.get(k8s::kCpu), r.get(k8s::kMemory), k8s::uid_serial(p->meta.uid), p});
   }
   std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
     if (a.cpu != b.cpu) return a.cpu > b.cpu;
     if (a.mem != b.mem) return a.mem > b.mem;
     if (a.p->meta.creation_timestamp != b.p->meta.creation_timestamp)
       return a.p->meta.creation_timestamp < b.p->meta.creation_timestamp;
-    if (a.p->meta.ns != b.p->meta.ns) return a.p->meta.ns < b.p->meta.ns;
-    return a.p->meta.name < b.p->meta.name;
+    if (a.uid >= 0 && b.uid >= 0) return a.uid < b.uid;
+    return a.p->meta.uid < b.p->meta.uid;
   });
   for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = keys[i].p;
 }
