@@ -14,6 +14,9 @@ LaunchTemplate Eks::launch_template_for(const NodeGroupSpec& spec) const {
     if (const InstanceType* it = catalog_.find(t)) lt.instance_types.push_back(it);
   lt.spot = spec.capacity_type == "SPOT";
   lt.security_groups = spec.vpc_security_group_ids;
+  // EKS User Guide, "Amazon EKS security group requirements": without security groups in the
+  // launch template, EKS puts the node group's instances in the cluster security group.
+  if (lt.security_groups.empty() && !cluster_security_group_.empty()) lt.security_groups = {cluster_security_group_};
   lt.iam_role = spec.iam_role_name;
   lt.instance_tags = spec.tags;
   lt.instance_tags["eks:cluster-name"] = cluster_name_;

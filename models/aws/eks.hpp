@@ -53,6 +53,9 @@ class Eks {
   std::vector<std::function<void(ManagedNodegroup&)>> on_labels_or_taints_changed;
 
   const std::string& cluster_name() const { return cluster_name_; }
+  // The cluster security group EKS attaches to a node group's instances when its launch template
+  // has no security groups (empty: none modelled, the instances get no group).
+  void set_cluster_security_group(std::string id) { cluster_security_group_ = std::move(id); }
 
  private:
   LaunchTemplate launch_template_for(const NodeGroupSpec& spec) const;
@@ -61,6 +64,7 @@ class Eks {
   AutoScaling& asg_;
   const InstanceCatalog& catalog_;
   std::string cluster_name_;
+  std::string cluster_security_group_;
   std::deque<ManagedNodegroup> nodegroups_;
 };
 

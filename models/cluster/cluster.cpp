@@ -5,6 +5,7 @@
 
 #include "models/aws/asg_rules.hpp"
 #include "models/aws/subnet_addresses.hpp"
+#include "models/cluster/control_plane_groups.hpp"
 #include "models/cluster/nodegroup_health.hpp"
 #include "models/cluster/registry_access.hpp"
 #include "models/cluster/system_addons.hpp"
@@ -102,6 +103,14 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   eks_spot = std::make_unique<EksSpotHandling>(*this);
   spot.listeners.push_back([this](const aws::SpotSignal& s) { eks_spot->on_signal(s); });
   for (const auto& sg : spec_.security_groups) security_groups.put(security_group_from_spec(sg));
+  // A scenario that models the control plane's groups gets the cluster security group EKS
+  // creates with every cluster, unless it declares that group itself.
+  if (spec_.primary_security_group.empty() && !spec_.cluster_security_group.empty()) {
+    aws::SecurityGroup primary = eks_cluster_security_group(spec_.name, rng.get("eks/cluster-security-group"));
+    spec_.primary_security_group = primary.id;
+    security_groups.put(std::move(primary));
+  }
+  eks.set_cluster_security_group(spec_.primary_security_group);
   ec2.on_running.push_back([this](aws::Instance& i) { on_instance_running(i); });
   ec2.on_terminated.push_back([this](aws::Instance& i) { on_instance_terminated(i); });
   eks.on_labels_or_taints_changed.push_back([this](aws::ManagedNodegroup& ng) { on_labels_or_taints_changed(ng); });
@@ -260,14 +269,10 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
 }
 
 bool Cluster::api_server_reachable(const aws::Instance& inst) const {
-  if (spec_.cluster_security_group.empty()) return true;
+  auto endpoint = control_plane_eni(spec_);
+  if (!endpoint) return true;
   aws::Eni node{aws::parse_ipv4(inst.private_ip).value_or(0), inst.security_groups};
-  // The endpoint's ENIs sit in the cluster's subnets; its address matters only to CIDR rules,
-  // so the first address EC2 hands out in the first subnet stands for it.
-  aws::Eni endpoint{0, {spec_.cluster_security_group}};
-  if (!spec_.subnets.empty())
-    if (auto cidr = aws::Ipv4Cidr::parse(spec_.subnets.front().cidr)) endpoint.ip = cidr->network + 4;
-  return security_groups.reachable(node, endpoint, "tcp", 443);
+  return security_groups.reachable(node, *endpoint, "tcp", 443);
 }
 
 void Cluster::join_instance(const aws::Instance& inst, k8s::MachineSpec machine) {

@@ -110,6 +110,11 @@ struct ClusterSpec {
   // cluster security group, or terraform-aws-modules/eks's cluster SG). When given, a node joins
   // only if its groups let it reach that ENI on TCP 443; empty = not modelled, every node may.
   std::string cluster_security_group;
+  // `cluster.primarySecurityGroup`: the cluster security group EKS itself creates
+  // (eks-cluster-sg-<name>-<id>: all traffic from itself, all egress), on the control plane's ENIs
+  // and on the instances of every managed node group whose launch template names no group. When
+  // empty and cluster_security_group is given, the Cluster creates it as EKS does.
+  std::string primary_security_group;
   std::vector<NodeGroupSpec> node_groups;
   std::vector<AddonSpec> addons;
   AutoscalerSpec autoscaler;

@@ -623,6 +623,10 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
     c.cluster_security_group = x->as_string();
     check_security_group_exists(c, c.cluster_security_group, *x);
   }
+  if (auto x = r.get("primarySecurityGroup")) {
+    c.primary_security_group = x->as_string();
+    check_security_group_exists(c, c.primary_security_group, *x);
+  }
   if (auto access = r.get("access")) c.access = read_access(*access);
   if (auto ngs = r.get("nodeGroups")) {
     (void)MapReader(*ngs, "nodeGroups");  // a mapping, or a located error
