@@ -17,6 +17,7 @@ using engine::SimTime;
 
 SchedulerController::SchedulerController(ApiServer& api, SchedulerControllerOptions options, Kubelet* kubelet)
     : api_(api), options_(std::move(options)), kubelet_(kubelet) {
+  api_.log().report_through_events_api(options_.scheduler_name);
   api_.on_pod_added.push_back([this](PodId id) { on_pod_added(id); });
   api_.on_pod_bound.push_back([this](PodId id) {
     const PodRecord& r = api_.pod(id);
@@ -232,6 +233,21 @@ bool SchedulerController::parked_member(std::uint32_t pod, std::uint64_t serial)
   return st.group != kNotParked && st.park_serial == serial;
 }
 
+std::uint32_t SchedulerController::first_parked(ParkedGroup& group) const {
+  // Members before `head` are stale for good (a pod parks again only as a new member at the
+  // back), so each is stepped over once: asking a group costs O(1) amortized, not O(members).
+  while (!parked_member(group.members[group.head].first, group.members[group.head].second)) ++group.head;
+  return group.members[group.head].first;
+}
+
+void SchedulerController::drop_stale_members(ParkedGroup& group) const {
+  auto& members = group.members;
+  members.erase(std::remove_if(members.begin(), members.end(),
+                               [&](const auto& m) { return !parked_member(m.first, m.second); }),
+                members.end());
+  group.head = 0;
+}
+
 void SchedulerController::requeue_if(
     const std::function<bool(const Pod& pending, const std::set<std::string>* rejected_by)>& worth) {
   if (parked_ == 0) return;
@@ -243,13 +259,10 @@ void SchedulerController::requeue_if(
   for (std::uint32_t g : live_groups_) {
     // A group's pods share their filter class and rejecting plugins: one answer holds for all.
     ParkedGroup& group = groups_[g];
-    auto& members = group.members;
-    members.erase(std::remove_if(members.begin(), members.end(),
-                                 [&](const auto& m) { return !parked_member(m.first, m.second); }),
-                  members.end());
-    const std::uint32_t rep = members.front().first;
-    if (worth(api_.pod(PodId{rep}).pod, rejected_by(rep)))
-      for (const auto& m : members) move.push_back(PodId{m.first});
+    const std::uint32_t rep = first_parked(group);
+    if (!worth(api_.pod(PodId{rep}).pod, rejected_by(rep))) continue;
+    for (std::size_t i = group.head; i < group.members.size(); ++i)
+      if (parked_member(group.members[i].first, group.members[i].second)) move.push_back(PodId{group.members[i].first});
   }
   for (std::uint32_t pod : parked_alone_)
     if (worth(api_.pod(PodId{pod}).pod, rejected_by(pod))) move.push_back(PodId{pod});
@@ -297,10 +310,7 @@ void SchedulerController::park(PodId id) {
       live_groups_.push_back(g);
     }
     // Stale members are dropped when they outnumber the live ones, so a group stays O(live).
-    if (group.members.size() > 2 * group.live + 16)
-      group.members.erase(std::remove_if(group.members.begin(), group.members.end(),
-                                         [&](const auto& m) { return !parked_member(m.first, m.second); }),
-                          group.members.end());
+    if (group.members.size() > 2 * group.live + 16) drop_stale_members(group);
     group.members.emplace_back(id.v, st.park_serial);
   }
   park_order_.push_back(Parked{api_.now(), id.v, st.park_serial});
@@ -315,6 +325,7 @@ void SchedulerController::unpark(PodId id) {
     parked_alone_.erase(id.v);
   } else if (ParkedGroup& group = groups_[st.group]; --group.live == 0) {
     group.members.clear();
+    group.head = 0;
     // Swap-remove from the live list; the order of live_groups_ never shows (moves are sorted).
     const std::uint32_t last = live_groups_.back();
     live_groups_[group.position] = last;

@@ -88,6 +88,7 @@ class SchedulerController {
     std::vector<std::pair<std::uint32_t, std::uint64_t>> members;  // (pod, park serial)
     std::size_t live = 0;
     std::size_t position = 0;  // in live_groups_ while live > 0
+    std::size_t head = 0;      // members before it are stale
   };
   // activeQ entry: highest priority first, then first queued.
   struct Active {
@@ -120,6 +121,8 @@ class SchedulerController {
   std::uint32_t group_of(const Pod& pod, const std::shared_ptr<const ScheduleResult>& failure);
   void unpark(PodId id);
   bool parked_member(std::uint32_t pod, std::uint64_t serial) const;
+  std::uint32_t first_parked(ParkedGroup& group) const;
+  void drop_stale_members(ParkedGroup& group) const;
   void set_listed(PodId id, bool listed);
   void move_to_active_or_backoff(PodId id);
   PodQueueState& state(PodId id);

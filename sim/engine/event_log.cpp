@@ -140,11 +140,6 @@ class HashedLru {
 
 constexpr const char* kCombinedPrefix = "(combined from similar events): ";
 
-// The components that report through events.k8s.io (client-go tools/events) rather than
-// tools/record: the scheduler. Their recorder has no aggregator, keys a series without the
-// message, keeps every series in a map and finishes those not seen for 6 minutes.
-bool reports_through_events_api(const std::string& source) { return source == "default-scheduler"; }
-
 std::uint64_t mix(std::uint64_t h, std::string_view s) {
   // boost::hash_combine's 64-bit mixing over std::hash of each part.
   h ^= std::hash<std::string_view>{}(s) + 0x9e3779b97f4a7c15ull + (h << 12) + (h >> 4);
@@ -177,7 +172,9 @@ struct EventLog::Correlator {
     SimTime last;       // the series' last occurrence (LastObservedTime)
   };
   Correlator(std::size_t entries, bool events_api)
-      : events_api(events_api), similar(entries), series(events_api ? HashedLru<Series>::kUnbounded : entries) {}
+      : events_api(events_api),
+        similar(events_api ? 1 : entries),  // tools/events has no aggregator
+        series(events_api ? HashedLru<Series>::kUnbounded : entries) {}
   // tools/events: no aggregator, no message in the series key, an unbounded cache that its
   // finishSeries ticker (every 6 minutes from the start) empties of series not seen for 6 minutes.
   bool events_api;
@@ -194,7 +191,7 @@ EventLog::Correlator& EventLog::correlator_for(const std::string& source) {
   // Events come in runs from one component: the last one's recorder is most often the one.
   if (last_correlator_ && last_source_ == source) return *last_correlator_;
   auto& c = correlators_[source];
-  if (!c) c = std::make_unique<Correlator>(options_.lru_entries, reports_through_events_api(source));
+  if (!c) c = std::make_unique<Correlator>(options_.lru_entries, events_api_sources_.contains(source));
   last_source_ = source;
   last_correlator_ = c.get();
   return *c;

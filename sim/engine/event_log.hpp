@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/engine/time.hpp"
@@ -98,6 +99,10 @@ class EventLog {
   void record(Event e);
   void record(SimTime time, EventType type, std::string reason, ObjectRef object, std::string message,
               std::string source);
+  // `source` reports through events.k8s.io (client-go tools/events, as kube-scheduler does) rather
+  // than tools/record: its recorder has no aggregator, keys a series without the message, keeps
+  // every series in a map and finishes those not seen for 6 minutes. Call before its first event.
+  void report_through_events_api(std::string source) { events_api_sources_.insert(std::move(source)); }
   void record_activity(Activity a) { activities_.push_back(std::move(a)); }
   void record_hint(Hint h) { hints_.push_back(std::move(h)); }
 
@@ -152,6 +157,7 @@ class EventLog {
   std::function<bool(const Event&)> keep_;
   std::uint64_t occurrences_ = 0;
   std::unordered_map<std::string, std::unique_ptr<Correlator>> correlators_;  // by source
+  std::unordered_set<std::string> events_api_sources_;
   std::string last_source_;
   Correlator* last_correlator_ = nullptr;
 };

@@ -232,6 +232,14 @@ struct HttpServer::Impl {
     co_await ws.async_accept(req, net::redirect_error(net::use_awaitable, ec));
     if (ec) co_return;
     ws.binary(true);
+    // kubectl registers its stream pipes only after the upgrade returns, in a goroutine racing its
+    // reader loop: a frame that arrives first is dropped ("Unknown stream id 2, discarding
+    // message") and the close then fails the exec with "closed all streams". A real container
+    // runtime takes tens of milliseconds to start the process before anything is written, so wait
+    // as long before the first frame.
+    net::steady_timer process_start(ws.get_executor(), std::chrono::milliseconds(150));
+    co_await process_start.async_wait(net::redirect_error(net::use_awaitable, ec));
+    ec = {};
     auto frame = [&](char channel, const std::string& data) -> net::awaitable<void> {
       std::string payload = std::string(1, channel) + data;
       co_await ws.async_write(net::buffer(payload), net::redirect_error(net::use_awaitable, ec));

@@ -72,6 +72,7 @@ TEST(EventCorrelator, SimilarMessagesMoreThanTenMinutesApartStartOver) {
 TEST(EventCorrelator, TheSchedulersSeriesKeepsItsFirstNoteAndCounts) {
   // events.k8s.io: the series key has no message and the patch carries only the series.
   EventLog log;
+  log.report_through_events_api("default-scheduler");
   ObjectRef pod{"Pod", "default", "p"};
   for (int i = 0; i < 12; ++i)
     log.record(SimTime{} + Duration::seconds(i), EventType::Warning, "FailedScheduling", pod,
@@ -87,6 +88,7 @@ TEST(EventCorrelator, TheSchedulersSeriesKeepsItsFirstNoteAndCounts) {
 
 TEST(EventCorrelator, TheSchedulersSeriesFinishesAfterSixIdleMinutesAtTheNextTick) {
   EventLog log;
+  log.report_through_events_api("default-scheduler");
   ObjectRef pod{"Pod", "default", "p"};
   auto at = [&](Duration t) { log.record(SimTime{} + t, EventType::Warning, "FailedScheduling", pod, "m", "default-scheduler"); };
   at(Duration::minutes(1));
@@ -102,12 +104,32 @@ TEST(EventCorrelator, TheSchedulersSeriesFinishesAfterSixIdleMinutesAtTheNextTic
 
 TEST(EventCorrelator, TheSchedulersCacheHasNoLimit) {
   EventLog log(CorrelatorOptions{10, Duration::seconds(600), 2});
+  log.report_through_events_api("default-scheduler");
   for (int round = 0; round < 2; ++round)
     for (int i = 0; i < 5000; ++i)
       log.record(SimTime{} + Duration::seconds(round), EventType::Warning, "FailedScheduling",
                  ObjectRef{"Pod", "default", fmt::format("p{}", i)}, "m", "default-scheduler");
   EXPECT_EQ(log.series_count(), 5000u);
   EXPECT_EQ(log.copy_series()[4999].count, 2);
+}
+
+TEST(EventCorrelator, TheEventsApiIsPerRecorderNotPerName) {
+  // A scheduler under another schedulerName reports through events.k8s.io too; a component that
+  // did not register keeps tools/record's message-keyed series, whatever it calls itself.
+  EventLog log;
+  log.report_through_events_api("gpu-scheduler");
+  ObjectRef pod{"Pod", "default", "p"};
+  for (int i = 0; i < 3; ++i) {
+    log.record(SimTime{} + Duration::seconds(i), EventType::Warning, "FailedScheduling", pod,
+               "0/" + std::to_string(i) + " nodes are available", "gpu-scheduler");
+    log.record(SimTime{} + Duration::seconds(i), EventType::Warning, "FailedScheduling", pod,
+               "0/" + std::to_string(i) + " nodes are available", "default-scheduler");
+  }
+  const std::vector<Event> series = log.copy_series();
+  ASSERT_EQ(series.size(), 4u);
+  EXPECT_EQ(series[0].source, "gpu-scheduler");
+  EXPECT_EQ(series[0].count, 3);
+  for (std::size_t i = 1; i < 4; ++i) EXPECT_EQ(series[i].count, 1) << series[i].message;
 }
 
 TEST(EventCorrelator, AnEventEvictedFromTheCacheStartsANewEvent) {
