@@ -1,7 +1,10 @@
 #include "sim/engine/event_log.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <deque>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 #include <boost/container/small_vector.hpp>
@@ -171,6 +174,27 @@ struct EventLog::Correlator {
     bool combined;
     SimTime last;       // the series' last occurrence (LastObservedTime)
   };
+  // The broadcaster's queue: when each queued event is written (ascending), and the rate
+  // limiter's theoretical arrival time (GCRA, the token bucket's equivalent in integer time).
+  struct Sink {
+    SinkLimits limits;
+    std::deque<SimTime> writes;
+    SimTime tat;
+    // Written events leave the queue; is there room for one more?
+    bool has_room(SimTime now) {
+      while (!writes.empty() && writes.front() <= now) writes.pop_front();
+      return writes.size() < limits.queue;
+    }
+    void enqueue(SimTime now) {
+      const Duration interval{std::llround(1e6 / limits.qps)};
+      const Duration tolerance{interval.us * (limits.burst - 1)};
+      const SimTime ready = writes.empty() ? now : std::max(now, writes.back());  // one writer
+      const SimTime write = std::max(ready, tat - tolerance);
+      tat = std::max(tat, write) + interval;
+      writes.push_back(write);
+    }
+  };
+  std::optional<Sink> sink;
   Correlator(std::size_t entries, bool events_api)
       : events_api(events_api),
         similar(events_api ? 1 : entries),  // tools/events has no aggregator
@@ -191,15 +215,30 @@ EventLog::Correlator& EventLog::correlator_for(const std::string& source) {
   // Events come in runs from one component: the last one's recorder is most often the one.
   if (last_correlator_ && last_source_ == source) return *last_correlator_;
   auto& c = correlators_[source];
-  if (!c) c = std::make_unique<Correlator>(options_.lru_entries, events_api_sources_.contains(source));
+  if (!c) {
+    c = std::make_unique<Correlator>(options_.lru_entries, events_api_sources_.contains(source));
+    if (auto limits = sink_limits_.find(source); limits != sink_limits_.end()) c->sink = Correlator::Sink{limits->second, {}, {}};
+  }
   last_source_ = source;
   last_correlator_ = c.get();
   return *c;
 }
 
+bool EventLog::accepts(const std::string& source, SimTime time) {
+  Correlator& c = correlator_for(source);
+  return !c.sink || c.sink->has_room(time);
+}
+
 void EventLog::record(Event e) {
-  ++occurrences_;
   Correlator& c = correlator_for(e.source);
+  if (c.sink) {
+    if (!c.sink->has_room(e.time)) {
+      ++dropped_;
+      return;
+    }
+    c.sink->enqueue(e.time);
+  }
+  ++occurrences_;
   std::uint64_t key = mix(mix(mix(mix(static_cast<std::uint64_t>(e.type), e.object.kind), e.object.ns), e.object.name),
                           e.reason);
   auto release_similar = [this](const Correlator::Similar& s) { release(s.example); };

@@ -88,6 +88,19 @@ struct CorrelatorOptions {
   Duration finish_series_after = Duration::minutes(6);  // tools/events finishTime
 };
 
+// client-go's event pipeline in front of a component's sink: the broadcaster queues at most
+// `queue` events (maxQueuedEvents 1000, watch.DropIfChannelFull) for the one goroutine that
+// correlates and writes them, each write waiting for the component's API client rate limiter
+// (`qps`, `burst`). An event that finds the queue full is dropped before correlation: no Event,
+// no count. Only a component emitting far faster than it can write (an autoscaler speaking
+// about 100,000 pending pods every scan) ever fills it. eksim charges every queued event one
+// write (upstream a spam-filtered one costs none), so at that scale it drops a little early.
+struct SinkLimits {
+  double qps = 5;       // rest.DefaultQPS
+  int burst = 10;       // rest.DefaultBurst
+  std::size_t queue = 1000;
+};
+
 class EventLog {
  public:
   EventLog();
@@ -103,6 +116,13 @@ class EventLog {
   // than tools/record: its recorder has no aggregator, keys a series without the message, keeps
   // every series in a map and finishes those not seen for 6 minutes. Call before its first event.
   void report_through_events_api(std::string source) { events_api_sources_.insert(std::move(source)); }
+  // `source` writes through a queue and rate limiter (SinkLimits). Call before its first event.
+  void limit_sink(std::string source, SinkLimits limits) { sink_limits_[std::move(source)] = limits; }
+  // Whether an event from `source` at `time` would be queued rather than dropped, so that an
+  // emitter can skip building one that would not be.
+  bool accepts(const std::string& source, SimTime time);
+  // Events the broadcaster queues dropped, in all.
+  std::uint64_t dropped() const { return dropped_; }
   void record_activity(Activity a) { activities_.push_back(std::move(a)); }
   void record_hint(Hint h) { hints_.push_back(std::move(h)); }
 
@@ -158,6 +178,8 @@ class EventLog {
   std::uint64_t occurrences_ = 0;
   std::unordered_map<std::string, std::unique_ptr<Correlator>> correlators_;  // by source
   std::unordered_set<std::string> events_api_sources_;
+  std::unordered_map<std::string, SinkLimits> sink_limits_;
+  std::uint64_t dropped_ = 0;
   std::string last_source_;
   Correlator* last_correlator_ = nullptr;
 };

@@ -16,6 +16,9 @@ ClusterAutoscaler::ClusterAutoscaler(Cluster& cluster, CasOptions options)
   // The first loop runs one scan interval after start, as the real deployment's first RunOnce
   // follows its start-up.
   c_.sim.every(o_.scan_interval, [this] { run_once(); });
+  // Its events go out through client-go's broadcaster and its kube client (--kube-client-qps 5,
+  // --kube-client-burst 10: rest.DefaultQPS/DefaultBurst).
+  c_.log.limit_sink(name(), engine::SinkLimits{});
 }
 
 void ClusterAutoscaler::emit_status(engine::EventType type, const std::string& reason, const std::string& message) {
@@ -25,6 +28,7 @@ void ClusterAutoscaler::emit_node(k8s::NodeId node, engine::EventType type, cons
   c_.api.emit(type, reason, k8s::ApiServer::ref(c_.api.node(node).node), message, name());
 }
 void ClusterAutoscaler::emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message) {
+  if (!c_.log.accepts(name(), c_.sim.now())) return;  // the broadcaster's queue is full
   c_.api.emit(type, reason, k8s::ApiServer::ref(c_.api.pod(pod).pod), message, name());
 }
 

@@ -132,6 +132,42 @@ TEST(EventCorrelator, TheEventsApiIsPerRecorderNotPerName) {
   for (std::size_t i = 1; i < 4; ++i) EXPECT_EQ(series[i].count, 1) << series[i].message;
 }
 
+TEST(EventSink, AFullBroadcasterQueueDropsEventsBeforeCorrelation) {
+  // rest.DefaultQPS 5 and DefaultBurst 10 behind a queue of 1000: at one instant the burst is
+  // written at once and 1000 more wait their turn, 200 ms apart; the rest are dropped.
+  EventLog log;
+  log.limit_sink("cluster-autoscaler", SinkLimits{});
+  auto emit = [&](SimTime t, int pod) {
+    log.record(t, EventType::Normal, "NotTriggerScaleUp", ObjectRef{"Pod", "default", fmt::format("p{}", pod)},
+               "pod didn't trigger scale-up: 1 max node group size reached", "cluster-autoscaler");
+  };
+  for (int i = 0; i < 2000; ++i) emit(SimTime{}, i);
+  EXPECT_EQ(log.occurrences(), 1010u);
+  EXPECT_EQ(log.dropped(), 990u);
+  EXPECT_EQ(log.series_count(), 1010u);
+  EXPECT_EQ(log.events().back().object.name, "p1009");
+  // Ten seconds later 50 writes (one per 200 ms) have left the queue: room for 50.
+  EXPECT_TRUE(log.accepts("cluster-autoscaler", SimTime{} + Duration::seconds(10)));
+  for (int i = 0; i < 100; ++i) emit(SimTime{} + Duration::seconds(10), i);
+  EXPECT_EQ(log.occurrences(), 1060u);
+  EXPECT_FALSE(log.accepts("cluster-autoscaler", SimTime{} + Duration::seconds(10)));
+  // Other components are not limited.
+  for (int i = 0; i < 2000; ++i)
+    log.record(SimTime{}, EventType::Normal, "Pulled", ObjectRef{"Pod", "default", fmt::format("p{}", i)}, "m", "kubelet");
+  EXPECT_EQ(log.occurrences(), 3060u);
+}
+
+TEST(EventSink, AComponentWithinItsRateLosesNothing) {
+  // One event a second against 5 QPS: the queue never holds more than the one being written.
+  EventLog log;
+  log.limit_sink("cluster-autoscaler", SinkLimits{});
+  for (int i = 0; i < 5000; ++i)
+    log.record(SimTime{} + Duration::seconds(i), EventType::Normal, "ScaleDown", ObjectRef{"Node", "", "n"}, "m",
+               "cluster-autoscaler");
+  EXPECT_EQ(log.dropped(), 0u);
+  EXPECT_EQ(log.occurrences(), 5000u);
+}
+
 TEST(EventCorrelator, AnEventEvictedFromTheCacheStartsANewEvent) {
   EventLog log(CorrelatorOptions{10, Duration::seconds(600), 2});
   ObjectRef a{"Pod", "default", "a"}, b{"Pod", "default", "b"}, c{"Pod", "default", "c"};

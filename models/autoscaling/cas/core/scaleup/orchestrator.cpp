@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <deque>
 #include <set>
+#include <unordered_map>
 
 #include "models/autoscaling/cas/core/scaleup/equivalence/groups.hpp"
 #include "models/autoscaling/cas/core/scaleup/resource/limits.hpp"
@@ -60,9 +61,13 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   cas::FirstFitMemo first_fit(snap.view());
   for (k8s::PodId id : pending) {
     const k8s::Pod& pod = c_.api.pod(id).pod;
-    cas::PodFitter fitter(pod, snap.view(), sched);
     std::size_t j = first_fit.start(pod);
-    while (j < snap.size() && !fitter.fits(snap.at(j))) ++j;
+    // A pod like one that fit nowhere skips the search (and its PreFilter) altogether, as
+    // upstream's SimilarPodsScheduling does.
+    if (j < snap.size()) {
+      cas::PodFitter fitter(pod, snap.view(), sched);
+      while (j < snap.size() && !fitter.fits(snap.at(j))) ++j;
+    }
     first_fit.record(pod, j);
     if (j < snap.size()) snap.add_pod(j, pod);
     else remaining.push_back(id);
@@ -70,7 +75,6 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   if (remaining.empty()) return false;
 
   // Per group: skipped (back-off, max size) or an expansion option with the pods its template fits.
-  std::map<std::uint32_t, std::map<std::string, int>> reasons;  // pod -> reason -> groups
   std::vector<cas::ExpansionOption> options;
   std::map<std::string, std::int64_t> current;
   std::map<std::string, std::set<const k8s::Pod*>> fitting_by_group;  // schedulablePodGroups
@@ -78,6 +82,8 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   // Equivalence groups: a template is tested once per group of pods that schedule alike.
   std::vector<std::size_t> group_of;
   const auto equivalence = cas::build_pod_equivalence_groups(c_.api, remaining, &group_of);
+  // Every pod of an equivalence group gets the same answers: reason -> node groups, per group.
+  std::vector<std::map<std::string, int>> reasons(equivalence.size());
   const std::vector<const k8s::NodeInfo*>& all = snap.view();
   for (auto& g : groups_) {
     aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
@@ -88,7 +94,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     if (backoff_.is_backed_off(g.id, now)) skipped = "in backoff after failed scale-up";
     else if (target >= g.max) skipped = "max node group size reached";
     if (skipped) {
-      for (k8s::PodId id : remaining) reasons[id.v][skipped]++;
+      for (auto& r : reasons) r[skipped]++;
       continue;
     }
     const k8s::Node& tmpl = *templates[g.id];
@@ -108,9 +114,9 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
         fitting.push_back(&pod);
         fitting_by_group[g.id].insert(&pod);
       }
-      else
-        for (const auto& reason : res.reasons) reasons[id.v][reason]++;
     }
+    for (std::size_t e = 0; e < equivalence.size(); ++e)
+      for (const auto& reason : result_of[e].reasons) reasons[e][reason]++;
     if (fitting.empty()) continue;
     // Binpacking estimator: first fit onto new template nodes, up to the group's headroom.
     std::int64_t headroom = cas::scale_up_headroom(g.max, target, total_nodes, o_.max_nodes_total, o_.max_nodes_per_scale_up);
@@ -123,9 +129,11 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     cas::FirstFitMemo first_fit(all);
     for (const k8s::Pod* pod : fitting) {
       bool placed = false;
-      cas::PodFitter fitter(*pod, all, sched);
       std::size_t j = first_fit.start(*pod);
-      while (j < fresh.size() && !fitter.fits(fresh[j])) ++j;
+      if (j < fresh.size()) {
+        cas::PodFitter fitter(*pod, all, sched);
+        while (j < fresh.size() && !fitter.fits(fresh[j])) ++j;
+      }
       if (j < fresh.size()) {
         k8s::add_pod(fresh[j], *pod);
         placed = true;
@@ -145,11 +153,12 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   }
 
   if (options.empty() || limited_by_total) {
-    for (k8s::PodId id : remaining) {
-      std::string msg = limited_by_total ? std::string("pod didn't trigger scale-up: max total nodes in cluster reached")
-                                         : not_trigger_scale_up_message(reasons[id.v]);
-      emit_pod(id, engine::EventType::Normal, "NotTriggerScaleUp", msg);
-    }
+    std::vector<std::string> message(equivalence.size());
+    for (std::size_t e = 0; e < equivalence.size(); ++e)
+      message[e] = limited_by_total ? std::string("pod didn't trigger scale-up: max total nodes in cluster reached")
+                                    : not_trigger_scale_up_message(reasons[e]);
+    for (std::size_t k = 0; k < remaining.size(); ++k)
+      emit_pod(remaining[k], engine::EventType::Normal, "NotTriggerScaleUp", message[group_of[k]]);
     return false;
   }
   const bool uses_priority = ("," + o_.expander + ",").find(",priority,") != std::string::npos;
@@ -217,8 +226,10 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   if (!any) return false;
   last_scale_up_ = now;
   std::string msg = triggered_scale_up_message(infos_text);
-  for (const k8s::Pod* pod : best.pods)
-    if (auto id = c_.api.find_pod(pod->meta.ns, pod->meta.name)) emit_pod(*id, engine::EventType::Normal, "TriggeredScaleUp", msg);
+  std::unordered_map<const k8s::Pod*, k8s::PodId> id_of;
+  id_of.reserve(remaining.size());
+  for (k8s::PodId id : remaining) id_of.emplace(&c_.api.pod(id).pod, id);
+  for (const k8s::Pod* pod : best.pods) emit_pod(id_of.at(pod), engine::EventType::Normal, "TriggeredScaleUp", msg);
   return true;
 }
 
