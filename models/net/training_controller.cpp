@@ -7,10 +7,12 @@
 #include <limits>
 #include <set>
 
+#include "models/cluster/dns_access.hpp"
 #include "models/k8s/job_controller.hpp"
 #include "models/k8s/pod_factory.hpp"
 #include "models/k8s/quantity.hpp"
 #include "models/net/links.hpp"
+#include "models/net/rendezvous.hpp"
 #include "models/net/sharing.hpp"
 
 namespace eksim::net {
@@ -144,6 +146,11 @@ struct TrainingController::Impl {
   std::map<std::size_t, int> by_job;  // api.jobs() index -> jobs index, -1 for non-training Jobs
   std::set<std::uint32_t> in_runs;    // pods that belonged to some gang
   std::set<std::uint32_t> ending;     // pods this controller is finishing (ignore their callbacks)
+  // Workers whose store client cannot resolve the rendezvous host yet (pod id -> its retries).
+  struct Resolving {
+    std::vector<engine::EventId> timers;
+  };
+  std::map<std::uint32_t, Resolving> resolving;
 
   Impl(Cluster& cluster, NetParams p) : c(cluster), params(std::move(p)) {
     if (c.kubelet) c.kubelet->on_container_started.push_back([this](k8s::PodId id) { on_started(id); });
@@ -206,8 +213,68 @@ struct TrainingController::Impl {
 
   void on_started(k8s::PodId id) {
     Tracked* t = tracked_of_pod(id);
-    if (!t || (t->run && !t->run->over)) return;
+    if (!t || !resolves_rendezvous(*t, id)) return;
+    if (t->run && !t->run->over) return;
     try_form_gang(*t);
+  }
+
+  // --- the rendezvous host through CoreDNS ----------------------------------------------------
+
+  // Does the worker's store client resolve its rendezvous host now? When it does not, the
+  // worker retries as c10d does (rendezvous.hpp), printing each failure, and dies at the
+  // client's deadline unless CoreDNS became reachable in between (a security group fixed).
+  bool resolves_rendezvous(Tracked& t, k8s::PodId id) {
+    const k8s::PodRecord& rec = c.api.pod(id);
+    if (rec.pod.spec.containers.empty() || !rec.node.valid()) return true;
+    auto endpoint = rendezvous_endpoint(rec.pod.spec.containers.front());
+    if (!endpoint || !needs_dns(endpoint->host) || coredns_reachable(c, rec.node)) return true;
+    const ResolutionFailure failure = resolution_failure(*endpoint);
+    Resolving& res = resolving[id.v];
+    const SimTime started = c.sim.now();
+    Tracked* tp = &t;
+    for (std::size_t i = 0; i < failure.attempts.size(); ++i) {
+      const ResolutionAttempt a = failure.attempts[i];
+      const bool last = i + 1 == failure.attempts.size();
+      res.timers.push_back(c.sim.schedule_at(started + a.fails_at, [this, tp, id, a, last] {
+        emit_log(id, a.text);
+        if (last || !coredns_reachable(c, c.api.pod(id).node)) return;
+        cancel_resolving(id);  // the next getaddrinfo, after the back-off, gets an answer
+        resolving[id.v].timers.push_back(c.sim.schedule(kStoreConnectBackoff, [this, tp, id] {
+          cancel_resolving(id);
+          if (!k8s::pod_active(c.api.pod(id)) || (tp->run && !tp->run->over)) return;
+          try_form_gang(*tp);
+        }));
+      }));
+    }
+    res.timers.push_back(c.sim.schedule_at(started + failure.fails_at, [this, tp, id, failure] {
+      cancel_resolving(id);
+      for (const std::string& line : failure.final_lines) emit_log(id, line);
+      tp->status.failure_text = failure.failure_text;
+      tp->status.failed_at = c.sim.now();
+      k8s::PodRecord& r = c.api.pod(id);
+      if (!k8s::pod_active(r)) return;
+      // torchrun (or the program) exits 1 on the uncaught error.
+      r.pod.status.message = failure.failure_text;
+      r.pod.status.finished_at = c.sim.now();
+      ending.insert(id.v);
+      c.api.set_pod_phase(id, k8s::PodPhase::Failed, "Error");
+      ending.erase(id.v);
+    }));
+    return false;
+  }
+
+  void cancel_resolving(k8s::PodId id) {
+    auto it = resolving.find(id.v);
+    if (it == resolving.end()) return;
+    for (auto timer : it->second.timers) c.sim.cancel(timer);
+    resolving.erase(it);
+  }
+
+  // A worker's log line (c10d prints warnings and errors): an event with reason ContainerLog.
+  void emit_log(k8s::PodId id, const std::string& text) {
+    const k8s::PodRecord& rec = c.api.pod(id);
+    if (rec.deleted) return;
+    c.api.emit(EventType::Warning, "ContainerLog", k8s::ApiServer::ref(rec.pod), text, kSource);
   }
 
   void try_form_gang(Tracked& t) {
@@ -220,7 +287,7 @@ struct TrainingController::Impl {
     int seq = 0;
     for (k8s::PodId p : c.jobs->pods(t.job)) {
       const k8s::PodRecord& r = c.api.pod(p);
-      if (!k8s::pod_active(r) || in_runs.count(p.v) || !r.node.valid()) continue;
+      if (!k8s::pod_active(r) || in_runs.count(p.v) || resolving.count(p.v) || !r.node.valid()) continue;
       if (r.pod.status.phase != k8s::PodPhase::Running || r.pod.status.reason == "CrashLoopBackOff") continue;
       int index = seq++;
       if (indexed) {
@@ -554,7 +621,9 @@ struct TrainingController::Impl {
   // A gang member gone (node lost, deleted, evicted) while the others train: their next
   // all-reduce never completes, and the watchdog ends them.
   void on_lost(k8s::PodId id) {
-    if (ending.count(id.v) || !in_runs.count(id.v)) return;
+    if (ending.count(id.v)) return;
+    cancel_resolving(id);
+    if (!in_runs.count(id.v)) return;
     Tracked* t = tracked_of_pod(id);
     if (!t || !t->run || t->run->over || !t->run->training) return;
     Run& r = *t->run;
