@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "models/cluster/dns_access.hpp"
 #include "models/net/training_controller.hpp"
 #include "sim/scenario/runner.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -202,6 +203,42 @@ TEST(CorednsReachabilityTest, ACorednsPodOnTheWorkersNodeNeedsNoSecurityGroup) {
   auto st = status_of(run);
   ASSERT_TRUE(st);
   EXPECT_EQ(st->phase, TrainingPhase::Succeeded);
+}
+
+// Lab 000's "NCCL block" toggles (node_sg_enable_recommended_rules=false,
+// enable_aux_sg_vpc_allow=false) on its system and GPU node groups, both in the module's node SG
+// and the auxiliary group: the module's base rules ingress_self_coredns_tcp/_udp stay, so every
+// node still reaches CoreDNS on the system node; only a node SG without them cuts DNS.
+TEST(CorednsReachabilityTest, Lab000RecommendedRulesOffKeepsTheBaseCorednsRules) {
+  for (bool base_rules : {true, false}) {
+    scenario::Scenario s = load_blocked();
+    s.timeline.clear();
+    s.manifests.clear();
+    SecurityGroupSpec* node = group(s, "node-sg");
+    std::erase_if(node->ingress, [&](const SecurityGroupRuleSpec& r) {
+      return r.from_port == 1025 || (!base_rules && r.from_port == 53);
+    });
+    node->egress.clear();  // no egress_all
+    SecurityGroupSpec aux;
+    aux.name = "aux-sg";
+    SecurityGroupRuleSpec all;
+    all.protocol = "-1";
+    all.cidr = "0.0.0.0/0";
+    aux.egress = {all};  // aux_egress_all only: no VPC ingress
+    aux.egress_given = true;
+    s.cluster.security_groups.push_back(aux);
+    for (auto& g : s.cluster.node_groups) g.vpc_security_group_ids = {"node-sg", "aux-sg"};
+    scenario::RunResult run = scenario::run_scenario(s);
+    Cluster& c = *run.cluster;
+    int gpu_nodes = 0;
+    for (std::uint32_t i = 0; i < c.api.node_slots(); ++i) {
+      const k8s::NodeRecord& n = c.api.node(k8s::NodeId{i});
+      if (n.deleted || n.node.meta.labels.count("nvidia.com/gpu") == 0) continue;
+      ++gpu_nodes;
+      EXPECT_EQ(coredns_reachable(c, k8s::NodeId{i}), base_rules) << n.node.meta.name;
+    }
+    EXPECT_EQ(gpu_nodes, 2);
+  }
 }
 
 }  // namespace
