@@ -6,6 +6,8 @@
 // node SG rules ingress_self_coredns_tcp/_udp do, from the node SG itself); a CoreDNS pod on the
 // pod's own node needs no security group. EKS Auto Mode runs CoreDNS on every node as a system
 // service, so a pod there always reaches one.
+#include <string>
+
 #include "models/k8s/api_server.hpp"
 
 namespace eksim {
@@ -17,5 +19,8 @@ class Cluster;
 // node whose groups drop UDP 53 from this one. Nodes whose instances carry no modelled groups
 // let DNS through, as elsewhere.
 bool coredns_reachable(Cluster& cluster, k8s::NodeId node);
+
+// Why not, in words for eksim's HINTS ("" when a CoreDNS pod is reachable).
+std::string coredns_unreachable_reason(Cluster& cluster, k8s::NodeId node);
 
 }  // namespace eksim

@@ -151,6 +151,7 @@ struct TrainingController::Impl {
     std::vector<engine::EventId> timers;
   };
   std::map<std::uint32_t, Resolving> resolving;
+  std::set<std::size_t> dns_hinted;  // Jobs whose first unresolved worker got a hint
 
   Impl(Cluster& cluster, NetParams p) : c(cluster), params(std::move(p)) {
     if (c.kubelet) c.kubelet->on_container_started.push_back([this](k8s::PodId id) { on_started(id); });
@@ -227,7 +228,12 @@ struct TrainingController::Impl {
     const k8s::PodRecord& rec = c.api.pod(id);
     if (rec.pod.spec.containers.empty() || !rec.node.valid()) return true;
     auto endpoint = rendezvous_endpoint(rec.pod.spec.containers.front());
-    if (!endpoint || !needs_dns(endpoint->host) || coredns_reachable(c, rec.node)) return true;
+    if (!endpoint || !needs_dns(endpoint->host)) return true;
+    const std::string why = coredns_unreachable_reason(c, rec.node);
+    if (why.empty()) return true;
+    if (dns_hinted.insert(t.job).second)
+      c.hint("CorednsUnreachable", k8s::ApiServer::ref(rec.pod),
+             "cannot resolve rendezvous host " + endpoint->host + ": " + why);
     const ResolutionFailure failure = resolution_failure(*endpoint);
     Resolving& res = resolving[id.v];
     const SimTime started = c.sim.now();
