@@ -209,15 +209,33 @@ ResolutionFailure resolution_failure(const RendezvousEndpoint& endpoint) {
     else break;
   }
   f.fails_at = t;
-  f.final_lines.push_back("[c10d] The client socket has timed out after " +
-                          std::to_string(endpoint.store_timeout.us / 1000) + "ms while trying to connect to " +
-                          where + ".");
-  if (endpoint.backend == RendezvousBackend::C10d)
-    f.final_lines.push_back(
-        "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has "
-        "failed. See inner exception for details.");
+  f.final_lines = store_timeout_lines(endpoint);
   f.failure_text = f.final_lines.back();
   return f;
+}
+
+std::vector<std::string> store_timeout_lines(const RendezvousEndpoint& endpoint) {
+  std::vector<std::string> lines{"[c10d] The client socket has timed out after " +
+                                 std::to_string(endpoint.store_timeout.us / 1000) +
+                                 "ms while trying to connect to " + endpoint_text(endpoint) + "."};
+  if (endpoint.backend == RendezvousBackend::C10d)
+    lines.push_back(
+        "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has "
+        "failed. See inner exception for details.");
+  return lines;
+}
+
+int store_host_index(std::string_view host, std::string_view job_name) {
+  const std::string_view label = host.substr(0, host.find('.'));
+  if (label.size() <= job_name.size() + 1 || label.substr(0, job_name.size()) != job_name ||
+      label[job_name.size()] != '-')
+    return 0;
+  int index = 0;
+  for (char ch : label.substr(job_name.size() + 1)) {
+    if (!std::isdigit(static_cast<unsigned char>(ch)) || index > 100000) return 0;
+    index = index * 10 + (ch - '0');
+  }
+  return index;
 }
 
 }  // namespace eksim::net

@@ -62,6 +62,16 @@ struct ResolutionFailure {
   std::string failure_text;           // the last of them: the pod's message
 };
 
+// What the worker prints when its store client's deadline passes: c10d's "[c10d] The client
+// socket has timed out after Nms while trying to connect to (HOST, PORT)." and, for the c10d
+// backend, torchrun's RendezvousConnectionError (the last line is the pod's message).
+std::vector<std::string> store_timeout_lines(const RendezvousEndpoint& endpoint);
+
+// The store's host among an Indexed Job's pods: "<job>-<i>[.<subdomain>...]" names index i (the
+// pod's hostname); any other name (a Service, MASTER_ADDR) is taken to be index 0, where
+// torchrun's rank 0 hosts it.
+int store_host_index(std::string_view host, std::string_view job_name);
+
 // "The IPv6 network addresses of (HOST, PORT) cannot be retrieved (gai error: -3 - Temporary
 // failure in name resolution)." once per getaddrinfo, then the client's timeout and, for the c10d
 // backend, torchrun's RendezvousConnectionError.

@@ -253,20 +253,57 @@ struct TrainingController::Impl {
       }));
     }
     res.timers.push_back(c.sim.schedule_at(started + failure.fails_at, [this, tp, id, failure] {
-      cancel_resolving(id);
-      for (const std::string& line : failure.final_lines) emit_log(id, line);
-      tp->status.failure_text = failure.failure_text;
-      tp->status.failed_at = c.sim.now();
-      k8s::PodRecord& r = c.api.pod(id);
-      if (!k8s::pod_active(r)) return;
-      // torchrun (or the program) exits 1 on the uncaught error.
-      r.pod.status.message = failure.failure_text;
-      r.pod.status.finished_at = c.sim.now();
-      ending.insert(id.v);
-      c.api.set_pod_phase(id, k8s::PodPhase::Failed, "Error");
-      ending.erase(id.v);
+      fail_worker(*tp, id, failure.final_lines);
     }));
     return false;
+  }
+
+  // The worker's store client gave up: its last lines, then torchrun (or the program) exits 1 on
+  // the uncaught error.
+  void fail_worker(Tracked& t, k8s::PodId id, const std::vector<std::string>& lines) {
+    cancel_resolving(id);
+    for (const std::string& line : lines) emit_log(id, line);
+    t.status.failure_text = lines.back();
+    t.status.failed_at = c.sim.now();
+    k8s::PodRecord& r = c.api.pod(id);
+    if (!k8s::pod_active(r)) return;
+    r.pod.status.message = lines.back();
+    r.pod.status.finished_at = c.sim.now();
+    ending.insert(id.v);
+    c.api.set_pod_phase(id, k8s::PodPhase::Failed, "Error");
+    ending.erase(id.v);
+  }
+
+  // Every rank there: each worker's store client must also reach the store's host (TCP on the
+  // rendezvous port). A SYN the groups drop is retransmitted past the client's deadline (Linux
+  // gives up after 127 s), so the client times out at its deadline; the workers that did connect
+  // wait in the rendezvous. Checked once, when the last rank arrives.
+  bool store_reachable(Tracked& t, const std::vector<k8s::PodId>& pods) {
+    const k8s::PodRecord& first = c.api.pod(pods.front());
+    if (first.pod.spec.containers.empty()) return true;
+    auto endpoint = rendezvous_endpoint(first.pod.spec.containers.front());
+    if (!endpoint) return true;
+    std::size_t host = static_cast<std::size_t>(store_host_index(endpoint->host, c.api.jobs()[t.job].meta.name));
+    if (host >= pods.size()) host = 0;
+    const k8s::NodeId host_node = c.api.pod(pods[host]).node;
+    std::string ip;
+    const aws::Eni to = eni_of(host_node, &ip);
+    bool all = true;
+    for (k8s::PodId id : pods) {
+      const k8s::PodRecord& r = c.api.pod(id);
+      if (r.node == host_node) continue;
+      const aws::Eni from = eni_of(r.node, &ip);
+      if (from.groups.empty() || to.groups.empty() || c.security_groups.reachable(from, to, "tcp", endpoint->port))
+        continue;
+      all = false;
+      const SimTime deadline = r.pod.status.started_at.value_or(c.sim.now()) + endpoint->store_timeout;
+      Tracked* tp = &t;
+      const std::vector<std::string> lines = store_timeout_lines(*endpoint);
+      resolving[id.v].timers.push_back(c.sim.schedule_at(std::max(deadline, c.sim.now()), [this, tp, id, lines] {
+        fail_worker(*tp, id, lines);
+      }));
+    }
+    return all;
   }
 
   void cancel_resolving(k8s::PodId id) {
@@ -306,6 +343,7 @@ struct TrainingController::Impl {
     }
     for (k8s::PodId p : by_index)
       if (!p.valid()) return;  // torchrun's rendezvous waits for every rank
+    if (!store_reachable(t, by_index)) return;
     start_run(t, std::move(by_index));
   }
 

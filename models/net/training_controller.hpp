@@ -25,7 +25,9 @@
 // resolves it through CoreDNS as it starts (models/cluster/dns_access.hpp). A worker that no
 // CoreDNS pod answers on UDP 53 prints c10d's resolution warnings as ContainerLog events, takes
 // no part in a gang, and fails (exit 1, the last error line as its message) at the store
-// client's deadline; a CoreDNS path opened meanwhile lets its next attempt resolve.
+// client's deadline; a CoreDNS path opened meanwhile lets its next attempt resolve. When every
+// rank runs, each worker's store client must reach the store's host on the rendezvous port (TCP
+// through the groups) or it times out the same way, before any NCCL connection.
 //
 // Simplifications (knowingly): connects are re-checked only at NCCL's attempt boundaries (~127 s),
 // not at each SYN retransmission; communicator init otherwise takes no time; compute and

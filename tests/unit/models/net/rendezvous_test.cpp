@@ -241,5 +241,50 @@ TEST(CorednsReachabilityTest, Lab000RecommendedRulesOffKeepsTheBaseCorednsRules)
   }
 }
 
+// The same toggles with the job: the name resolves (base rules), but the worker's store client
+// cannot open TCP 29400 to the store on allreduce-0's node (no ingress_nodes_ephemeral, no VPC
+// ingress on the aux group): it times out at its 60 s deadline with torchrun's
+// RendezvousConnectionError, and no NCCL communicator is ever set up.
+TEST(CorednsReachabilityTest, Lab000TogglesOffResolveButCannotReachTheStore) {
+  scenario::Scenario s = load_blocked();
+  s.timeline.clear();
+  SecurityGroupSpec* node = group(s, "node-sg");
+  std::erase_if(node->ingress, [](const SecurityGroupRuleSpec& r) { return r.from_port == 1025; });
+  node->egress.clear();
+  SecurityGroupSpec aux;
+  aux.name = "aux-sg";
+  SecurityGroupRuleSpec all;
+  all.protocol = "-1";
+  all.cidr = "0.0.0.0/0";
+  aux.egress = {all};
+  aux.egress_given = true;
+  s.cluster.security_groups.push_back(aux);
+  for (auto& g : s.cluster.node_groups) g.vpc_security_group_ids = {"node-sg", "aux-sg"};
+  scenario::RunResult run = scenario::run_scenario(s);
+  EXPECT_EQ(count_events(run, "ContainerLog", "cannot be retrieved"), 0);
+  EXPECT_EQ(count_events(run, "ContainerLog", "Connection timed out"), 0);  // NCCL never starts
+  EXPECT_EQ(count_events(run, "TrainingStarted"), 0);
+  // allreduce-1's three pods (backoffLimit 2) each time out; allreduce-0 hosts the store and waits.
+  EXPECT_EQ(count_events(run, "ContainerLog",
+                         "[c10d] The client socket has timed out after 60000ms while trying to connect to "
+                         "(allreduce-0.allreduce, 29400)."),
+            3);
+  EXPECT_EQ(count_events(run, "ContainerLog", "RendezvousConnectionError"), 3);
+  EXPECT_EQ(count_events(run, "BackoffLimitExceeded"), 1);
+  for (std::uint32_t i = 0; i < run.cluster->api.pod_slots(); ++i)
+    if (const k8s::PodRecord& r = run.cluster->api.pod(k8s::PodId{i});
+        r.pod.meta.name.rfind("allreduce-1-", 0) == 0 && r.pod.status.phase == k8s::PodPhase::Failed) {
+      ASSERT_TRUE(r.pod.status.started_at && r.pod.status.finished_at);
+      EXPECT_EQ(*r.pod.status.finished_at - *r.pod.status.started_at, Duration::seconds(60));
+    }
+}
+
+TEST(RendezvousEndpointTest, StoreHostIsTheNamedIndex) {
+  EXPECT_EQ(store_host_index("allreduce-1.allreduce", "allreduce"), 1);
+  EXPECT_EQ(store_host_index("allreduce-0", "allreduce"), 0);
+  EXPECT_EQ(store_host_index("trainer-master", "allreduce"), 0);
+  EXPECT_EQ(store_host_index("allreduce-x.allreduce", "allreduce"), 0);
+}
+
 }  // namespace
 }  // namespace eksim::net
