@@ -7,10 +7,12 @@
 #include <limits>
 #include <set>
 
+#include "models/cluster/dns_access.hpp"
 #include "models/k8s/job_controller.hpp"
 #include "models/k8s/pod_factory.hpp"
 #include "models/k8s/quantity.hpp"
 #include "models/net/links.hpp"
+#include "models/net/rendezvous.hpp"
 #include "models/net/sharing.hpp"
 
 namespace eksim::net {
@@ -144,6 +146,12 @@ struct TrainingController::Impl {
   std::map<std::size_t, int> by_job;  // api.jobs() index -> jobs index, -1 for non-training Jobs
   std::set<std::uint32_t> in_runs;    // pods that belonged to some gang
   std::set<std::uint32_t> ending;     // pods this controller is finishing (ignore their callbacks)
+  // Workers whose store client cannot resolve the rendezvous host yet (pod id -> its retries).
+  struct Resolving {
+    std::vector<engine::EventId> timers;
+  };
+  std::map<std::uint32_t, Resolving> resolving;
+  std::set<std::size_t> dns_hinted;  // Jobs whose first unresolved worker got a hint
 
   Impl(Cluster& cluster, NetParams p) : c(cluster), params(std::move(p)) {
     if (c.kubelet) c.kubelet->on_container_started.push_back([this](k8s::PodId id) { on_started(id); });
@@ -206,8 +214,110 @@ struct TrainingController::Impl {
 
   void on_started(k8s::PodId id) {
     Tracked* t = tracked_of_pod(id);
-    if (!t || (t->run && !t->run->over)) return;
+    if (!t || !resolves_rendezvous(*t, id)) return;
+    if (t->run && !t->run->over) return;
     try_form_gang(*t);
+  }
+
+  // --- the rendezvous host through CoreDNS ----------------------------------------------------
+
+  // Does the worker's store client resolve its rendezvous host now? When it does not, the
+  // worker retries as c10d does (rendezvous.hpp), printing each failure, and dies at the
+  // client's deadline unless CoreDNS became reachable in between (a security group fixed).
+  bool resolves_rendezvous(Tracked& t, k8s::PodId id) {
+    const k8s::PodRecord& rec = c.api.pod(id);
+    if (rec.pod.spec.containers.empty() || !rec.node.valid()) return true;
+    auto endpoint = rendezvous_endpoint(rec.pod.spec.containers.front());
+    if (!endpoint || !needs_dns(endpoint->host)) return true;
+    const std::string why = coredns_unreachable_reason(c, rec.node);
+    if (why.empty()) return true;
+    if (dns_hinted.insert(t.job).second)
+      c.hint("CorednsUnreachable", k8s::ApiServer::ref(rec.pod),
+             "cannot resolve rendezvous host " + endpoint->host + ": " + why);
+    const ResolutionFailure failure = resolution_failure(*endpoint);
+    Resolving& res = resolving[id.v];
+    const SimTime started = c.sim.now();
+    Tracked* tp = &t;
+    for (std::size_t i = 0; i < failure.attempts.size(); ++i) {
+      const ResolutionAttempt a = failure.attempts[i];
+      const bool last = i + 1 == failure.attempts.size();
+      res.timers.push_back(c.sim.schedule_at(started + a.fails_at, [this, tp, id, a, last] {
+        emit_log(id, a.text);
+        if (last || !coredns_reachable(c, c.api.pod(id).node)) return;
+        cancel_resolving(id);  // the next getaddrinfo, after the back-off, gets an answer
+        resolving[id.v].timers.push_back(c.sim.schedule(kStoreConnectBackoff, [this, tp, id] {
+          cancel_resolving(id);
+          if (!k8s::pod_active(c.api.pod(id)) || (tp->run && !tp->run->over)) return;
+          try_form_gang(*tp);
+        }));
+      }));
+    }
+    res.timers.push_back(c.sim.schedule_at(started + failure.fails_at, [this, tp, id, failure] {
+      fail_worker(*tp, id, failure.final_lines);
+    }));
+    return false;
+  }
+
+  // The worker's store client gave up: its last lines, then torchrun (or the program) exits 1 on
+  // the uncaught error.
+  void fail_worker(Tracked& t, k8s::PodId id, const std::vector<std::string>& lines) {
+    cancel_resolving(id);
+    for (const std::string& line : lines) emit_log(id, line);
+    t.status.failure_text = lines.back();
+    t.status.failed_at = c.sim.now();
+    k8s::PodRecord& r = c.api.pod(id);
+    if (!k8s::pod_active(r)) return;
+    r.pod.status.message = lines.back();
+    r.pod.status.finished_at = c.sim.now();
+    ending.insert(id.v);
+    c.api.set_pod_phase(id, k8s::PodPhase::Failed, "Error");
+    ending.erase(id.v);
+  }
+
+  // Every rank there: each worker's store client must also reach the store's host (TCP on the
+  // rendezvous port). A SYN the groups drop is retransmitted past the client's deadline (Linux
+  // gives up after 127 s), so the client times out at its deadline; the workers that did connect
+  // wait in the rendezvous. Checked once, when the last rank arrives.
+  bool store_reachable(Tracked& t, const std::vector<k8s::PodId>& pods) {
+    const k8s::PodRecord& first = c.api.pod(pods.front());
+    if (first.pod.spec.containers.empty()) return true;
+    auto endpoint = rendezvous_endpoint(first.pod.spec.containers.front());
+    if (!endpoint) return true;
+    std::size_t host = static_cast<std::size_t>(store_host_index(endpoint->host, c.api.jobs()[t.job].meta.name));
+    if (host >= pods.size()) host = 0;
+    const k8s::NodeId host_node = c.api.pod(pods[host]).node;
+    std::string ip;
+    const aws::Eni to = eni_of(host_node, &ip);
+    bool all = true;
+    for (k8s::PodId id : pods) {
+      const k8s::PodRecord& r = c.api.pod(id);
+      if (r.node == host_node) continue;
+      const aws::Eni from = eni_of(r.node, &ip);
+      if (from.groups.empty() || to.groups.empty() || c.security_groups.reachable(from, to, "tcp", endpoint->port))
+        continue;
+      all = false;
+      const SimTime deadline = r.pod.status.started_at.value_or(c.sim.now()) + endpoint->store_timeout;
+      Tracked* tp = &t;
+      const std::vector<std::string> lines = store_timeout_lines(*endpoint);
+      resolving[id.v].timers.push_back(c.sim.schedule_at(std::max(deadline, c.sim.now()), [this, tp, id, lines] {
+        fail_worker(*tp, id, lines);
+      }));
+    }
+    return all;
+  }
+
+  void cancel_resolving(k8s::PodId id) {
+    auto it = resolving.find(id.v);
+    if (it == resolving.end()) return;
+    for (auto timer : it->second.timers) c.sim.cancel(timer);
+    resolving.erase(it);
+  }
+
+  // A worker's log line (c10d prints warnings and errors): an event with reason ContainerLog.
+  void emit_log(k8s::PodId id, const std::string& text) {
+    const k8s::PodRecord& rec = c.api.pod(id);
+    if (rec.deleted) return;
+    c.api.emit(EventType::Warning, "ContainerLog", k8s::ApiServer::ref(rec.pod), text, kSource);
   }
 
   void try_form_gang(Tracked& t) {
@@ -220,7 +330,7 @@ struct TrainingController::Impl {
     int seq = 0;
     for (k8s::PodId p : c.jobs->pods(t.job)) {
       const k8s::PodRecord& r = c.api.pod(p);
-      if (!k8s::pod_active(r) || in_runs.count(p.v) || !r.node.valid()) continue;
+      if (!k8s::pod_active(r) || in_runs.count(p.v) || resolving.count(p.v) || !r.node.valid()) continue;
       if (r.pod.status.phase != k8s::PodPhase::Running || r.pod.status.reason == "CrashLoopBackOff") continue;
       int index = seq++;
       if (indexed) {
@@ -233,6 +343,7 @@ struct TrainingController::Impl {
     }
     for (k8s::PodId p : by_index)
       if (!p.valid()) return;  // torchrun's rendezvous waits for every rank
+    if (!store_reachable(t, by_index)) return;
     start_run(t, std::move(by_index));
   }
 
@@ -554,7 +665,9 @@ struct TrainingController::Impl {
   // A gang member gone (node lost, deleted, evicted) while the others train: their next
   // all-reduce never completes, and the watchdog ends them.
   void on_lost(k8s::PodId id) {
-    if (ending.count(id.v) || !in_runs.count(id.v)) return;
+    if (ending.count(id.v)) return;
+    cancel_resolving(id);
+    if (!in_runs.count(id.v)) return;
     Tracked* t = tracked_of_pod(id);
     if (!t || !t->run || t->run->over || !t->run->training) return;
     Run& r = *t->run;

@@ -20,6 +20,15 @@
 // pod's message); the Job then replaces them per its backoffLimit. A security group fixed while
 // the ranks retry lets the next connect attempt through.
 //
+// Rendezvous by name: when the first container names its rendezvous host as a DNS name
+// (torchrun --rdzv-endpoint / --master-addr, env MASTER_ADDR; rendezvous.hpp), the worker
+// resolves it through CoreDNS as it starts (models/cluster/dns_access.hpp). A worker that no
+// CoreDNS pod answers on UDP 53 prints c10d's resolution warnings as ContainerLog events, takes
+// no part in a gang, and fails (exit 1, the last error line as its message) at the store
+// client's deadline; a CoreDNS path opened meanwhile lets its next attempt resolve. When every
+// rank runs, each worker's store client must reach the store's host on the rendezvous port (TCP
+// through the groups) or it times out the same way, before any NCCL connection.
+//
 // Simplifications (knowingly): connects are re-checked only at NCCL's attempt boundaries (~127 s),
 // not at each SYN retransmission; communicator init otherwise takes no time; compute and
 // communication do not overlap; jobs sharing a NIC are assumed to communicate at the same time

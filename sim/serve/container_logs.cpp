@@ -105,9 +105,19 @@ std::string nvidia_smi_on_node(const Cluster& c, const k8s::NodeRecord& node, st
 
 std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s::Container& container,
                           std::int64_t unix_us_of_sim0) {
-  if (!runs_nvidia_smi(container) || !pod.node.valid()) return "";
-  std::int64_t started = unix_us_of_sim0 + pod.pod.status.started_at.value_or(c.sim.now()).us;
-  return nvidia_smi_on_node(c, c.api.node(pod.node), started);
+  if (!pod.node.valid()) return "";
+  if (runs_nvidia_smi(container)) {
+    std::int64_t started = unix_us_of_sim0 + pod.pod.status.started_at.value_or(c.sim.now()).us;
+    return nvidia_smi_on_node(c, c.api.node(pod.node), started);
+  }
+  // A training worker's lines (NCCL, c10d, the watchdog), which the models record as ContainerLog
+  // events on the pod; they come from its first container. Read per request, not per event.
+  std::string out;
+  if (pod.pod.spec.containers.empty() || pod.pod.spec.containers.front().name != container.name) return out;
+  const engine::ObjectRef self{"Pod", pod.pod.meta.ns, pod.pod.meta.name};
+  for (const auto& e : c.log.events())
+    if (e.reason == "ContainerLog" && e.object == self) out += e.message + "\n";
+  return out;
 }
 
 }  // namespace eksim::serve

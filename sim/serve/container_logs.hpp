@@ -1,8 +1,9 @@
 #pragma once
 // What a container prints, as eksim models its command: `nvidia-smi` prints the table for the
 // node's GPU (model and memory from the instance catalog as EC2 reports them, driver and CUDA
-// versions of the node's AMI family, as the lab write-ups show them); other commands print
-// nothing eksim knows about.
+// versions of the node's AMI family, as the lab write-ups show them); a training worker prints the
+// lines the models logged for it (ContainerLog events: NCCL's retries, c10d's name-resolution and
+// store errors, the watchdog); other commands print nothing eksim knows about.
 #include <cstdint>
 #include <string>
 

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "sim/scenario/runner.hpp"
+#include "sim/scenario/scenario.hpp"
+
 namespace eksim::serve {
 namespace {
 
@@ -55,6 +60,42 @@ TEST(ContainerLogs, EveryGpuGetsItsRowsAndTheTableKeepsItsWidth) {
     EXPECT_EQ(nl - pos, out[pos] == ' ' ? 89u : 91u) << out.substr(pos, nl - pos);  // the blank separator is 89 wide
     pos = nl + 1;
   }
+}
+
+}  // namespace
+}  // namespace eksim::serve
+
+namespace eksim::serve {
+namespace {
+
+// `kubectl logs` of a worker that cannot resolve its rendezvous name: c10d's lines as the
+// training controller recorded them (scenarios/networking/coredns-port-53-blocked.yaml).
+TEST(ContainerLogs, TrainingWorkerPrintsItsC10dLines) {
+  auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) +
+                                   "/scenarios/networking/coredns-port-53-blocked.yaml");
+  s.timeline.clear();
+  s.duration = engine::Duration::minutes(2);
+  auto run = scenario::run_scenario(s);
+  const Cluster& c = *run.cluster;
+  int workers = 0;
+  for (std::uint32_t i = 0; i < c.api.pod_slots(); ++i) {
+    const k8s::PodRecord& r = c.api.pod(k8s::PodId{i});
+    if (r.pod.meta.name.rfind("allreduce-", 0) != 0 || r.pod.status.phase != k8s::PodPhase::Failed) continue;
+    ++workers;
+    const std::string log = container_log(c, r, r.pod.spec.containers.front(), 0);
+    const std::string gai =
+        "[c10d] The IPv6 network addresses of (allreduce-0.allreduce, 29400) cannot be retrieved (gai error: -3 - "
+        "Temporary failure in name resolution).\n";
+    std::string expected;
+    for (int k = 0; k < 6; ++k) expected += gai;
+    expected +=
+        "[c10d] The client socket has timed out after 60000ms while trying to connect to (allreduce-0.allreduce, "
+        "29400).\n"
+        "torch.distributed.elastic.rendezvous.api.RendezvousConnectionError: The connection to the C10d store has "
+        "failed. See inner exception for details.\n";
+    EXPECT_EQ(log, expected) << r.pod.meta.name;
+  }
+  EXPECT_EQ(workers, 2);
 }
 
 }  // namespace
