@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <new>
+#include <string_view>
 
 #include "models/aws/instance_catalog.hpp"
 #include "sim/cli/check_command.hpp"
@@ -39,6 +40,7 @@ constexpr const char* kFooter = R"(Examples:
   eksim serve scenarios/karpenter/lab001-auto-mode-gpu-pool.yaml --speed 60
   eksim ctl advance 5m
   eksim ctl until 'pod/gpu-pod Running'
+  eksim ctl aws eks update-nodegroup-config --cluster-name myeks --nodegroup-name gpu --scaling-config desiredSize=1
 
 Exit codes: 0 ok; 1 an expectation failed; 2 invalid input.)";
 
@@ -125,10 +127,27 @@ int main(int argc, char** argv) {
   serve->add_option("--kubeconfig", serve_args.kubeconfig, "Write the kubeconfig here (default: ~/.cache/eksim/)");
 
   CtlArgs ctl_args;
-  auto* ctl = app.add_subcommand("ctl", "Control a running eksim serve: advance 5m | until 'pod/gpu-pod Running' | pause | resume | speed N | status");
+  auto* ctl = app.add_subcommand("ctl", "Control a running eksim serve: advance 5m | until 'pod/gpu-pod Running' | pause | resume | speed N | status | aws SERVICE COMMAND ...");
   ctl->add_option("command", ctl_args.args, "advance DURATION | until 'KIND/NAME STATE' | pause | resume | speed N | status")->required();
   ctl->add_option("--server", ctl_args.server, "eksim serve URL (default: $EKSIM_SERVER, then $KUBECONFIG's server)");
   ctl->add_option("--timeout", ctl_args.timeout, "until: give up after this much simulated time (default 1h)");
+
+  // `ctl [--server URL] aws ...` takes the aws CLI's own flags (--cluster-name, --group-id, ...),
+  // which are not ctl's: everything after "aws" goes to it unparsed.
+  if (argc >= 3 && std::string_view(argv[1]) == "ctl") {
+    CtlArgs aws_args;
+    int i = 2;
+    for (; i < argc; ++i) {
+      std::string_view a = argv[i];
+      if (a == "--server" && i + 1 < argc) aws_args.server = argv[++i];
+      else if (a.rfind("--server=", 0) == 0) aws_args.server = std::string(a.substr(9));
+      else break;
+    }
+    if (i < argc && std::string_view(argv[i]) == "aws") {
+      aws_args.args.assign(argv + i, argv + argc);
+      return ctl_command(aws_args);
+    }
+  }
 
   try {
     app.parse(argc, argv);

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/ctl_aws.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/http_client.hpp"
 #include "sim/serve/http_server.hpp"
@@ -73,7 +74,7 @@ int serve_command(const ServeArgs& args) {
 int ctl_command(const CtlArgs& args) {
   using nlohmann::json;
   if (args.args.empty()) {
-    std::fprintf(stderr, "error: ctl: expected advance DURATION, until 'KIND/NAME STATE', pause, resume, speed N or status\n");
+    std::fprintf(stderr, "error: ctl: expected advance DURATION, until 'KIND/NAME STATE', pause, resume, speed N, status or aws SERVICE COMMAND ...\n");
     return 2;
   }
   std::string server = args.server;
@@ -83,6 +84,9 @@ int ctl_command(const CtlArgs& args) {
     if (const char* kc = std::getenv("KUBECONFIG"); kc && *kc) server = serve::server_from_kubeconfig(kc);
   if (server.empty()) server = "http://127.0.0.1:6443";
   const std::string& verb = args.args[0];
+  if (verb == "aws") {
+    return ctl_aws(server, std::vector<std::string>(args.args.begin() + 1, args.args.end()));
+  }
   json body;
   auto need = [&](std::size_t n, const char* usage) {
     if (args.args.size() == n) return true;
@@ -102,7 +106,7 @@ int ctl_command(const CtlArgs& args) {
     if (!need(2, "speed FACTOR|max|paused")) return 2;
     body = {{"action", "speed"}, {"speed", args.args[1]}};
   } else if (verb != "status") {
-    std::fprintf(stderr, "error: ctl: unknown command \"%s\"; expected advance, until, pause, resume, speed or status\n", verb.c_str());
+    std::fprintf(stderr, "error: ctl: unknown command \"%s\"; expected advance, until, pause, resume, speed, status or aws\n", verb.c_str());
     return 2;
   }
   serve::HttpResult r;

@@ -1,5 +1,5 @@
 #pragma once
-// `eksim serve SCENARIO` and `eksim ctl advance|until|pause|resume|speed|status`.
+// `eksim serve SCENARIO` and `eksim ctl advance|until|pause|resume|speed|status|aws ...`.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -77,6 +77,7 @@ ApiPath parse_api_path(const std::string& path) {
 
 HttpResponse handle_request(Session& session, const HttpRequest& req) {
   if (req.path == "/eksim/v1/clock") return handle_clock(session, req);
+  if (req.path == "/eksim/v1/aws") return handle_aws(session, req);
   if (req.path == "/version" || req.path == "/version/") return json_response(version_info());
   if (req.path == "/healthz" || req.path == "/livez" || req.path == "/readyz") {
     return HttpResponse{200, "text/plain", "ok", {}, nullptr};
