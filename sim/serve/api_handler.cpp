@@ -80,7 +80,7 @@ HttpResponse handle_request(Session& session, const HttpRequest& req) {
   if (req.path == "/eksim/v1/aws") return handle_aws(session, req);
   if (req.path == "/version" || req.path == "/version/") return json_response(version_info());
   if (req.path == "/healthz" || req.path == "/livez" || req.path == "/readyz") {
-    return HttpResponse{200, "text/plain", "ok", {}, nullptr};
+    return HttpResponse{200, "text/plain", "ok", {}, nullptr, nullptr};
   }
   if (req.method == "GET")
     if (auto doc = discovery_document(req.path)) return json_response(*doc);
