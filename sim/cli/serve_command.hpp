@@ -11,7 +11,8 @@ struct ServeArgs {
   std::string scenario;
   std::uint16_t port = 6443;
   std::string address = "127.0.0.1";
-  std::string speed = "60";
+  std::string speed;        // "" = 60, or paused with --replay
+  std::string replay;       // a run record (eksim run --record) to serve read-only
   std::optional<std::uint64_t> seed;
   std::string kubeconfig;  // default under the user's cache directory
 };

@@ -77,6 +77,10 @@ ApiPath parse_api_path(const std::string& path) {
 
 HttpResponse handle_request(Session& session, const HttpRequest& req) {
   if (req.path == "/eksim/v1/clock") return handle_clock(session, req);
+  // A replay shows a recorded run: nothing may change it.
+  if (session.replay() && req.method != "GET" && req.path != "/eksim/v1/clock")
+    return status_error(405, "MethodNotAllowed",
+                        "eksim serve --replay serves a recorded run, which cannot be changed: " + req.method + " refused");
   if (req.path == "/eksim/v1/aws") return handle_aws(session, req);
   if (req.path == "/version" || req.path == "/version/") return json_response(version_info());
   if (req.path == "/healthz" || req.path == "/livez" || req.path == "/readyz") {

@@ -55,6 +55,15 @@ bool Session::advance_until(const UntilCondition& cond, engine::Duration limit) 
   return true;
 }
 
+void Session::go_to(engine::SimTime t) {
+  if (t < now()) {
+    scenario::RunOptions options;
+    options.seed = run_.seed;
+    run_ = scenario::start_run(*scenario_, options);
+  }
+  advance_to(t);
+}
+
 void Session::apply_now(const std::function<void(Cluster&)>& change) {
   Cluster& c = *run_.cluster;
   c.sim.schedule_at(c.sim.now(), [&c, change] { change(c); });

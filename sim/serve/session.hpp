@@ -32,6 +32,17 @@ class Session {
   void advance_to(engine::SimTime t);
   // Advances until the condition holds or `limit` of simulated time passed; true if it holds.
   bool advance_until(const UntilCondition& c, engine::Duration limit);
+  // Goes to simulated time t: forward by advancing; back (a replay only) by re-simulating the
+  // deterministic run from its start, so the store shows the cluster as it was at t (watchers see
+  // the difference as changes, resourceVersions keep growing).
+  void go_to(engine::SimTime t);
+  // Serves a recorded run: read-only, may go back in time; `until` is where the recording ended.
+  void replay_of(engine::Duration until) {
+    replay_ = true;
+    recorded_until_ = until;
+  }
+  bool replay() const { return replay_; }
+  engine::Duration recorded_until() const { return recorded_until_; }
   // Runs `change` inside the simulation at the current instant (as a timeline action would) and
   // brings the store up to date.
   void apply_now(const std::function<void(Cluster&)>& change);
@@ -62,6 +73,8 @@ class Session {
   scenario::RunResult run_;
   ObjectStore store_;
   std::int64_t sim0_unix_us_ = 0;
+  bool replay_ = false;
+  engine::Duration recorded_until_;
 };
 
 }  // namespace eksim::serve
