@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "models/aws/quotas.hpp"
+#include "sim/engine/numbers.hpp"
 #include "sim/scenario/actions.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/serve/api_handler.hpp"
@@ -150,7 +151,12 @@ HttpResponse spot_interruption(Session& s, const json& body) {
   a.node = text(body, "node");
   if (!a.nodegroup.empty() + !a.node_pool.empty() + !a.node.empty() != 1)
     return bad("send-spot-instance-interruptions needs exactly one of --nodegroup, --node-pool or --node");
-  if (std::string pick = text(body, "instance"); !pick.empty()) a.instance = pick;
+  if (std::string pick = text(body, "instance"); !pick.empty()) {
+    bool index = pick.find_first_not_of("0123456789") == std::string::npos && engine::parse_integer<std::int32_t>(pick).ok();
+    if (pick != "newest" && pick != "oldest" && !index)
+      return bad("--instance is newest, oldest or an index by launch order (0 = first), got \"" + pick + "\"");
+    a.instance = pick;
+  }
   if (body.contains("durationBeforeInterruption")) {
     auto d = engine::parse_duration(text(body, "durationBeforeInterruption"));
     if (!d || *d < engine::Duration::minutes(2) || *d > engine::Duration::minutes(15))

@@ -108,6 +108,8 @@ TEST_F(AwsEndpoint, SpotInterruptionWithoutATargetIsEksimsOwnRemark) {
   EXPECT_EQ(call({{"action", "ec2.send-spot-instance-interruptions"}}, 400)["reason"], "BadRequest");
   EXPECT_EQ(call({{"action", "ec2.send-spot-instance-interruptions"}, {"node", "x"}, {"durationBeforeInterruption", "1m"}}, 400)["reason"],
             "BadRequest");
+  EXPECT_EQ(call({{"action", "ec2.send-spot-instance-interruptions"}, {"nodegroup", "gpu"}, {"instance", "latest"}}, 400)["message"],
+            "--instance is newest, oldest or an index by launch order (0 = first), got \"latest\"");
   EXPECT_EQ(call({{"action", "ec2.terminate"}}, 400)["reason"], "BadRequest");
 }
 
