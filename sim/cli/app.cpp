@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
   ServeArgs serve_args;
   auto* serve = app.add_subcommand("serve", "Serve a scenario's cluster as a Kubernetes API for kubectl");
   serve->add_option("scenario", serve_args.scenario, "Scenario file (YAML or JSON); or --replay");
+  serve->add_option("--record", serve_args.record, "Write a run record here (every kubectl and ctl aws change, at its simulated time)");
   serve->add_option("--replay", serve_args.replay, "Serve a run recorded by eksim run --record (read-only; eksim ctl at 12m)");
   serve->add_option("--port", serve_args.port, "Port to listen on (default 6443; 0 picks a free one)");
   serve->add_option("--address", serve_args.address, "Address to bind (default 127.0.0.1: loopback only)");

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/cli/ctl_aws.hpp"
+#include "sim/cli/output_file.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/scenario/run_record.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/http_client.hpp"
@@ -34,6 +36,10 @@ int serve_command(const ServeArgs& args) {
     std::fprintf(stderr, "error: serve takes a SCENARIO file or --replay RECORD, not %s\n", replay ? "both" : "neither");
     return 2;
   }
+  if (replay && !args.record.empty()) {
+    std::fprintf(stderr, "error: --record: a replay changes nothing to record\n");
+    return 2;
+  }
   if (replay && args.seed) {
     std::fprintf(stderr, "error: --seed: a replay runs with the recorded seed\n");
     return 2;
@@ -55,7 +61,24 @@ int serve_command(const ServeArgs& args) {
   }
   std::string cluster_name = scenario->cluster.name.empty() ? "cluster" : scenario->cluster.name;
   serve::Session session(std::move(scenario), seed, *speed);
-  if (record) session.replay_of(record->until);
+  if (record) session.replay_of(record->until, record->requests);
+  // --record: the scenario, the seed and every change users make, rewritten after each change so
+  // that the file is a complete record whenever the server stops.
+  scenario::RunRecord recording;
+  auto write_recording = [&](const std::vector<scenario::RecordedRequest>& requests) {
+    recording.until = engine::Duration{session.now().us};
+    recording.requests = requests;
+    replace_output_file(args.record, scenario::record_text(recording));
+  };
+  if (!args.record.empty()) {
+    std::error_code ec;
+    auto absolute = std::filesystem::absolute(args.scenario, ec);
+    recording.scenario_file = ec ? args.scenario : absolute.lexically_normal().string();
+    recording.scenario_text = scenario::read_input_file(args.scenario, scenario::Location{args.scenario});
+    recording.seed = session.seed();
+    write_recording({});
+    session.record_requests(write_recording);
+  }
   serve::ServerOptions options;
   options.address = args.address;
   options.port = args.port;
@@ -91,6 +114,7 @@ int serve_command(const ServeArgs& args) {
   std::signal(SIGTERM, on_signal);
   server->run();
   g_server = nullptr;
+  if (!args.record.empty()) write_recording(recording.requests);  // until: where the clock stopped
   return 0;
 }
 

@@ -13,6 +13,7 @@ struct ServeArgs {
   std::string address = "127.0.0.1";
   std::string speed;        // "" = 60, or paused with --replay
   std::string replay;       // a run record (eksim run --record) to serve read-only
+  std::string record;       // write a run record here: the scenario, the seed and every change users make
   std::optional<std::uint64_t> seed;
   std::string kubeconfig;  // default under the user's cache directory
 };

@@ -19,6 +19,13 @@ std::string record_text(const RunRecord& r) {
                       {"seed", std::to_string(r.seed)},
                       {"until", engine::format_duration(r.until)},
                       {"scenario", r.scenario_text}};
+  if (!r.requests.empty()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& q : r.requests)
+      list.push_back({{"atMicroseconds", q.at.us}, {"method", q.method}, {"path", q.path}, {"query", q.query},
+                      {"contentType", q.content_type}, {"body", q.body}});
+    j["requests"] = std::move(list);
+  }
   return j.dump(2) + "\n";
 }
 
@@ -42,6 +49,30 @@ RunRecord load_record(const std::string& path) {
   rec.until = until.as_duration();
   if (rec.until.us < 0 || rec.until > kMaxSimulatedTime) until.fail("until must be between 0s and one year");
   rec.scenario_text = r.require("scenario").as_string();
+  if (auto list = r.get("requests")) {
+    engine::Duration last;
+    for (const auto& item : list->items()) {
+      MapReader q(item, "recorded request");
+      RecordedRequest req;
+      Value at = q.require("atMicroseconds");
+      req.at = engine::Duration{at.as_int_in(0, kMaxSimulatedTime.us, "simulated microseconds")};
+      if (req.at < last) at.fail("recorded requests are in the order they were made; this one is earlier than the one before");
+      last = req.at;
+      req.method = q.require("method").as_string();
+      req.path = q.require("path").as_string();
+      if (auto query = q.get("query")) {
+        (void)MapReader(*query, "query");  // a mapping, or a located error
+        for (const auto& [key, key_v, value] : query->entries("a query parameter")) {
+          (void)key_v;
+          req.query[key] = value.as_string();
+        }
+      }
+      if (auto ct = q.get("contentType")) req.content_type = ct->as_string();
+      if (auto body = q.get("body")) req.body = body->as_string();
+      q.finish();
+      rec.requests.push_back(std::move(req));
+    }
+  }
   r.finish();
   return rec;
 }

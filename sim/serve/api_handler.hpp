@@ -20,6 +20,8 @@ struct ApiPath {
 ApiPath parse_api_path(const std::string& path);
 
 HttpResponse handle_request(Session& session, const HttpRequest& req);
+// Sends a recorded change again (a replay), past the replay's refusal of changes.
+void apply_recorded(Session& session, const scenario::RecordedRequest& request);
 
 // Pieces shared by the read and write handlers.
 std::string store_type(const ResourceType& t);

@@ -36,12 +36,21 @@ TEST(RunRecord, RoundTripsAndLoadsTheScenarioAsRunDoes) {
   r.scenario_text = read_input_file(file, Location{file});
   r.seed = 18446744073709551615ULL;  // beyond what a JSON double keeps exact
   r.until = engine::Duration::minutes(30);
+  r.requests.push_back({engine::Duration{301'500'000}, "PATCH", "/api/v1/nodes/n1", {{"fieldManager", "kubectl-cordon"}},
+                        "application/strategic-merge-patch+json", R"({"spec":{"unschedulable":true}})"});
+  r.requests.push_back({engine::Duration::minutes(6), "DELETE", "/api/v1/namespaces/default/pods/gpu-pod", {}, "", ""});
   std::string path = write_temp("roundtrip.json", record_text(r));
   RunRecord back = load_record(path);
   EXPECT_EQ(back.scenario_file, file);
   EXPECT_EQ(back.scenario_text, r.scenario_text);
   EXPECT_EQ(back.seed, r.seed);
   EXPECT_EQ(back.until, r.until);
+  ASSERT_EQ(back.requests.size(), 2u);
+  EXPECT_EQ(back.requests[0].at.us, 301'500'000);
+  EXPECT_EQ(back.requests[0].query.at("fieldManager"), "kubectl-cordon");
+  EXPECT_EQ(back.requests[0].body, R"({"spec":{"unschedulable":true}})");
+  EXPECT_EQ(back.requests[1].method, "DELETE");
+  EXPECT_EQ(back.requests[1].body, "");
   Scenario s = record_scenario(back);
   EXPECT_EQ(s.name, "000-gpu-pod-no-toleration");
   EXPECT_EQ(s.cluster.name, "myeks5w");

@@ -69,3 +69,38 @@ TEST(Replay, ALiveRunOnlyGoesForward) {
 
 }  // namespace
 }  // namespace eksim::serve
+
+namespace eksim::serve {
+namespace {
+
+// `eksim serve --record`: a change made through the API at 5m is recorded with its instant; the
+// replay makes it again there, however often the user goes back and forth.
+TEST(Replay, RecordedChangesHappenAgainAtTheirInstants) {
+  std::vector<scenario::RecordedRequest> recorded;
+  {
+    Session live(lab000(), std::nullopt, *parse_speed("paused", nullptr));
+    live.record_requests([&](const std::vector<scenario::RecordedRequest>& all) { recorded = all; });
+    call(live, "POST", "/eksim/v1/clock", R"({"action":"advance","by":"5m"})");
+    EXPECT_EQ(call(live, "GET", "/api/v1/namespaces/default/pods/gpu-pod").status, 200);
+    EXPECT_EQ(recorded.size(), 0u);  // reads and the clock change nothing
+    EXPECT_EQ(call(live, "DELETE", "/api/v1/namespaces/default/pods/gpu-pod?gracePeriodSeconds=0").status, 200);
+  }
+  ASSERT_EQ(recorded.size(), 1u);
+  EXPECT_EQ(recorded[0].at, engine::Duration::minutes(5));
+  EXPECT_EQ(recorded[0].method, "DELETE");
+  EXPECT_EQ(recorded[0].query.at("gracePeriodSeconds"), "0");
+
+  Session replay(lab000(), std::nullopt, *parse_speed("paused", nullptr));
+  replay.replay_of(engine::Duration::minutes(10), recorded);
+  call(replay, "POST", "/eksim/v1/clock", R"({"action":"at","time":"4m30s"})");
+  EXPECT_EQ(pod_phase(replay), "Running");
+  call(replay, "POST", "/eksim/v1/clock", R"({"action":"advance","by":"2m"})");
+  EXPECT_EQ(pod_phase(replay), "gone");
+  call(replay, "POST", "/eksim/v1/clock", R"({"action":"at","time":"1m"})");
+  EXPECT_EQ(pod_phase(replay), "Pending");
+  call(replay, "POST", "/eksim/v1/clock", R"({"action":"at","time":"9m"})");
+  EXPECT_EQ(pod_phase(replay), "gone");
+}
+
+}  // namespace
+}  // namespace eksim::serve
