@@ -26,7 +26,9 @@ std::string record_text(const RunRecord& r) {
                       {"contentType", q.content_type}, {"body", q.body}});
     j["requests"] = std::move(list);
   }
-  return j.dump(2) + "\n";
+  // A body that is not UTF-8 (no request kubectl sends as JSON or YAML) must not make the whole
+  // record unwritable.
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 RunRecord load_record(const std::string& path) {

@@ -90,7 +90,8 @@ HttpResponse handle_request(Session& session, const HttpRequest& req) {
                         "eksim serve --replay serves a recorded run, which cannot be changed: " + req.method + " refused");
   // Every change enters the simulation at the current instant; a recording keeps it with that
   // instant so a replay sends it again there.
-  if (session.recording() && change)
+  // (Protobuf bodies are refused below, and are no text a record can hold.)
+  if (session.recording() && change && req.content_type.find("protobuf") == std::string::npos)
     session.record({engine::Duration{session.now().us}, req.method, req.path, req.query, req.content_type, req.body});
   return route(session, req);
 }

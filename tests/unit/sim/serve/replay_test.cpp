@@ -84,6 +84,12 @@ TEST(Replay, RecordedChangesHappenAgainAtTheirInstants) {
     EXPECT_EQ(call(live, "GET", "/api/v1/namespaces/default/pods/gpu-pod").status, 200);
     EXPECT_EQ(recorded.size(), 0u);  // reads and the clock change nothing
     EXPECT_EQ(call(live, "DELETE", "/api/v1/namespaces/default/pods/gpu-pod?gracePeriodSeconds=0").status, 200);
+    HttpRequest proto;
+    proto.method = "POST";
+    parse_target("/apis/apps/v1/namespaces/default/deployments", proto);
+    proto.content_type = "application/vnd.kubernetes.protobuf";
+    proto.body = std::string("k8s\0\xff\xfe", 6);
+    EXPECT_EQ(handle_request(live, proto).status, 415);  // refused, and not recorded
   }
   ASSERT_EQ(recorded.size(), 1u);
   EXPECT_EQ(recorded[0].at, engine::Duration::minutes(5));
