@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/app.hpp"
 #include "sim/cli/serve_command.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/http_client.hpp"
@@ -226,9 +227,13 @@ TEST(KubectlE2E, CtlAwsScalesTheNodeGroup) {
   EXPECT_EQ(lab.ctl({"aws", "eks", "update-nodegroup-config", "--cluster-name", "myeks5w", "--nodegroup-name", "gpu",
                      "--scaling-config", "desiredSize=3"}),
             254);
-  EXPECT_EQ(lab.ctl({"aws", "eks", "update-nodegroup-config", "--cluster-name", "myeks5w", "--nodegroup-name", "primary",
-                     "--scaling-config", "minSize=2,maxSize=3,desiredSize=3"}),
-            0);
+  // The command line as typed: the aws CLI's flags after "aws" are not eksim ctl's own.
+  std::vector<std::string> argv_text{"eksim", "ctl", "--server", lab.url(), "aws", "eks", "update-nodegroup-config",
+                                     "--cluster-name", "myeks5w", "--nodegroup-name", "primary",
+                                     "--scaling-config", "minSize=2,maxSize=3,desiredSize=3", "--region", "ap-northeast-2"};
+  std::vector<char*> argv;
+  for (auto& a : argv_text) argv.push_back(a.data());
+  EXPECT_EQ(cli::main(static_cast<int>(argv.size()), argv.data()), 0);
   EXPECT_EQ(lab.ctl({"advance", "5m"}), 0);
   Output nodes = lab.kubectl("get nodes -l eks.amazonaws.com/nodegroup=primary --no-headers");
   EXPECT_EQ(std::count(nodes.text.begin(), nodes.text.end(), '\n'), 3) << nodes.text;
