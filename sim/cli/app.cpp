@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <new>
+#include <string_view>
 
 #include "models/aws/instance_catalog.hpp"
 #include "sim/cli/check_command.hpp"
@@ -39,6 +40,9 @@ constexpr const char* kFooter = R"(Examples:
   eksim serve scenarios/karpenter/lab001-auto-mode-gpu-pool.yaml --speed 60
   eksim ctl advance 5m
   eksim ctl until 'pod/gpu-pod Running'
+  eksim run scenarios/labs/000-gpu-pod-no-toleration.yaml --record lab000.record.json
+  eksim serve --replay lab000.record.json   then   eksim ctl at 12m
+  eksim ctl aws eks update-nodegroup-config --cluster-name myeks --nodegroup-name gpu --scaling-config desiredSize=1
 
 Exit codes: 0 ok; 1 an expectation failed; 2 invalid input.)";
 
@@ -65,6 +69,7 @@ int main(int argc, char** argv) {
   run->add_option("--until", run_args.until, "Simulated time to stop at, e.g. 2h (overrides duration)");
   run->add_option("--json", run_args.json_file, "Write the JSON report here");
   run->add_option("--trace", run_args.trace_file, "Write a Chrome/Perfetto trace here");
+  run->add_option("--record", run_args.record_file, "Write a run record here, for eksim serve --replay");
   run->add_option("--metrics", run_args.metrics_file, "Write a CSV time series here");
   run->add_option("--metrics-interval", run_args.metrics_interval, "Simulated time between metrics samples (default 1m)");
   run->add_flag("--quiet", run_args.quiet, "Print no timeline");
@@ -117,18 +122,37 @@ int main(int argc, char** argv) {
 
   ServeArgs serve_args;
   auto* serve = app.add_subcommand("serve", "Serve a scenario's cluster as a Kubernetes API for kubectl");
-  serve->add_option("scenario", serve_args.scenario, "Scenario file (YAML or JSON)")->required();
+  serve->add_option("scenario", serve_args.scenario, "Scenario file (YAML or JSON); or --replay");
+  serve->add_option("--record", serve_args.record, "Write a run record here (every kubectl and ctl aws change, at its simulated time)");
+  serve->add_option("--replay", serve_args.replay, "Serve a run recorded by eksim run --record (read-only; eksim ctl at 12m)");
   serve->add_option("--port", serve_args.port, "Port to listen on (default 6443; 0 picks a free one)");
   serve->add_option("--address", serve_args.address, "Address to bind (default 127.0.0.1: loopback only)");
-  serve->add_option("--speed", serve_args.speed, "Simulated seconds per second (default 60), max, or paused");
+  serve->add_option("--speed", serve_args.speed, "Simulated seconds per second (default 60; paused with --replay), max, or paused");
   serve->add_option("--seed", serve_args.seed, "Random seed (overrides the scenario's)")->check(kSeedCheck);
   serve->add_option("--kubeconfig", serve_args.kubeconfig, "Write the kubeconfig here (default: ~/.cache/eksim/)");
 
   CtlArgs ctl_args;
-  auto* ctl = app.add_subcommand("ctl", "Control a running eksim serve: advance 5m | until 'pod/gpu-pod Running' | pause | resume | speed N | status");
+  auto* ctl = app.add_subcommand("ctl", "Control a running eksim serve: advance 5m | until 'pod/gpu-pod Running' | pause | resume | speed N | status | aws SERVICE COMMAND ...");
   ctl->add_option("command", ctl_args.args, "advance DURATION | until 'KIND/NAME STATE' | pause | resume | speed N | status")->required();
   ctl->add_option("--server", ctl_args.server, "eksim serve URL (default: $EKSIM_SERVER, then $KUBECONFIG's server)");
   ctl->add_option("--timeout", ctl_args.timeout, "until: give up after this much simulated time (default 1h)");
+
+  // `ctl [--server URL] aws ...` takes the aws CLI's own flags (--cluster-name, --group-id, ...),
+  // which are not ctl's: everything after "aws" goes to it unparsed.
+  if (argc >= 3 && std::string_view(argv[1]) == "ctl") {
+    CtlArgs aws_args;
+    int i = 2;
+    for (; i < argc; ++i) {
+      std::string_view a = argv[i];
+      if (a == "--server" && i + 1 < argc) aws_args.server = argv[++i];
+      else if (a.rfind("--server=", 0) == 0) aws_args.server = std::string(a.substr(9));
+      else break;
+    }
+    if (i < argc && std::string_view(argv[i]) == "aws") {
+      aws_args.args.assign(argv + i, argv + argc);
+      return ctl_command(aws_args);
+    }
+  }
 
   try {
     app.parse(argc, argv);

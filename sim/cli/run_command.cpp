@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string_view>
 
 #include "models/invariants/invariant_checker.hpp"
@@ -14,7 +15,9 @@
 #include "sim/report/metrics.hpp"
 #include "sim/report/trace.hpp"
 #include "sim/report/timeline.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/scenario/input_limits.hpp"
+#include "sim/scenario/run_record.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace eksim::cli {
@@ -99,6 +102,17 @@ int run_command(const RunArgs& args) {
     write_output_file(args.json_file, [&](const auto& out) { report::write_json_report(run, results, out); });
   if (!args.metrics_file.empty()) write_output_file(args.metrics_file, metrics.csv());
   if (!args.trace_file.empty()) write_output_file(args.trace_file, report::chrome_trace(run));
+  if (!args.record_file.empty()) {
+    // What makes this run again: `eksim serve --replay` re-simulates it to any moment.
+    scenario::RunRecord record;
+    std::error_code ec;
+    auto absolute = std::filesystem::absolute(args.scenario, ec);
+    record.scenario_file = ec ? args.scenario : absolute.lexically_normal().string();
+    record.scenario_text = scenario::read_input_file(args.scenario, scenario::Location{args.scenario});
+    record.seed = run.seed;
+    record.until = options.until.value_or(s.duration);
+    write_output_file(args.record_file, scenario::record_text(record));
+  }
   int rc = 0;
   for (const auto& r : results)
     if (!r.passed) rc = 1;

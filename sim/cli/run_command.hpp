@@ -10,6 +10,7 @@ struct RunArgs {
   std::optional<std::uint64_t> seed;
   std::string until;
   std::string json_file, trace_file, metrics_file;
+  std::string record_file;  // --record: what `eksim serve --replay` needs to re-simulate the run
   std::string metrics_interval;  // default one simulated minute
   bool quiet = false;
   bool check_invariants = false;  // exit 3 with the violation on stderr

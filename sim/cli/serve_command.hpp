@@ -1,5 +1,5 @@
 #pragma once
-// `eksim serve SCENARIO` and `eksim ctl advance|until|pause|resume|speed|status`.
+// `eksim serve SCENARIO` and `eksim ctl advance|until|pause|resume|speed|status|aws ...`.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,7 +11,9 @@ struct ServeArgs {
   std::string scenario;
   std::uint16_t port = 6443;
   std::string address = "127.0.0.1";
-  std::string speed = "60";
+  std::string speed;        // "" = 60, or paused with --replay
+  std::string replay;       // a run record (eksim run --record) to serve read-only
+  std::string record;       // write a run record here: the scenario, the seed and every change users make
   std::optional<std::uint64_t> seed;
   std::string kubeconfig;  // default under the user's cache directory
 };

@@ -117,7 +117,8 @@ void apply_pdb(Cluster& c, const RawObject& raw) {
 // ec2.send-spot-instance-interruptions: the target's running instances by launch order, then
 // the one the action names; the interruption follows FIS (rebalance recommendation now, warning
 // two minutes before the interruption).
-void send_spot_interruption(Cluster& c, const Action& a) {
+AwsActionResult send_spot_interruption(Cluster& c, const Action& a) {
+  AwsActionResult result;
   std::vector<const aws::Instance*> candidates;
   std::string target;
   if (!a.nodegroup.empty()) {
@@ -139,12 +140,44 @@ void send_spot_interruption(Cluster& c, const Action& a) {
   const aws::Instance* pick = pick_by_launch_order(std::move(candidates), a.instance);
   // eksim's own message (FIS's target-resolution failure text is not modelled): a hint.
   if (!pick) {
-    c.hint("NoSpotInstanceTarget", {"Instance", "", ""},
-           "ec2.send-spot-instance-interruptions: no running instance \"" + a.instance + "\" in " + target);
-    return;
+    result.remark_kind = "NoSpotInstanceTarget";
+    result.remark = "ec2.send-spot-instance-interruptions: no running instance \"" + a.instance + "\" in " + target;
+    return result;
   }
-  if (auto err = c.spot.send_spot_instance_interruption(pick->id, a.before_interruption))
-    c.hint("InvalidTarget", {"Instance", "", pick->id}, *err);
+  result.instance_id = pick->id;
+  if (auto err = c.spot.send_spot_instance_interruption(pick->id, a.before_interruption)) {
+    result.remark_kind = "InvalidTarget";
+    result.remark = *err;
+  }
+  return result;
+}
+
+AwsActionResult set_quota(Cluster& c, const Action& a) {
+  for (const auto& [bucket, vcpus] : a.quotas.on_demand) c.ec2.quotas().set_quota(bucket, false, vcpus);
+  for (const auto& [bucket, vcpus] : a.quotas.spot) c.ec2.quotas().set_quota(bucket, true, vcpus);
+  engine::Activity act;
+  act.start = act.end = c.sim.now();
+  act.service = "servicequotas";
+  act.resource = c.spec().region;
+  act.status = "Successful";
+  std::vector<std::string> parts;
+  for (const auto& [bucket, vcpus] : a.quotas.on_demand)
+    parts.push_back("On-Demand " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, false) + ")");
+  for (const auto& [bucket, vcpus] : a.quotas.spot)
+    parts.push_back("Spot " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, true) + ")");
+  act.description = "Quota increase approved: " + fmt::format("{}", fmt::join(parts, ", "));
+  c.log.record_activity(std::move(act));
+  return {};
+}
+
+// How the timeline records an AWS-side action's outcome: a refusal as a Warning event with the
+// service's text on the object it names, eksim's own remark (no target) as a hint.
+void record_aws_outcome(Cluster& c, const Action& a, const AwsActionResult& r) {
+  if (r.error) {
+    if (a.action.rfind("eks.", 0) == 0) warn(c, nodegroup_ref(a.nodegroup), r.error->code, r.error->message, "eks");
+    else warn(c, {"SecurityGroup", "", a.group}, r.error->code, r.error->message, "ec2");
+  }
+  if (!r.remark.empty()) c.hint(r.remark_kind, {"Instance", "", r.instance_id}, r.remark);
 }
 
 }  // namespace
@@ -195,8 +228,40 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
   }
 }
 
+bool is_aws_action(const std::string& action) {
+  return action == "eks.update-nodegroup-config" || action == "ec2.set-quota" ||
+         action == "ec2.send-spot-instance-interruptions" || action == "sg.authorize-ingress" ||
+         action == "sg.revoke-ingress" || action == "sg.authorize-egress" || action == "sg.revoke-egress";
+}
+
+AwsActionResult perform_aws_action(Cluster& c, const Action& a) {
+  AwsActionResult r;
+  if (a.action == "eks.update-nodegroup-config") {
+    aws::SizesUpdate update{a.min_size, a.max_size, a.desired_size};
+    r.error = c.eks.update_nodegroup_config(a.nodegroup, update);
+    if (!r.error) nodegroup_updater(c).record_config_update(a.nodegroup);
+  } else if (a.action == "ec2.set-quota") {
+    r = set_quota(c, a);
+  } else if (a.action == "ec2.send-spot-instance-interruptions") {
+    r = send_spot_interruption(c, a);
+  } else if (a.action == "sg.authorize-ingress" || a.action == "sg.revoke-ingress") {
+    aws::SgRule rule = sg_rule_from_spec(a.rule);
+    r.error = a.action == "sg.authorize-ingress" ? c.security_groups.authorize_ingress(a.group, rule)
+                                                 : c.security_groups.revoke_ingress(a.group, rule);
+  } else if (a.action == "sg.authorize-egress" || a.action == "sg.revoke-egress") {
+    aws::SgRule rule = sg_rule_from_spec(a.rule);
+    r.error = a.action == "sg.authorize-egress" ? c.security_groups.authorize_egress(a.group, rule)
+                                                : c.security_groups.revoke_egress(a.group, rule);
+  }
+  return r;
+}
+
 void apply_action(Cluster& c, const Action& a) {
   if (apply_autoscaling_action(c, a)) return;
+  if (is_aws_action(a.action)) {
+    record_aws_outcome(c, a, perform_aws_action(c, a));
+    return;
+  }
   if (a.action == "kubectl.apply") {
     apply_manifests(c, a.manifests);
   } else if (a.action == "kubectl.delete") {
@@ -211,12 +276,6 @@ void apply_action(Cluster& c, const Action& a) {
     if (auto err = kubectl_label(c, a.kind, a.ns, a.name, a.labels)) warn(c, {a.kind, a.ns, a.name}, err->reason, err->message, "kubectl");
   } else if (a.action == "kubectl.taint") {
     if (auto err = kubectl_taint(c, a.node, a.taints, a.remove_taints)) warn(c, {"Node", "", a.node}, err->reason, err->message, "kubectl");
-  } else if (a.action == "eks.update-nodegroup-config") {
-    aws::SizesUpdate update{a.min_size, a.max_size, a.desired_size};
-    if (auto err = c.eks.update_nodegroup_config(a.nodegroup, update))
-      warn(c, nodegroup_ref(a.nodegroup), err->code, err->message, "eks");
-    else
-      nodegroup_updater(c).record_config_update(a.nodegroup);
   } else if (a.action == "eks.update-nodegroup-version") {
     if (auto err = nodegroup_updater(c).update_version(a.nodegroup, nullptr, a.force))
       warn(c, nodegroup_ref(a.nodegroup), err->code, err->message, "eks");
@@ -225,33 +284,6 @@ void apply_action(Cluster& c, const Action& a) {
     for (const auto& sg : a.security_groups) {
       c.security_groups.put(security_group_from_spec(sg));
     }
-  } else if (a.action == "ec2.set-quota") {
-    for (const auto& [bucket, vcpus] : a.quotas.on_demand) c.ec2.quotas().set_quota(bucket, false, vcpus);
-    for (const auto& [bucket, vcpus] : a.quotas.spot) c.ec2.quotas().set_quota(bucket, true, vcpus);
-    engine::Activity act;
-    act.start = act.end = c.sim.now();
-    act.service = "servicequotas";
-    act.resource = c.spec().region;
-    act.status = "Successful";
-    std::vector<std::string> parts;
-    for (const auto& [bucket, vcpus] : a.quotas.on_demand)
-      parts.push_back("On-Demand " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, false) + ")");
-    for (const auto& [bucket, vcpus] : a.quotas.spot)
-      parts.push_back("Spot " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, true) + ")");
-    act.description = "Quota increase approved: " + fmt::format("{}", fmt::join(parts, ", "));
-    c.log.record_activity(std::move(act));
-  } else if (a.action == "ec2.send-spot-instance-interruptions") {
-    send_spot_interruption(c, a);
-  } else if (a.action == "sg.authorize-ingress" || a.action == "sg.revoke-ingress") {
-    aws::SgRule rule = sg_rule_from_spec(a.rule);
-    auto err = a.action == "sg.authorize-ingress" ? c.security_groups.authorize_ingress(a.group, rule)
-                                                  : c.security_groups.revoke_ingress(a.group, rule);
-    if (err) warn(c, {"SecurityGroup", "", a.group}, err->code, err->message, "ec2");
-  } else if (a.action == "sg.authorize-egress" || a.action == "sg.revoke-egress") {
-    aws::SgRule rule = sg_rule_from_spec(a.rule);
-    auto err = a.action == "sg.authorize-egress" ? c.security_groups.authorize_egress(a.group, rule)
-                                                 : c.security_groups.revoke_egress(a.group, rule);
-    if (err) warn(c, {"SecurityGroup", "", a.group}, err->code, err->message, "ec2");
   }
 }
 

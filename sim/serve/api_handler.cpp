@@ -75,11 +75,49 @@ ApiPath parse_api_path(const std::string& path) {
   return p;
 }
 
+namespace {
+
+HttpResponse route(Session& session, const HttpRequest& req);
+
+}  // namespace
+
 HttpResponse handle_request(Session& session, const HttpRequest& req) {
   if (req.path == "/eksim/v1/clock") return handle_clock(session, req);
+  bool change = req.method != "GET" && req.method != "HEAD";
+  // A replay shows a recorded run: nothing may change it.
+  if (session.replay() && change)
+    return status_error(405, "MethodNotAllowed",
+                        "eksim serve --replay serves a recorded run, which cannot be changed: " + req.method + " refused");
+  // Every change enters the simulation at the current instant; a recording keeps it with that
+  // instant so a replay sends it again there.
+  // (Protobuf bodies are refused below, and are no text a record can hold.)
+  if (session.recording() && change && req.content_type.find("protobuf") == std::string::npos)
+    session.record({engine::Duration{session.now().us}, req.method, req.path, req.query, req.content_type, req.body});
+  return route(session, req);
+}
+
+void apply_recorded(Session& session, const scenario::RecordedRequest& r) {
+  HttpRequest req;
+  req.method = r.method;
+  req.path = r.path;
+  req.query = r.query;
+  req.content_type = r.content_type;
+  req.body = r.body;
+  req.accept = "application/json";
+  try {
+    (void)route(session, req);
+  } catch (const std::exception&) {
+    // It failed the same way when it was made (the live server answered it with a 500).
+  }
+}
+
+namespace {
+
+HttpResponse route(Session& session, const HttpRequest& req) {
+  if (req.path == "/eksim/v1/aws") return handle_aws(session, req);
   if (req.path == "/version" || req.path == "/version/") return json_response(version_info());
   if (req.path == "/healthz" || req.path == "/livez" || req.path == "/readyz") {
-    return HttpResponse{200, "text/plain", "ok", {}, nullptr};
+    return HttpResponse{200, "text/plain", "ok", {}, nullptr, nullptr};
   }
   if (req.method == "GET")
     if (auto doc = discovery_document(req.path)) return json_response(*doc);
@@ -95,5 +133,7 @@ HttpResponse handle_request(Session& session, const HttpRequest& req) {
   return status_error(405, "MethodNotAllowed", "the server does not allow this method on the requested resource",
                       json::object());
 }
+
+}  // namespace
 
 }  // namespace eksim::serve

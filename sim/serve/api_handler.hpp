@@ -20,6 +20,8 @@ struct ApiPath {
 ApiPath parse_api_path(const std::string& path);
 
 HttpResponse handle_request(Session& session, const HttpRequest& req);
+// Sends a recorded change again (a replay), past the replay's refusal of changes.
+void apply_recorded(Session& session, const scenario::RecordedRequest& request);
 
 // Pieces shared by the read and write handlers.
 std::string store_type(const ResourceType& t);
@@ -29,6 +31,8 @@ nlohmann::json served_now(Session& session, const StoredObject& o);
 HttpResponse handle_read(Session& session, const HttpRequest& req, const ApiPath& p);
 HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPath& p);
 HttpResponse handle_clock(Session& session, const HttpRequest& req);
+// /eksim/v1/aws: the AWS-side actions of `eksim ctl aws ...` (aws_endpoint.cpp).
+HttpResponse handle_aws(Session& session, const HttpRequest& req);
 // autoscaling/v1 Scale of a Deployment.
 nlohmann::json scale_object(Session& session, const StoredObject& o);
 // One line of a watch stream for a change, or "" when the watch does not select it.

@@ -5,6 +5,7 @@
 #include "models/cluster/kubelet_access.hpp"
 #include "sim/serve/api_handler.hpp"
 #include "sim/serve/container_logs.hpp"
+#include "sim/serve/log_follow.hpp"
 #include "sim/serve/tables.hpp"
 
 namespace eksim::serve {
@@ -91,6 +92,10 @@ HttpResponse pod_log(Session& session, const HttpRequest& req, const ApiPath& p)
   HttpResponse r;
   r.content_type = "text/plain";
   for (const auto& l : lines) r.body += stamp + l;
+  // -f: the kubelet keeps the stream open while the container runs (the server asks follow_step).
+  if (req.param("follow") == "true")
+    r.follow = std::make_shared<LogFollow>(LogFollow{p.ns, p.name, name, *id, rec.pod.meta.uid,
+                                                     rec.pod.status.restart_count, text.size(), stamp});
   return r;
 }
 

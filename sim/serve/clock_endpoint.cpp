@@ -1,6 +1,7 @@
 // /eksim/v1/clock: GET the clock; POST {"action":"advance","by":"5m"}, {"action":"until",
 // "condition":"pod/gpu-pod Running","timeout":"1h"}, {"action":"pause"}, {"action":"resume"},
-// {"action":"speed","speed":"600"}. What `eksim ctl` calls.
+// {"action":"speed","speed":"600"}, {"action":"at","time":"12m"} (back in time on a replay only).
+// What `eksim ctl` calls.
 #include "sim/scenario/input_limits.hpp"
 #include "sim/serve/api_handler.hpp"
 
@@ -19,7 +20,9 @@ json clock_state(Session& s) {
           {"nowMicroseconds", s.now().us},
           {"speed", speed_text(s.speed)},
           {"paused", s.speed.paused},
-          {"openWatches", s.open_watches ? s.open_watches() : 0}};
+          {"openWatches", s.open_watches ? s.open_watches() : 0},
+          {"replay", s.replay()},
+          {"recordedUntil", engine::format_duration(s.recorded_until())}};
 }
 
 HttpResponse bad(const std::string& m) { return status_error(400, "BadRequest", m); }
@@ -31,7 +34,7 @@ HttpResponse handle_clock(Session& s, const HttpRequest& req) {
   if (req.method != "POST") return status_error(405, "MethodNotAllowed", "the clock accepts GET and POST");
   json body = json::parse(req.body, nullptr, false);
   if (!body.is_object() || !body.contains("action") || !body["action"].is_string())
-    return bad("expected a JSON object with \"action\": advance, until, pause, resume or speed");
+    return bad("expected a JSON object with \"action\": advance, until, at, pause, resume or speed");
   std::string action = body["action"];
   if (action == "pause") {
     s.speed.paused = true;
@@ -47,6 +50,15 @@ HttpResponse handle_clock(Session& s, const HttpRequest& req) {
     if (!d || d->us <= 0) return bad("advance: expected a positive duration such as 30s, 5m or 1h, got \"" + body.value("by", "") + "\"");
     if (*d > scenario::kMaxSimulatedTime) return bad("advance: at most one year of simulated time at once");
     s.advance_to(s.now() + *d);
+  } else if (action == "at") {
+    auto t = engine::parse_duration(body.value("time", ""));
+    if (!t || t->us < 0 || *t > scenario::kMaxSimulatedTime)
+      return bad("at: expected a simulated time since the start such as 0s, 12m or 1h30m, got \"" + body.value("time", "") + "\"");
+    engine::SimTime target = engine::SimTime{} + *t;
+    if (target < s.now() && !s.replay())
+      return bad("at: only a recorded run (eksim serve --replay FILE) goes back in time; this one is live and goes forward "
+                 "(now " + engine::format_duration(engine::Duration{s.now().us}) + ")");
+    s.go_to(target);
   } else if (action == "until") {
     std::string error;
     auto cond = parse_until(body.value("condition", ""), &error);
@@ -59,7 +71,7 @@ HttpResponse handle_clock(Session& s, const HttpRequest& req) {
       return r;
     }
   } else {
-    return bad("unknown clock action \"" + action + "\": advance, until, pause, resume or speed");
+    return bad("unknown clock action \"" + action + "\": advance, until, at, pause, resume or speed");
   }
   return json_response(clock_state(s));
 }

@@ -17,6 +17,7 @@
 #include <list>
 
 #include "sim/serve/api_handler.hpp"
+#include "sim/serve/log_follow.hpp"
 #include "sim/serve/pod_exec.hpp"
 
 namespace eksim::serve {
@@ -58,6 +59,8 @@ struct HttpServer::Impl {
   tcp::acceptor acceptor{ioc};
   net::steady_timer ticker{ioc};
   std::list<std::shared_ptr<Watcher>> watchers;
+  // Open `logs -f` streams, each waiting on its timer until simulated time or an object changes.
+  std::list<std::shared_ptr<net::steady_timer>> followers;
   std::chrono::steady_clock::time_point last_tick = std::chrono::steady_clock::now();
   double carry_us = 0;
 
@@ -72,14 +75,18 @@ struct HttpServer::Impl {
     if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
     if (ec) throw std::runtime_error("cannot listen on " + options.address + ":" + std::to_string(options.port) + ": " + ec.message());
     session.store().on_change = [this](const WatchEvent& e) { publish(e); };
-    session.open_watches = [this] { return watchers.size(); };
+    // A followed log is a stream too: while one is open, advances run in one-second slices so
+    // its lines and its end arrive at their simulated instants.
+    session.open_watches = [this] { return watchers.size() + followers.size(); };
     session.advanced = [this] {
       for (auto& w : watchers)
         if (session.now() >= w->ends_at) w->wake.cancel();
+      for (auto& f : followers) f->cancel();
     };
   }
 
   void publish(const WatchEvent& e) {
+    for (auto& f : followers) f->cancel();  // a pod deleted at once ends its followed log
     for (auto& w : watchers) {
       std::string line;
       try {
@@ -213,6 +220,10 @@ struct HttpServer::Impl {
         co_await stream_watch(stream, *resp.watch, req);
         co_return;
       }
+      if (resp.follow) {
+        co_await stream_follow(stream, resp.body, resp.follow);
+        co_return;
+      }
       bool keep = raw.keep_alive();
       co_await write_response(stream, resp, raw.version(), keep);
       if (!keep) co_return;
@@ -255,6 +266,55 @@ struct HttpServer::Impl {
     }
     if (!ec) co_await frame('\x03', status.dump());
     if (!ec) co_await ws.async_close(beast::websocket::close_code::normal, net::redirect_error(net::use_awaitable, ec));
+  }
+
+  // `logs -f`: the log so far, then what the container prints as simulated time passes, in
+  // chunks; the stream ends when the container exits or the pod is gone.
+  net::awaitable<void> stream_follow(beast::tcp_stream& stream, std::string first, std::shared_ptr<LogFollow> f) {
+    auto wake = std::make_shared<net::steady_timer>(ioc);
+    followers.push_back(wake);
+    auto it = std::prev(followers.end());
+    std::string header =
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nCache-Control: no-cache, private\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n";
+    beast::error_code ec;
+    stream.expires_after(kIdle);
+    co_await net::async_write(stream, net::buffer(header), net::redirect_error(net::use_awaitable, ec));
+    std::string data = std::move(first);
+    while (!ec) {
+      if (!data.empty()) {
+        std::string c = chunk(data);
+        stream.expires_after(kIdle);  // a client that stops reading is dropped
+        co_await net::async_write(stream, net::buffer(c), net::redirect_error(net::use_awaitable, ec));
+        if (ec) break;
+      }
+      FollowStep step;
+      try {
+        step = follow_step(session, *f);
+      } catch (const std::exception&) {
+        step.done = true;
+      }
+      data = std::move(step.data);
+      if (step.done) {
+        if (!data.empty()) {
+          std::string c = chunk(data);
+          co_await net::async_write(stream, net::buffer(c), net::redirect_error(net::use_awaitable, ec));
+        }
+        break;
+      }
+      if (!data.empty()) continue;
+      stream.expires_never();
+      wake->expires_after(std::chrono::seconds(30));  // a wake-up only: advances and changes cancel it
+      beast::error_code wait_ec;
+      co_await wake->async_wait(net::redirect_error(net::use_awaitable, wait_ec));
+    }
+    if (!ec) {
+      std::string end = "0\r\n\r\n";
+      co_await net::async_write(stream, net::buffer(end), net::redirect_error(net::use_awaitable, ec));
+    }
+    followers.erase(it);
+    beast::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   }
 
   net::awaitable<void> stream_watch(beast::tcp_stream& stream, WatchSpec spec, const HttpRequest& req) {

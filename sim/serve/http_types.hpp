@@ -40,12 +40,15 @@ struct WatchSpec {
   std::uint64_t since = 0;
 };
 
+struct LogFollow;  // log_follow.hpp
+
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // e.g. Warning
   std::shared_ptr<WatchSpec> watch;  // set: stream watch events instead of a body
+  std::shared_ptr<LogFollow> follow;  // set: the body, then the log as it grows (logs -f)
 };
 
 // Splits "/p/a/th?x=1&y=%20" into path and decoded query.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "sim/scenario/input_limits.hpp"
+#include "sim/serve/api_handler.hpp"
 
 namespace eksim::serve {
 
@@ -16,12 +17,22 @@ Session::Session(std::unique_ptr<scenario::Scenario> scenario, std::optional<std
   advance_to(engine::SimTime{});
 }
 
+void Session::run_until(engine::SimTime t) {
+  while (next_replayed_ < replayed_.size() && engine::SimTime{} + replayed_[next_replayed_].at <= t) {
+    const scenario::RecordedRequest& r = replayed_[next_replayed_++];
+    scenario::advance_run(run_, engine::SimTime{} + r.at);
+    sync();
+    apply_recorded(*this, r);
+  }
+  scenario::advance_run(run_, t);
+}
+
 void Session::sync() { store_.sync(*run_.cluster, TimeBase{sim0_unix_us_}); }
 
 void Session::advance_to(engine::SimTime t) {
   Cluster& c = *run_.cluster;
   if (!open_watches || open_watches() == 0) {
-    scenario::advance_run(run_, t);
+    run_until(t);
     sync();
     if (advanced) advanced();
     return;
@@ -33,7 +44,7 @@ void Session::advance_to(engine::SimTime t) {
     if (first) next = std::min(next, t);
     first = false;
     std::uint64_t fired = c.sim.fired_count();
-    scenario::advance_run(run_, next);
+    run_until(next);
     // Node heartbeats and lease renewals are rendered from the clock itself, so they only need a
     // sync now and then; anything that fired may have changed an object.
     if (c.sim.fired_count() != fired || next.us % (10 * kSlice) == 0) sync();
@@ -48,11 +59,21 @@ bool Session::advance_until(const UntilCondition& cond, engine::Duration limit) 
     if (now() >= end) return false;
     engine::SimTime next{std::min(end.us, now().us + 1000000)};
     std::uint64_t fired = run_.cluster->sim.fired_count();
-    scenario::advance_run(run_, next);
+    run_until(next);
     if (run_.cluster->sim.fired_count() != fired || next.us % 10'000'000 == 0) sync();
     if (advanced) advanced();
   }
   return true;
+}
+
+void Session::go_to(engine::SimTime t) {
+  if (t < now()) {
+    scenario::RunOptions options;
+    options.seed = run_.seed;
+    run_ = scenario::start_run(*scenario_, options);
+    next_replayed_ = 0;
+  }
+  advance_to(t);
 }
 
 void Session::apply_now(const std::function<void(Cluster&)>& change) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 
+#include "sim/scenario/run_record.hpp"
 #include "sim/scenario/runner.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/clock.hpp"
@@ -32,6 +33,32 @@ class Session {
   void advance_to(engine::SimTime t);
   // Advances until the condition holds or `limit` of simulated time passed; true if it holds.
   bool advance_until(const UntilCondition& c, engine::Duration limit);
+  // Goes to simulated time t: forward by advancing; back (a replay only) by re-simulating the
+  // deterministic run from its start, so the store shows the cluster as it was at t (watchers see
+  // the difference as changes, resourceVersions keep growing).
+  void go_to(engine::SimTime t);
+  // Serves a recorded run: read-only, may go back in time; `until` is where the recording ended,
+  // and its requests are sent again at their simulated instants whenever time passes them.
+  void replay_of(engine::Duration until, std::vector<scenario::RecordedRequest> requests = {}) {
+    replay_ = true;
+    recorded_until_ = until;
+    replayed_ = std::move(requests);
+    next_replayed_ = 0;
+    run_until(now());  // requests made at 0s
+    sync();
+  }
+  // A live run records every change users make (`eksim serve --record`); `recorded` is called
+  // after each, to write the record.
+  void record_requests(std::function<void(const std::vector<scenario::RecordedRequest>&)> recorded) {
+    on_recorded_ = std::move(recorded);
+  }
+  bool recording() const { return static_cast<bool>(on_recorded_); }
+  void record(scenario::RecordedRequest request) {
+    recorded_.push_back(std::move(request));
+    on_recorded_(recorded_);
+  }
+  bool replay() const { return replay_; }
+  engine::Duration recorded_until() const { return recorded_until_; }
   // Runs `change` inside the simulation at the current instant (as a timeline action would) and
   // brings the store up to date.
   void apply_now(const std::function<void(Cluster&)>& change);
@@ -57,11 +84,19 @@ class Session {
 
  private:
   void sync();
+  // scenario::advance_run to t, sending the replayed requests due on the way at their instants.
+  void run_until(engine::SimTime t);
 
   std::unique_ptr<scenario::Scenario> scenario_;
   scenario::RunResult run_;
   ObjectStore store_;
   std::int64_t sim0_unix_us_ = 0;
+  bool replay_ = false;
+  engine::Duration recorded_until_;
+  std::vector<scenario::RecordedRequest> replayed_;
+  std::size_t next_replayed_ = 0;
+  std::vector<scenario::RecordedRequest> recorded_;
+  std::function<void(const std::vector<scenario::RecordedRequest>&)> on_recorded_;
 };
 
 }  // namespace eksim::serve

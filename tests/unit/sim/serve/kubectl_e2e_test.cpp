@@ -5,7 +5,9 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/cli/app.hpp"
 #include "sim/cli/serve_command.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/http_client.hpp"
@@ -190,6 +193,50 @@ TEST(KubectlE2E, Lab000GpuNodeGroup) {
   Output gone = lab.kubectl("get pod gpu-pod");
   EXPECT_NE(gone.rc, 0);
   EXPECT_NE(gone.text.find("Error from server (NotFound): pods \"gpu-pod\" not found"), std::string::npos) << gone.text;
+}
+
+// `logs -f` streams while the container runs and returns when it exits: with the clock paused
+// the stream stays open (the server counts it among its open streams); advancing past the end of
+// the pod's `sleep 600` ends it.
+TEST(KubectlE2E, LogsFollowEndsWithTheContainer) {
+  REQUIRE_KUBECTL();
+  ServedLab lab("scenarios/labs/000-gpu-pod-no-toleration.yaml", "paused");
+  EXPECT_EQ(lab.ctl({"until", "pod/gpu-pod Running"}), 0);
+  Output logs;
+  std::atomic<bool> returned{false};
+  std::thread follower([&] {
+    logs = lab.kubectl("logs -f gpu-pod");
+    returned = true;
+  });
+  while (lab.open_watches() == 0) std::this_thread::yield();
+  EXPECT_EQ(lab.ctl({"advance", "5m"}), 0);
+  EXPECT_EQ(lab.open_watches(), 1);  // still sleeping: the stream is open
+  EXPECT_FALSE(returned);
+  EXPECT_EQ(lab.ctl({"advance", "10m"}), 0);
+  follower.join();
+  EXPECT_EQ(logs.rc, 0) << logs.text;
+  EXPECT_NE(logs.text.find("NVIDIA A10G"), std::string::npos) << logs.text;
+  EXPECT_NE(logs.text.find("No running processes found"), std::string::npos) << logs.text;
+}
+
+// `eksim ctl aws` in process against the served lab: the node group scales and the new GPU node
+// registers; a refusal is the aws CLI's error text with exit 254.
+TEST(KubectlE2E, CtlAwsScalesTheNodeGroup) {
+  REQUIRE_KUBECTL();
+  ServedLab lab("scenarios/labs/000-gpu-pod-no-toleration.yaml", "paused");
+  EXPECT_EQ(lab.ctl({"aws", "eks", "update-nodegroup-config", "--cluster-name", "myeks5w", "--nodegroup-name", "gpu",
+                     "--scaling-config", "desiredSize=3"}),
+            254);
+  // The command line as typed: the aws CLI's flags after "aws" are not eksim ctl's own.
+  std::vector<std::string> argv_text{"eksim", "ctl", "--server", lab.url(), "aws", "eks", "update-nodegroup-config",
+                                     "--cluster-name", "myeks5w", "--nodegroup-name", "primary",
+                                     "--scaling-config", "minSize=2,maxSize=3,desiredSize=3", "--region", "ap-northeast-2"};
+  std::vector<char*> argv;
+  for (auto& a : argv_text) argv.push_back(a.data());
+  EXPECT_EQ(cli::main(static_cast<int>(argv.size()), argv.data()), 0);
+  EXPECT_EQ(lab.ctl({"advance", "5m"}), 0);
+  Output nodes = lab.kubectl("get nodes -l eks.amazonaws.com/nodegroup=primary --no-headers");
+  EXPECT_EQ(std::count(nodes.text.begin(), nodes.text.end(), '\n'), 3) << nodes.text;
 }
 
 TEST(KubectlE2E, Lab001AutoModeGpuPool) {
