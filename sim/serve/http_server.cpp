@@ -308,11 +308,16 @@ struct HttpServer::Impl {
       beast::error_code wait_ec;
       co_await wake->async_wait(net::redirect_error(net::use_awaitable, wait_ec));
     }
+    followers.erase(it);
+    co_await end_stream(stream, ec);
+  }
+
+  // The last chunk of a streamed answer (if the client is still there), then the connection ends.
+  static net::awaitable<void> end_stream(beast::tcp_stream& stream, beast::error_code ec) {
     if (!ec) {
       std::string end = "0\r\n\r\n";
       co_await net::async_write(stream, net::buffer(end), net::redirect_error(net::use_awaitable, ec));
     }
-    followers.erase(it);
     beast::error_code ignored;
     stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   }
@@ -365,13 +370,8 @@ struct HttpServer::Impl {
       beast::error_code wait_ec;
       co_await w->wake.async_wait(net::redirect_error(net::use_awaitable, wait_ec));
     }
-    if (!ec) {
-      std::string end = "0\r\n\r\n";
-      co_await net::async_write(stream, net::buffer(end), net::redirect_error(net::use_awaitable, ec));
-    }
     watchers.erase(it);
-    beast::error_code ignored;
-    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    co_await end_stream(stream, ec);
   }
 };
 
