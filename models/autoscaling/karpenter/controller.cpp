@@ -182,9 +182,11 @@ void Controller::event(EventType type, const std::string& reason, const engine::
                        Duration dedupe) {
   if (dedupe.us > 0) {
     std::string key = obj.str() + "|" + reason;
-    auto it = dedupe_.find(key);
-    if (it != dedupe_.end() && c_.sim.now() - it->second.second < dedupe) return;
-    dedupe_[key] = {msg, c_.sim.now()};
+    auto [it, added] = dedupe_.try_emplace(std::move(key), c_.sim.now());
+    if (!added) {
+      if (c_.sim.now() - it->second < dedupe) return;
+      it->second = c_.sim.now();
+    }
   }
   c_.api.emit(type, reason, obj, msg, source());
 }

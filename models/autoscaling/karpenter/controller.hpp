@@ -319,7 +319,7 @@ class Controller : public eksim::Controller {
   engine::EventId batch_timer_;
   std::optional<engine::SimTime> batch_start_;
   engine::SimTime last_trigger_;
-  std::map<std::string, std::pair<std::string, engine::SimTime>> dedupe_;  // key -> (message, time)
+  std::unordered_map<std::string, engine::SimTime> dedupe_;  // "<object>|<reason>" -> when published
   std::unordered_map<std::size_t, engine::SimTime> pending_commands_;   // NodeClaim index -> validate-at
   bool in_node_update_ = false;
   std::optional<PendingMulti> pending_multi_;
