@@ -246,8 +246,8 @@ struct HttpServer::Impl {
     // kubectl registers its stream pipes only after the upgrade returns, in a goroutine racing its
     // reader loop: a frame that arrives first is dropped ("Unknown stream id 2, discarding
     // message") and the close then fails the exec with "closed all streams". A real container
-    // runtime takes tens to hundreds of milliseconds to start the process before anything is written, so wait
-    // as long before the first frame.
+    // runtime takes tens to hundreds of milliseconds to start the process before anything is
+    // written, so wait as long before the first frame.
     net::steady_timer process_start(ws.get_executor(), std::chrono::milliseconds(250));
     co_await process_start.async_wait(net::redirect_error(net::use_awaitable, ec));
     ec = {};
