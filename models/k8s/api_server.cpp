@@ -126,6 +126,10 @@ std::optional<NodeId> ApiServer::find_node(const std::string& name) const {
   return it->second;
 }
 
+void ApiServer::pod_updated(PodId id) {
+  for (auto& fn : on_pod_updated) fn(id);
+}
+
 void ApiServer::node_changed(NodeId id, NodeChange change) {
   for (auto& fn : on_node) fn(id, change);
 }

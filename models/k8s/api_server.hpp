@@ -97,6 +97,8 @@ class ApiServer {
   // NodeRecord::deleted without touching the record: controllers ask it of every node they
   // track on every pass.
   bool node_deleted(NodeId id) const { return node_deleted_[id.v]; }
+  // A pod's labels or annotations were written (kubectl label, apply): an informer's Update.
+  void pod_updated(PodId id);
   void node_changed(NodeId id, NodeChange change);  // after a controller edits a node
   void remove_node(NodeId id);
 
@@ -127,6 +129,7 @@ class ApiServer {
   std::vector<std::function<void(PodId)>> on_pod_phase;
   std::vector<std::function<void(PodId)>> on_pod_terminating;
   std::vector<std::function<void(PodId)>> on_pod_deleted;
+  std::vector<std::function<void(PodId)>> on_pod_updated;
   std::vector<std::function<void(NodeId, NodeChange)>> on_node;
 
  private:

@@ -18,6 +18,9 @@ using engine::SimTime;
 SchedulerController::SchedulerController(ApiServer& api, SchedulerControllerOptions options, Kubelet* kubelet)
     : api_(api), options_(std::move(options)), kubelet_(kubelet) {
   api_.log().report_through_events_api(options_.scheduler_name);
+  // tools/events' broadcaster queues 1000 events (DropIfChannelFull) in front of the scheduler's
+  // client, which writes at clientConnection qps 50, burst 100 (KubeSchedulerConfiguration).
+  api_.log().limit_sink(options_.scheduler_name, engine::SinkLimits{50, 100, 1000});
   api_.on_pod_added.push_back([this](PodId id) { on_pod_added(id); });
   api_.on_pod_bound.push_back([this](PodId id) {
     const PodRecord& r = api_.pod(id);
@@ -177,7 +180,8 @@ void SchedulerController::attempt(PodId id) {
         last_failure_ = CachedFailure{*pod_class, r.pod.spec.priority, snapshot_.generation(), failure, kNotParked};
     }
   }
-  api_.emit(EventType::Warning, "FailedScheduling", ApiServer::ref(r.pod), failure->message, options_.scheduler_name);
+  if (api_.log().accepts(options_.scheduler_name, api_.now()))
+    api_.emit(EventType::Warning, "FailedScheduling", ApiServer::ref(r.pod), failure->message, options_.scheduler_name);
   if (failure->preemption) {
     r.pod.status.nominated_node_name = failure->preemption->node_name;
     for (const Pod* victim : failure->preemption->victims) {

@@ -110,6 +110,7 @@ std::optional<KubectlError> kubectl_label(Cluster& c, const std::string& kind, c
     auto id = c.api.find_pod(ns, name);
     if (!id) return not_found(kind, name);
     apply(c.api.pod(*id).pod.meta.labels);
+    c.api.pod_updated(*id);
     return std::nullopt;
   }
   return KubectlError{"MethodNotAllowed", 405, "eksim: labelling " + resource_name_of_kind(kind) + " is not modelled (pods and nodes are)"};

@@ -183,6 +183,7 @@ HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, 
         for (const auto& [k, v] : annotations.items())
           if (v.is_string()) a[k] = v.get<std::string>();
         c.api.pod(*id).pod.meta.annotations = a;
+        c.api.pod_updated(*id);
       }
     });
   } else if (t.kind == "Node") {

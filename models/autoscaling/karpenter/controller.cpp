@@ -80,12 +80,19 @@ Controller::Controller(Cluster& cluster, Settings settings) : c_(cluster), setti
       pools_[name] = std::move(p);
     }
   }
+  // Events pass client-go's broadcaster (a queue of 1000) and Karpenter's kube client limits
+  // (--kube-client-qps 200, --kube-client-burst 300). Auto Mode runs the same controllers; AWS
+  // publishes no settings of its own for them.
+  c_.log.limit_sink(source(), engine::SinkLimits{200, 300, 1000});
   auto& api = c_.api;
   // Pod and node notifications also keep the cluster state (state/cluster.cpp) current.
   api.on_pod_added.push_back([this](k8s::PodId id) {
     pending_.insert(id.v);
+    ++pending_version_;
     trigger();
   });
+  // A pending pod's labels can change what a scheduling simulation plans (topology spread).
+  api.on_pod_updated.push_back([this](k8s::PodId) { ++pending_version_; });
   api.on_pod_bound.push_back([this](k8s::PodId id) {
     state_changed(c_.api.pod(id).node);
     on_pod_moved(c_.api.pod(id).node);
@@ -189,6 +196,23 @@ void Controller::event(EventType type, const std::string& reason, const engine::
     }
   }
   c_.api.emit(type, reason, obj, msg, source());
+}
+
+engine::SimTime Controller::pod_event(const PodEvent& e) {
+  // NominatePodEvent dedupes for the recorder's default 2 minutes, PodFailedToScheduleEvent for 5.
+  const Duration window = e.failed ? Duration::minutes(5) : Duration::minutes(2);
+  const SimTime now = c_.sim.now();
+  auto [it, added] = pod_dedupe_.try_emplace((std::uint64_t{e.pod.v} << 1) | (e.failed ? 1u : 0u), now);
+  if (!added) {
+    if (now - it->second < window) return it->second + window;
+    it->second = now;
+  }
+  // The dedupe cache is Karpenter's own, in front of client-go's recorder: an event the
+  // broadcaster's queue then drops still counts as published.
+  if (c_.log.accepts(source(), now))
+    c_.api.emit(e.failed ? EventType::Warning : EventType::Normal, e.failed ? "FailedScheduling" : "Nominated",
+                k8s::ApiServer::ref(c_.api.pod(e.pod).pod), e.message, source());
+  return now + window;
 }
 
 }  // namespace eksim::autoscaling::karpenter

@@ -158,8 +158,8 @@ class Controller : public eksim::Controller {
   const std::set<std::uint32_t>& marked_nodes();
   // Nodes that may be marked for deletion: a superset, pruned by marked_nodes().
   std::set<std::uint32_t> maybe_marked_;
-  // The reschedulable pods still on nodes marked for deletion, unbound.
-  std::vector<k8s::Pod> deleting_node_pods();
+  // The reschedulable pods still on nodes marked for deletion, unbound (their ids into `ids`).
+  std::vector<k8s::Pod> deleting_node_pods(std::vector<k8s::PodId>* ids = nullptr);
   bool any_deleting_node_pods();
   // Whether any pod waits for provisioning (prunes the pending set).
   bool any_provisionable();
@@ -199,6 +199,31 @@ class Controller : public eksim::Controller {
   void set_disrupted_taint(const std::string& node_name, bool on);
   void event(engine::EventType type, const std::string& reason, const engine::ObjectRef& obj, const std::string& msg,
              engine::Duration dedupe = engine::Duration{});
+  // The provisioner's events about a pod (events.NominatePodEvent, PodFailedToScheduleEvent):
+  // deduped by pod UID and reason for `window`, as the recorder's DedupeValues are, before any
+  // text is built, then queued through client-go's broadcaster. Returns when the same event
+  // could be published again.
+  struct PodEvent {
+    k8s::PodId pod;
+    bool failed = false;  // FailedScheduling (Warning), else Nominated (Normal)
+    std::string message;
+  };
+  engine::SimTime pod_event(const PodEvent& e);
+  std::unordered_map<std::uint64_t, engine::SimTime> pod_dedupe_;  // (PodId, reason) -> when published
+  // A provisioning pass reads the pending pods, the cluster state, the NodeClaimTemplates and
+  // the NodePools' usage. When none of them moved since a pass that launched nothing, the
+  // scheduling simulation would plan exactly what it planned then: the pass only republishes
+  // that pass's pod events, and not even that before the first of them leaves the dedupe window.
+  struct ProvisioningMemo {
+    bool valid = false;
+    std::uint64_t pending_version = 0, state_version = 0, templates_generation = 0, claims_version = 0;
+    std::vector<PodEvent> events;  // in publishing order
+    engine::SimTime next_publish;
+  };
+  ProvisioningMemo provisioning_memo_;
+  std::uint64_t pending_version_ = 0;  // moves when a pod joins pending_ or a pending pod changes
+  // Publishes the memo's events; keeps when the next one could publish.
+  void republish(ProvisioningMemo& memo);
   std::string pool_hash(const NodePool& p) const;
   std::string class_hash(const NodeClass& c) const;
   int allowed_disruptions(const NodePool& p, const std::string& reason);

@@ -62,14 +62,17 @@ const std::set<std::uint32_t>& Controller::marked_nodes() {
   return maybe_marked_;
 }
 
-std::vector<k8s::Pod> Controller::deleting_node_pods() {
+std::vector<k8s::Pod> Controller::deleting_node_pods(std::vector<k8s::PodId>* ids) {
   // pod.IsReschedulable: active (not terminal, not terminating) and not a DaemonSet's. (Terminating
   // StatefulSet pods count too upstream; eksim has no StatefulSets.)
   std::vector<k8s::Pod> out;
   auto& api = c_.api;
   for (std::uint32_t i : marked_nodes())
     for (k8s::PodId p : api.node(k8s::NodeId{i}).pods)
-      if (reschedulable(api.pod(p))) out.push_back(unbound(api.pod(p).pod));
+      if (reschedulable(api.pod(p))) {
+        out.push_back(unbound(api.pod(p).pod));
+        if (ids) ids->push_back(p);
+      }
   return out;
 }
 
@@ -183,13 +186,30 @@ std::shared_ptr<Controller::TemplateSet> Controller::template_set() {
   return templates_;
 }
 
+void Controller::republish(ProvisioningMemo& memo) {
+  SimTime next{INT64_MAX};
+  for (const PodEvent& e : memo.events) next = std::min(next, pod_event(e));
+  memo.next_publish = next;
+}
+
 void Controller::provision() {
   // The provisioner runs inside the controller pods: with none Running, pending pods wait (the
   // disruption poll triggers again once one runs).
   if (!c_.autoscaler_running()) return;
   ++pass_;
   auto& api = c_.api;
+  ProvisioningMemo& memo = provisioning_memo_;
+  if (memo.valid && memo.pending_version == pending_version_ && memo.state_version == state_.version &&
+      memo.claims_version == claims_version_ && template_set()->generation == memo.templates_generation) {
+    if (c_.sim.now() >= memo.next_publish) republish(memo);
+    return;
+  }
+  memo = ProvisioningMemo{};
+  memo.pending_version = pending_version_;
+  memo.state_version = state_.version;
+  memo.claims_version = claims_version_;
   std::vector<const k8s::Pod*> pods;
+  std::unordered_map<const k8s::Pod*, k8s::PodId> id_of;  // for the events
   for (auto it = pending_.begin(); it != pending_.end();) {
     const k8s::PodRecord& r = api.pod(k8s::PodId{*it});
     if (!provisionable(r)) {
@@ -197,40 +217,57 @@ void Controller::provision() {
       continue;
     }
     pods.push_back(&r.pod);
+    id_of.emplace(&r.pod, k8s::PodId{*it});
     ++it;
   }
   // Provisioner.Schedule: the pending pods plus the pods still on nodes marked for deletion
   // (nodes.Deleting().CurrentlyReschedulablePods), so that their capacity is launched before they
   // are evicted. Their nodes are not capacity (the cluster state leaves them out).
-  std::vector<k8s::Pod> deleting = deleting_node_pods();
-  for (const auto& p : deleting) pods.push_back(&p);
-  if (pods.empty()) return;
-  std::shared_ptr<TemplateSet> set = template_set();
+  std::vector<k8s::PodId> deleting_ids;
+  std::vector<k8s::Pod> deleting = deleting_node_pods(&deleting_ids);
+  for (std::size_t i = 0; i < deleting.size(); ++i) {
+    pods.push_back(&deleting[i]);
+    id_of.emplace(&deleting[i], deleting_ids[i]);
+  }
+  std::shared_ptr<TemplateSet> set = pods.empty() ? nullptr : template_set();
+  // "no nodepools found": nothing to provision with.
+  if (pods.empty() || set->templates.empty()) {
+    memo.valid = deleting.empty() && set;
+    if (set) memo.templates_generation = set->generation;
+    memo.next_publish = SimTime{INT64_MAX};
+    return;
+  }
   std::vector<NodeClaimTemplate>& tmpls = set->templates;
-  if (tmpls.empty()) return;  // "no nodepools found": nothing to provision with
+  memo.templates_generation = set->generation;
   state::SimulationNodes existing(snapshot(), state_.classes);
   k8s::SchedulerOptions opts;
   opts.version.minor = c_.spec().kubernetes_minor;
   SchedulingResults res = solve(pods, existing, tmpls, domain(), opts);
   // Karpenter's event recorder dedupes per pod (Nominated and FailedScheduling carry the pod UID
-  // as dedupe value; FailedScheduling for 5 minutes, the recorder's default 2 minutes otherwise).
+  // as dedupe value; see pod_event).
   for (const auto& [pod, idx] : res.existing) {
     const ExistingNode& e = existing.base(idx);
     std::string where;
     if (!e.nodeclaim.empty()) where = "nodeclaim/" + e.nodeclaim;
     if (!e.node_name.empty()) where += (where.empty() ? "" : ", ") + std::string("node/") + e.node_name;
-    event(EventType::Normal, "Nominated", k8s::ApiServer::ref(*pod), "Pod should schedule on: " + where, Duration::minutes(2));
+    memo.events.push_back({id_of.at(pod), false, "Pod should schedule on: " + where});
   }
+  SimTime next{INT64_MAX};
+  for (const PodEvent& e : memo.events) next = std::min(next, pod_event(e));
   for (const auto& planned : res.new_claims) {
     int idx = launch(planned, false);
     if (idx < 0) continue;
-    for (const k8s::Pod* pod : planned.pods)
-      event(EventType::Normal, "Nominated", k8s::ApiServer::ref(*pod), "Pod should schedule on: nodeclaim/" + claims_[idx].name,
-            Duration::minutes(2));
+    for (const k8s::Pod* pod : planned.pods) pod_event({id_of.at(pod), false, "Pod should schedule on: nodeclaim/" + claims_[idx].name});
   }
-  for (const auto& [pod, err] : res.errors)
-    if (!err.empty())
-      event(EventType::Warning, "FailedScheduling", k8s::ApiServer::ref(*pod), "Failed to schedule pod, " + err, Duration::minutes(5));
+  for (auto& [pod, err] : res.errors) {
+    if (err.empty()) continue;
+    memo.events.push_back({id_of.at(pod), true, "Failed to schedule pod, " + err});
+    next = std::min(next, pod_event(memo.events.back()));
+  }
+  memo.next_publish = next;
+  // A pass that launched or nominated pods off deleting nodes changed what the next one sees.
+  memo.valid = res.new_claims.empty() && deleting.empty() && memo.state_version == state_.version;
+  if (!memo.valid) memo.events.clear();
 }
 
 }  // namespace eksim::autoscaling::karpenter
