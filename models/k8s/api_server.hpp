@@ -38,6 +38,9 @@ struct PodRecord {
   bool deleted = false;  // removed from the API (after termination)
   bool terminating = false;
   engine::SimTime terminating_since;  // metadata.deletionTimestamp's instant, once terminating
+  // Pods created with equal specs share it (ApiServer::intern_spec). Only binding writes a spec
+  // afterwards, and only its nodeName: for pods not yet bound, equal ids mean equal specs.
+  std::uint32_t spec_id = 0;
 };
 
 struct NodeRecord {
@@ -133,6 +136,17 @@ class ApiServer {
   std::vector<std::function<void(NodeId, NodeChange)>> on_node;
 
  private:
+  // A spec id for a new pod: a controller's pods are compared with the few distinct specs it
+  // created last (a template changes rarely), other pods get an id of their own. Comparing a spec
+  // once at creation spares the autoscalers comparing every pending pod's spec on every scan.
+  std::uint32_t intern_spec(const Pod& pod);
+  struct InternedSpec {
+    PodSpec spec;
+    std::uint32_t id;
+  };
+  static constexpr std::size_t kSpecsPerOwner = 4;
+  std::unordered_map<std::string, std::vector<InternedSpec>> specs_by_owner_;  // oldest first
+  std::uint32_t spec_ids_ = 0;
   engine::Simulator& sim_;
   engine::EventLog& log_;
   engine::RngStreams& rng_;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "models/k8s/api_server.hpp"
 #include "models/k8s/objects.hpp"
 #include "sim/engine/rng.hpp"
 
@@ -18,6 +19,7 @@ struct ExpansionOption {
   std::string group_id;             // node group id (the ASG name)
   std::int64_t node_count = 0;      // nodes to add
   std::vector<const k8s::Pod*> pods;  // pods the new nodes would take
+  std::vector<k8s::PodId> pod_ids;    // the same pods' ids (for their events)
   k8s::Node template_node;          // capacity used by least-waste
   double node_price_per_hour = 0;   // on-demand (or spot) $/h of one node, for `price`
 };

@@ -60,15 +60,16 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   std::vector<k8s::PodId> remaining;
   cas::FirstFitMemo first_fit(snap.view());
   for (k8s::PodId id : pending) {
-    const k8s::Pod& pod = c_.api.pod(id).pod;
-    std::size_t j = first_fit.start(pod);
+    const k8s::PodRecord& rec = c_.api.pod(id);
+    const k8s::Pod& pod = rec.pod;
+    std::size_t j = first_fit.start(pod, rec.spec_id);
     // A pod like one that fit nowhere skips the search (and its PreFilter) altogether, as
     // upstream's SimilarPodsScheduling does.
     if (j < snap.size()) {
       cas::PodFitter fitter(pod, snap.view(), sched);
       while (j < snap.size() && !fitter.fits(snap.at(j))) ++j;
     }
-    first_fit.record(pod, j);
+    first_fit.record(pod, rec.spec_id, j);
     if (j < snap.size()) snap.add_pod(j, pod);
     else remaining.push_back(id);
   }
@@ -77,7 +78,10 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   // Per group: skipped (back-off, max size) or an expansion option with the pods its template fits.
   std::vector<cas::ExpansionOption> options;
   std::map<std::string, std::int64_t> current;
-  std::map<std::string, std::set<const k8s::Pod*>> fitting_by_group;  // schedulablePodGroups
+  // schedulablePodGroups: per node group, the equivalence groups its template fits; per option,
+  // the equivalence groups of the pods it takes.
+  std::map<std::string, std::vector<bool>> fitting_by_group;
+  std::vector<std::vector<bool>> option_groups;
   bool limited_by_total = o_.max_nodes_total > 0 && total_nodes >= o_.max_nodes_total;
   // Equivalence groups: a template is tested once per group of pods that schedule alike.
   std::vector<std::size_t> group_of;
@@ -105,16 +109,11 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
       const k8s::Pod& rep = c_.api.pod(eg.pods.front()).pod;
       result_of.push_back(cas::PodFitter(rep, all, sched).check(probe));
     }
-    std::vector<const k8s::Pod*> fitting;
-    for (std::size_t k = 0; k < remaining.size(); ++k) {
-      k8s::PodId id = remaining[k];
-      const k8s::Pod& pod = c_.api.pod(id).pod;
-      const k8s::FilterResult& res = result_of[group_of[k]];
-      if (res.ok()) {
-        fitting.push_back(&pod);
-        fitting_by_group[g.id].insert(&pod);
-      }
-    }
+    std::vector<bool>& fits = fitting_by_group[g.id];
+    for (const auto& res : result_of) fits.push_back(res.ok());
+    std::vector<std::size_t> fitting;  // indexes into remaining
+    for (std::size_t k = 0; k < remaining.size(); ++k)
+      if (fits[group_of[k]]) fitting.push_back(k);
     for (std::size_t e = 0; e < equivalence.size(); ++e)
       for (const auto& reason : result_of[e].reasons) reasons[e][reason]++;
     if (fitting.empty()) continue;
@@ -127,9 +126,12 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     const aws::InstanceType* type = asg->launch_template.instance_types.front();
     opt.node_price_per_hour = c_.prices().hourly(*type, asg->launch_template.spot);
     cas::FirstFitMemo first_fit(all);
-    for (const k8s::Pod* pod : fitting) {
+    std::vector<bool> takes(equivalence.size(), false);
+    for (std::size_t k : fitting) {
+      const k8s::PodRecord& rec = c_.api.pod(remaining[k]);
+      const k8s::Pod* pod = &rec.pod;
       bool placed = false;
-      std::size_t j = first_fit.start(*pod);
+      std::size_t j = first_fit.start(*pod, rec.spec_id);
       if (j < fresh.size()) {
         cas::PodFitter fitter(*pod, all, sched);
         while (j < fresh.size() && !fitter.fits(fresh[j])) ++j;
@@ -138,7 +140,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
         k8s::add_pod(fresh[j], *pod);
         placed = true;
       }
-      first_fit.record(*pod, j);
+      first_fit.record(*pod, rec.spec_id, j);
       if (!placed && static_cast<std::int64_t>(fresh.size()) < headroom) {
         k8s::Node copy = tmpl;
         copy.meta.name += "-new-" + std::to_string(fresh.size());
@@ -146,10 +148,17 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
         k8s::add_pod(fresh.back(), *pod);
         placed = true;
       }
-      if (placed) opt.pods.push_back(pod);
+      if (placed) {
+        opt.pods.push_back(pod);
+        opt.pod_ids.push_back(remaining[k]);
+        takes[group_of[k]] = true;
+      }
     }
     opt.node_count = static_cast<std::int64_t>(fresh.size());
-    if (opt.node_count > 0) options.push_back(std::move(opt));
+    if (opt.node_count > 0) {
+      options.push_back(std::move(opt));
+      option_groups.push_back(std::move(takes));
+    }
   }
 
   if (options.empty() || limited_by_total) {
@@ -198,8 +207,12 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
       if (other.id == best.group_id || !templates[other.id] || !current.count(other.id)) continue;
       if (!cas::node_infos_similar(chosen, k8s::make_node_info(*templates[other.id]), ignored)) continue;
       if (backoff_.is_backed_off(other.id, now)) continue;
-      const auto& takes = fitting_by_group[other.id];
-      if (!std::all_of(best.pods.begin(), best.pods.end(), [&](const k8s::Pod* p) { return takes.count(p) > 0; })) continue;
+      // Every pod the chosen group takes fits the other's template: per equivalence group.
+      const std::vector<bool>& fits = fitting_by_group[other.id];
+      const std::vector<bool>& took = option_groups[static_cast<std::size_t>(pick)];
+      bool all = true;
+      for (std::size_t e = 0; e < took.size() && all; ++e) all = !took[e] || (e < fits.size() && fits[e]);
+      if (!all) continue;
       targets.push_back({other.id, current[other.id], other.max});
     }
   }
@@ -226,10 +239,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   if (!any) return false;
   last_scale_up_ = now;
   std::string msg = triggered_scale_up_message(infos_text);
-  std::unordered_map<const k8s::Pod*, k8s::PodId> id_of;
-  id_of.reserve(remaining.size());
-  for (k8s::PodId id : remaining) id_of.emplace(&c_.api.pod(id).pod, id);
-  for (const k8s::Pod* pod : best.pods) emit_pod(id_of.at(pod), engine::EventType::Normal, "TriggeredScaleUp", msg);
+  for (k8s::PodId id : best.pod_ids) emit_pod(id, engine::EventType::Normal, "TriggeredScaleUp", msg);
   return true;
 }
 

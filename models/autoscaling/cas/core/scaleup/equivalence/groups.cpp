@@ -26,14 +26,16 @@ std::vector<PodEquivalenceGroup> build_pod_equivalence_groups(const k8s::ApiServ
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::size_t>> by_controller;
   if (group_of) group_of->assign(pods.size(), 0);
   for (std::size_t i = 0; i < pods.size(); ++i) {
-    const k8s::Pod& pod = api.pod(pods[i]).pod;
+    const k8s::PodRecord& rec = api.pod(pods[i]);
+    const k8s::Pod& pod = rec.pod;
     std::size_t g = groups.size();
     if (const k8s::OwnerReference* ref = controller_ref(pod)) {
       auto& candidates = by_controller[{ref->kind, pod.meta.ns, ref->name}];
       for (std::size_t c : candidates) {
-        const k8s::Pod& rep = api.pod(groups[c].pods.front()).pod;
-        // reflect.DeepEqual(labels) && PodSpecSemanticallyEqual(spec).
-        if (rep.meta.labels == pod.meta.labels && rep.spec == pod.spec) {
+        const k8s::PodRecord& rep = api.pod(groups[c].pods.front());
+        // reflect.DeepEqual(labels) && PodSpecSemanticallyEqual(spec): pending pods' specs are
+        // equal when their spec ids are.
+        if (rep.spec_id == rec.spec_id && rep.pod.meta.labels == pod.meta.labels) {
           g = c;
           break;
         }
