@@ -84,6 +84,7 @@ class SimulationNodes : public ExistingNodes {
     return &snap_.anti_affinity_pods;
   }
   bool first_fit(const k8s::Pod& pod, const k8s::SchedulerOptions& options, std::optional<std::size_t>& out) override;
+  std::optional<std::uint32_t> pod_class(const k8s::Pod& pod) override { return classes_.of(pod); }
   // Whether solve() can take these pods as they are (bound ones included): every one has a class
   // and no existing pod's required anti-affinity selects one, so no filter sees a pod's
   // nodeName. Then their distinct classes, in pod order; else nullopt.

@@ -92,6 +92,12 @@ class ExistingNodes {
     (void)pod, (void)options, (void)out;
     return false;
   }
+  // The pod's k8s::PodClasses class, when the implementation keeps them: pods of one class meet
+  // the same answers everywhere in a simulation (no topology tracking active).
+  virtual std::optional<std::uint32_t> pod_class(const k8s::Pod& pod) {
+    (void)pod;
+    return std::nullopt;
+  }
 };
 
 // ExistingNodes over a vector the caller owns: sorted into scheduling order, pods added in
