@@ -36,26 +36,26 @@ PodId ApiServer::create_pod(Pod pod) {
   pod.meta.creation_timestamp = sim_.now();
   PodId id{static_cast<std::uint32_t>(pods_.size())};
   pod_index_[pod_key(pod.meta.ns, pod.meta.name)] = id;
-  const std::uint32_t spec_id = intern_spec(pod);
-  pods_.push_back(PodRecord{std::move(pod), {}, false, false, {}, spec_id});
+  const std::uint32_t template_id = intern_template(pod);
+  pods_.push_back(PodRecord{std::move(pod), {}, false, false, {}, template_id});
   for (auto& fn : on_pod_added) fn(id);
   return id;
 }
 
-std::uint32_t ApiServer::intern_spec(const Pod& pod) {
+std::uint32_t ApiServer::intern_template(const Pod& pod) {
   const OwnerReference* owner = nullptr;
   for (const auto& o : pod.meta.owner_references)
     if (o.controller) {
       owner = &o;
       break;
     }
-  if (!owner) return ++spec_ids_;
-  auto& known = specs_by_owner_[owner->kind + "/" + pod.meta.ns + "/" + owner->name];
+  if (!owner) return ++template_ids_;
+  auto& known = templates_by_owner_[owner->kind + "/" + pod.meta.ns + "/" + owner->name];
   for (auto it = known.rbegin(); it != known.rend(); ++it)
-    if (it->spec == pod.spec) return it->id;
-  if (known.size() == kSpecsPerOwner) known.erase(known.begin());
-  known.push_back({pod.spec, ++spec_ids_});
-  return spec_ids_;
+    if (it->spec == pod.spec && it->labels == pod.meta.labels) return it->id;
+  if (known.size() == kTemplatesPerOwner) known.erase(known.begin());
+  known.push_back({pod.meta.labels, pod.spec, ++template_ids_});
+  return template_ids_;
 }
 
 std::optional<PodId> ApiServer::find_pod(const std::string& ns, const std::string& name) const {
@@ -144,6 +144,7 @@ std::optional<NodeId> ApiServer::find_node(const std::string& name) const {
 }
 
 void ApiServer::pod_updated(PodId id) {
+  pods_[id.v].template_id = ++template_ids_;  // its labels may no longer be its controller's
   for (auto& fn : on_pod_updated) fn(id);
 }
 

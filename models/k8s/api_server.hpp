@@ -38,9 +38,10 @@ struct PodRecord {
   bool deleted = false;  // removed from the API (after termination)
   bool terminating = false;
   engine::SimTime terminating_since;  // metadata.deletionTimestamp's instant, once terminating
-  // Pods created with equal specs share it (ApiServer::intern_spec). Only binding writes a spec
-  // afterwards, and only its nodeName: for pods not yet bound, equal ids mean equal specs.
-  std::uint32_t spec_id = 0;
+  // Pods a controller created with equal labels and specs share it (ApiServer::intern_template);
+  // a pod whose labels change gets an id of its own. Only binding writes a spec afterwards, and
+  // only its nodeName: for pods not yet bound, equal ids mean the same controller, labels and spec.
+  std::uint32_t template_id = 0;
 };
 
 struct NodeRecord {
@@ -136,17 +137,18 @@ class ApiServer {
   std::vector<std::function<void(NodeId, NodeChange)>> on_node;
 
  private:
-  // A spec id for a new pod: a controller's pods are compared with the few distinct specs it
-  // created last (a template changes rarely), other pods get an id of their own. Comparing a spec
-  // once at creation spares the autoscalers comparing every pending pod's spec on every scan.
-  std::uint32_t intern_spec(const Pod& pod);
-  struct InternedSpec {
+  // A template id for a new pod: a controller's pods are compared with the few distinct labels
+  // and specs it created last (a template changes rarely), other pods get an id of their own.
+  // Comparing once at creation spares the autoscalers comparing every pending pod on every scan.
+  std::uint32_t intern_template(const Pod& pod);
+  struct InternedTemplate {
+    Labels labels;
     PodSpec spec;
     std::uint32_t id;
   };
-  static constexpr std::size_t kSpecsPerOwner = 4;
-  std::unordered_map<std::string, std::vector<InternedSpec>> specs_by_owner_;  // oldest first
-  std::uint32_t spec_ids_ = 0;
+  static constexpr std::size_t kTemplatesPerOwner = 4;
+  std::unordered_map<std::string, std::vector<InternedTemplate>> templates_by_owner_;  // oldest first
+  std::uint32_t template_ids_ = 0;
   engine::Simulator& sim_;
   engine::EventLog& log_;
   engine::RngStreams& rng_;

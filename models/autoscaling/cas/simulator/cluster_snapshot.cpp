@@ -146,23 +146,23 @@ bool FirstFitMemo::applies(const k8s::Pod& pod) {
          a.pod_anti_affinity_required.empty();
 }
 
-std::size_t FirstFitMemo::start(const k8s::Pod& pod, std::uint32_t spec_id) const {
+std::size_t FirstFitMemo::start(const k8s::Pod& pod, std::uint32_t template_id) const {
   if (off_ || !applies(pod)) return 0;
   for (const auto& e : entries_)
-    if (e.spec_id == spec_id) return e.end;
+    if (e.template_id == template_id) return e.end;
   return 0;
 }
 
-void FirstFitMemo::record(const k8s::Pod& pod, std::uint32_t spec_id, std::size_t end) {
+void FirstFitMemo::record(const k8s::Pod& pod, std::uint32_t template_id, std::size_t end) {
   // A placed pod with required anti-affinity makes labels matter for every later pod.
   if (!pod.spec.affinity.pod_anti_affinity_required.empty()) off_ = true;
   if (off_ || !applies(pod)) return;
   for (auto& e : entries_)
-    if (e.spec_id == spec_id) {
+    if (e.template_id == template_id) {
       e.end = end;
       return;
     }
-  if (entries_.size() < 64) entries_.push_back({spec_id, end});
+  if (entries_.size() < 64) entries_.push_back({template_id, end});
 }
 
 // --- PodFitter --------------------------------------------------------------------------------

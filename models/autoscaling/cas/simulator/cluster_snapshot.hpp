@@ -122,7 +122,7 @@ class PodFitter {
 
 // First fit over nodes that only gain pods while a simulation runs (filterOutSchedulable, the
 // binpacking estimator): a pending pod whose spec equals an earlier pod's (the same
-// PodRecord::spec_id) cannot fit on a node that refused the earlier one, so its search may start
+// PodRecord::template_id) cannot fit on a node that refused the earlier one, so its search may start
 // where the earlier one ended. That holds for
 // pods without topology spread constraints or required inter-pod (anti-)affinity, while no pod
 // in the snapshot has required anti-affinity (labels then play no part in the filters).
@@ -130,15 +130,15 @@ class FirstFitMemo {
  public:
   explicit FirstFitMemo(k8s::NodeInfoView all);
   // Where the search for pod may start (0 when nothing is known).
-  std::size_t start(const k8s::Pod& pod, std::uint32_t spec_id) const;
+  std::size_t start(const k8s::Pod& pod, std::uint32_t template_id) const;
   // The search for pod ended at `end`: the node it was placed on, or the number of nodes when
   // none took it.
-  void record(const k8s::Pod& pod, std::uint32_t spec_id, std::size_t end);
+  void record(const k8s::Pod& pod, std::uint32_t template_id, std::size_t end);
 
  private:
   static bool applies(const k8s::Pod& pod);
   struct Entry {
-    std::uint32_t spec_id;
+    std::uint32_t template_id;
     std::size_t end;
   };
   std::vector<Entry> entries_;

@@ -62,14 +62,14 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   for (k8s::PodId id : pending) {
     const k8s::PodRecord& rec = c_.api.pod(id);
     const k8s::Pod& pod = rec.pod;
-    std::size_t j = first_fit.start(pod, rec.spec_id);
+    std::size_t j = first_fit.start(pod, rec.template_id);
     // A pod like one that fit nowhere skips the search (and its PreFilter) altogether, as
     // upstream's SimilarPodsScheduling does.
     if (j < snap.size()) {
       cas::PodFitter fitter(pod, snap.view(), sched);
       while (j < snap.size() && !fitter.fits(snap.at(j))) ++j;
     }
-    first_fit.record(pod, rec.spec_id, j);
+    first_fit.record(pod, rec.template_id, j);
     if (j < snap.size()) snap.add_pod(j, pod);
     else remaining.push_back(id);
   }
@@ -131,7 +131,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
       const k8s::PodRecord& rec = c_.api.pod(remaining[k]);
       const k8s::Pod* pod = &rec.pod;
       bool placed = false;
-      std::size_t j = first_fit.start(*pod, rec.spec_id);
+      std::size_t j = first_fit.start(*pod, rec.template_id);
       if (j < fresh.size()) {
         cas::PodFitter fitter(*pod, all, sched);
         while (j < fresh.size() && !fitter.fits(fresh[j])) ++j;
@@ -140,7 +140,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
         k8s::add_pod(fresh[j], *pod);
         placed = true;
       }
-      first_fit.record(*pod, rec.spec_id, j);
+      first_fit.record(*pod, rec.template_id, j);
       if (!placed && static_cast<std::int64_t>(fresh.size()) < headroom) {
         k8s::Node copy = tmpl;
         copy.meta.name += "-new-" + std::to_string(fresh.size());

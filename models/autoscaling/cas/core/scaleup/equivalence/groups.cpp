@@ -1,8 +1,6 @@
 #include "models/autoscaling/cas/core/scaleup/equivalence/groups.hpp"
 
-#include <map>
-#include <string>
-#include <tuple>
+#include <unordered_map>
 
 namespace eksim::autoscaling::cas {
 
@@ -22,26 +20,15 @@ std::vector<PodEquivalenceGroup> build_pod_equivalence_groups(const k8s::ApiServ
                                                               const std::vector<k8s::PodId>& pods,
                                                               std::vector<std::size_t>* group_of) {
   std::vector<PodEquivalenceGroup> groups;
-  // Controller -> the groups of its pods (representative's index into groups).
-  std::map<std::tuple<std::string, std::string, std::string>, std::vector<std::size_t>> by_controller;
+  // Same controller, reflect.DeepEqual(labels) and PodSpecSemanticallyEqual(spec): for pending
+  // pods, the same PodRecord::template_id (pods alike that the API server could not tell apart,
+  // after a relabelling, form groups of their own that get the same answers).
+  std::unordered_map<std::uint32_t, std::size_t> by_template;
   if (group_of) group_of->assign(pods.size(), 0);
   for (std::size_t i = 0; i < pods.size(); ++i) {
     const k8s::PodRecord& rec = api.pod(pods[i]);
-    const k8s::Pod& pod = rec.pod;
     std::size_t g = groups.size();
-    if (const k8s::OwnerReference* ref = controller_ref(pod)) {
-      auto& candidates = by_controller[{ref->kind, pod.meta.ns, ref->name}];
-      for (std::size_t c : candidates) {
-        const k8s::PodRecord& rep = api.pod(groups[c].pods.front());
-        // reflect.DeepEqual(labels) && PodSpecSemanticallyEqual(spec): pending pods' specs are
-        // equal when their spec ids are.
-        if (rep.spec_id == rec.spec_id && rep.pod.meta.labels == pod.meta.labels) {
-          g = c;
-          break;
-        }
-      }
-      if (g == groups.size()) candidates.push_back(g);
-    }
+    if (controller_ref(rec.pod)) g = by_template.try_emplace(rec.template_id, groups.size()).first->second;
     if (g == groups.size()) groups.emplace_back();
     groups[g].pods.push_back(pods[i]);
     if (group_of) (*group_of)[i] = g;
