@@ -119,7 +119,7 @@ class EventLog {
   // `source` writes through a queue and rate limiter (SinkLimits). Call before its first event.
   void limit_sink(std::string source, SinkLimits limits) { sink_limits_[std::move(source)] = limits; }
   // Whether an event from `source` at `time` would be queued rather than dropped, so that an
-  // emitter can skip building one that would not be.
+  // emitter can skip building one that would not be (a refused one counts as dropped).
   bool accepts(const std::string& source, SimTime time);
   // Events the broadcaster queues dropped, in all.
   std::uint64_t dropped() const { return dropped_; }

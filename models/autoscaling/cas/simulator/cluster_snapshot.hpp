@@ -121,11 +121,11 @@ class PodFitter {
 };
 
 // First fit over nodes that only gain pods while a simulation runs (filterOutSchedulable, the
-// binpacking estimator): a pending pod whose spec equals an earlier pod's (the same
-// PodRecord::template_id) cannot fit on a node that refused the earlier one, so its search may start
-// where the earlier one ended. That holds for
-// pods without topology spread constraints or required inter-pod (anti-)affinity, while no pod
-// in the snapshot has required anti-affinity (labels then play no part in the filters).
+// binpacking estimator): a pending pod of an earlier pod's template (PodRecord::template_id: the
+// same spec) cannot fit on a node that refused the earlier one, so its search may start where the
+// earlier one ended. That holds for pods without topology spread constraints or required
+// inter-pod (anti-)affinity, while no pod in the snapshot has required anti-affinity (labels then
+// play no part in the filters).
 class FirstFitMemo {
  public:
   explicit FirstFitMemo(k8s::NodeInfoView all);

@@ -174,32 +174,34 @@ TEST(CasSnapshot, CacheRebuildsOnlyChangedNodesAndForkRevertsTrials) {
   EXPECT_EQ(fork.at(1).requested.get(k8s::kCpu), 500);
 }
 
-TEST(CasSnapshot, FirstFitMemoStartsEqualSpecsWhereTheLastOneEnded) {
-  k8s::Pod a = job_pod("a-1", "a", 1000), b = job_pod("b-1", "b", 1000), big = job_pod("c-1", "c", 3000);
+TEST(CasSnapshot, FirstFitMemoStartsEqualTemplatesWhereTheLastOneEnded) {
+  // a and b: two pods of one template (PodRecord::template_id 1); big: another (2).
+  k8s::Pod a = job_pod("a-1", "a", 1000), b = job_pod("a-2", "a", 1000), big = job_pod("c-1", "c", 3000);
+  const std::uint32_t ta = 1, tbig = 2;
   FirstFitMemo memo({});
-  EXPECT_EQ(memo.start(a), 0u);
-  memo.record(a, 4);
-  EXPECT_EQ(memo.start(b), 4u);    // same spec, other Job and labels: nodes 0..3 refused it
-  EXPECT_EQ(memo.start(big), 0u);  // other spec: nothing known
-  memo.record(b, 7);
-  EXPECT_EQ(memo.start(a), 7u);
+  EXPECT_EQ(memo.start(a, ta), 0u);
+  memo.record(a, ta, 4);
+  EXPECT_EQ(memo.start(b, ta), 4u);    // same template: nodes 0..3 refused it
+  EXPECT_EQ(memo.start(big, tbig), 0u);  // other template: nothing known
+  memo.record(b, ta, 7);
+  EXPECT_EQ(memo.start(a, ta), 7u);
   // Topology spread makes placements depend on where the others went: no memo.
   k8s::Pod spread = a;
   spread.spec.topology_spread_constraints.push_back(k8s::TopologySpreadConstraint{});
-  memo.record(spread, 9);
-  EXPECT_EQ(memo.start(spread), 0u);
+  memo.record(spread, 3, 9);
+  EXPECT_EQ(memo.start(spread, 3), 0u);
   // Once a pod with required anti-affinity is placed, labels matter for every later pod.
   k8s::Pod anti = big;
   anti.spec.affinity.pod_anti_affinity_required.push_back(k8s::PodAffinityTerm{});
-  memo.record(anti, 2);
-  EXPECT_EQ(memo.start(a), 0u);
+  memo.record(anti, 4, 2);
+  EXPECT_EQ(memo.start(a, ta), 0u);
   // Nor does it apply when the snapshot already holds such a pod.
   k8s::NodeInfo holder = k8s::make_node_info(k8s::Node{});
   k8s::add_pod(holder, anti);
   std::vector<const k8s::NodeInfo*> all{&holder};
   FirstFitMemo off(all);
-  off.record(a, 5);
-  EXPECT_EQ(off.start(b), 0u);
+  off.record(a, ta, 5);
+  EXPECT_EQ(off.start(b, ta), 0u);
 }
 
 // --- the controller in a running cluster --------------------------------------------------------
