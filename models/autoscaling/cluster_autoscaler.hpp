@@ -137,11 +137,20 @@ class ClusterAutoscaler : public Controller {
   std::vector<k8s::PodId> default_unschedulable() const;
   void emit_status(engine::EventType type, const std::string& reason, const std::string& message);
   void emit_node(k8s::NodeId node, engine::EventType type, const std::string& reason, const std::string& message);
-  void emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message);
+  // False when the broadcaster's queue refused it: nothing more can be queued at this instant.
+  bool emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message);
   const cas::PriorityConfig& effective_priorities();
 
   // core/scaleup/orchestrator.cpp
   bool scale_up(const std::vector<LiveNode>& nodes);
+  // What a scale-up pass reads besides the pods and the informers' cache: per node group its
+  // target, registered and deleting nodes, bounds, back-off and template; which nodes are usable.
+  // Builds each group's template once per pass, into `templates`.
+  std::string scale_up_inputs(const std::vector<LiveNode>& nodes, std::map<std::string, std::optional<k8s::Node>>& templates);
+  // Sends NotTriggerScaleUp to each pod (message by its equivalence group) until the
+  // broadcaster's queue refuses one.
+  void emit_not_triggered(const std::vector<k8s::PodId>& pods, const std::vector<std::size_t>& group_of,
+                          const std::vector<std::string>& messages);
 
   // core/scaledown: planner.cpp (unneeded nodes), actuation/actuator.cpp (taint, drain, delete),
   // pdb/remaining_pdbs.cpp
@@ -169,6 +178,18 @@ class ClusterAutoscaler : public Controller {
   // in the next pass.
   std::map<const k8s::Pod*, k8s::NodeId> pod_location_hints_;  // pods of the API (stable addresses)
   PlanningStats planning_;
+  // A pass that scaled nothing up, with what it read: a pass that reads the same (informers'
+  // version, unschedulable list, inputs) would find the same and only sends its events again.
+  struct ScaleUpMemo {
+    bool valid = false;
+    std::uint64_t version = 0;
+    std::vector<k8s::PodId> unschedulable;
+    std::string inputs;
+    std::vector<k8s::PodId> remaining;
+    std::vector<std::size_t> group_of;
+    std::vector<std::string> messages;  // by equivalence group
+  };
+  ScaleUpMemo scale_up_memo_;
   std::optional<engine::SimTime> last_scale_up_;
   std::optional<engine::SimTime> last_scale_down_delete_;
   std::optional<engine::SimTime> last_scale_down_fail_;

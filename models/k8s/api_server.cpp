@@ -42,20 +42,28 @@ PodId ApiServer::create_pod(Pod pod) {
   return id;
 }
 
+std::string ApiServer::owner_key(const Pod& pod, const OwnerReference& owner) {
+  return owner.kind + "/" + pod.meta.ns + "/" + owner.name;
+}
+
 std::uint32_t ApiServer::intern_template(const Pod& pod) {
-  const OwnerReference* owner = nullptr;
-  for (const auto& o : pod.meta.owner_references)
-    if (o.controller) {
-      owner = &o;
-      break;
-    }
+  const OwnerReference* owner = controller_ref(pod.meta);
   if (!owner) return ++template_ids_;
-  auto& known = templates_by_owner_[owner->kind + "/" + pod.meta.ns + "/" + owner->name];
+  OwnerTemplates& entry = templates_by_owner_[owner_key(pod, *owner)];
+  ++entry.live_pods;
+  auto& known = entry.known;
   for (auto it = known.rbegin(); it != known.rend(); ++it)
     if (it->spec == pod.spec && it->labels == pod.meta.labels) return it->id;
   if (known.size() == kTemplatesPerOwner) known.erase(known.begin());
   known.push_back({pod.meta.labels, pod.spec, ++template_ids_});
   return template_ids_;
+}
+
+void ApiServer::release_template(const Pod& pod) {
+  const OwnerReference* owner = controller_ref(pod.meta);
+  if (!owner) return;
+  auto it = templates_by_owner_.find(owner_key(pod, *owner));
+  if (it != templates_by_owner_.end() && --it->second.live_pods == 0) templates_by_owner_.erase(it);
 }
 
 std::optional<PodId> ApiServer::find_pod(const std::string& ns, const std::string& name) const {
@@ -91,6 +99,7 @@ void ApiServer::remove_pod(PodId id) {
   }
   auto it = pod_index_.find(pod_key(rec.pod.meta.ns, rec.pod.meta.name));
   if (it != pod_index_.end() && it->second == id) pod_index_.erase(it);
+  release_template(rec.pod);
   for (auto& fn : on_pod_deleted) fn(id);
 }
 

@@ -141,13 +141,21 @@ class ApiServer {
   // and specs it created last (a template changes rarely), other pods get an id of their own.
   // Comparing once at creation spares the autoscalers comparing every pending pod on every scan.
   std::uint32_t intern_template(const Pod& pod);
+  // The pod left the API: its controller's templates are forgotten with its last pod (a
+  // finished Job's, a deleted ReplicaSet's), so a week of Jobs does not keep a spec per Job.
+  void release_template(const Pod& pod);
   struct InternedTemplate {
     Labels labels;
     PodSpec spec;
     std::uint32_t id;
   };
+  struct OwnerTemplates {
+    std::vector<InternedTemplate> known;  // oldest first
+    std::size_t live_pods = 0;
+  };
   static constexpr std::size_t kTemplatesPerOwner = 4;
-  std::unordered_map<std::string, std::vector<InternedTemplate>> templates_by_owner_;  // oldest first
+  static std::string owner_key(const Pod& pod, const OwnerReference& owner);
+  std::unordered_map<std::string, OwnerTemplates> templates_by_owner_;
   std::uint32_t template_ids_ = 0;
   engine::Simulator& sim_;
   engine::EventLog& log_;

@@ -9,6 +9,12 @@ ResourceList pod_requests(const PodSpec& spec) {
   return total;
 }
 
+const OwnerReference* controller_ref(const ObjectMeta& meta) {
+  for (const auto& o : meta.owner_references)
+    if (o.controller) return &o;
+  return nullptr;
+}
+
 const char* to_string(PodPhase p) {
   switch (p) {
     case PodPhase::Pending: return "Pending";

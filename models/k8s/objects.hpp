@@ -212,6 +212,10 @@ struct Pod {
   PodStatus status;
 };
 
+// metav1.GetControllerOf: the owner reference with controller=true, or nullptr. eksim's
+// references carry no uid; kind, namespace and name identify the controller.
+const OwnerReference* controller_ref(const ObjectMeta& meta);
+
 // --- nodes ----------------------------------------------------------------------------------
 
 struct Node {

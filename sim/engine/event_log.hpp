@@ -121,6 +121,9 @@ class EventLog {
   // Whether an event from `source` at `time` would be queued rather than dropped, so that an
   // emitter can skip building one that would not be (a refused one counts as dropped).
   bool accepts(const std::string& source, SimTime time);
+  // `n` more events an emitter did not build after accepts() refused one at this instant: the
+  // queue cannot drain before time moves, so they would all have been refused.
+  void refused(std::uint64_t n) { dropped_ += n; }
   // Events the broadcaster queues dropped, in all.
   std::uint64_t dropped() const { return dropped_; }
   void record_activity(Activity a) { activities_.push_back(std::move(a)); }

@@ -104,6 +104,8 @@ Controller::Controller(Cluster& cluster, Settings settings) : c_(cluster), setti
   });
   api.on_pod_terminating.push_back([this](k8s::PodId id) { state_changed(c_.api.pod(id).node); });
   api.on_pod_deleted.push_back([this](k8s::PodId id) {
+    pod_dedupe_.erase(std::uint64_t{id.v} << 1);  // its UID is gone with it
+    pod_dedupe_.erase((std::uint64_t{id.v} << 1) | 1u);
     state_changed(c_.api.pod(id).node);
     on_pod_moved(c_.api.pod(id).node);
     trigger();
@@ -211,7 +213,7 @@ engine::SimTime Controller::pod_event(const PodEvent& e) {
   // broadcaster's queue then drops still counts as published.
   if (c_.log.accepts(source(), now))
     c_.api.emit(e.failed ? EventType::Warning : EventType::Normal, e.failed ? "FailedScheduling" : "Nominated",
-                k8s::ApiServer::ref(c_.api.pod(e.pod).pod), e.message, source());
+                k8s::ApiServer::ref(c_.api.pod(e.pod).pod), *e.message, source());
   return now + window;
 }
 

@@ -206,7 +206,9 @@ class Controller : public eksim::Controller {
   struct PodEvent {
     k8s::PodId pod;
     bool failed = false;  // FailedScheduling (Warning), else Nominated (Normal)
-    std::string message;
+    // Shared by the pods of a pass that get the same text (all pods of a class that fit
+    // nowhere): a pass over 100,000 pending pods keeps a few texts, not one each.
+    std::shared_ptr<const std::string> message;
   };
   engine::SimTime pod_event(const PodEvent& e);
   std::unordered_map<std::uint64_t, engine::SimTime> pod_dedupe_;  // (PodId, reason) -> when published

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cassert>
 #include <climits>
+#include <iterator>
+#include <optional>
+#include <set>
 
 #include "models/k8s/scheduling/predicates.hpp"
 
@@ -131,13 +134,25 @@ bool better_candidate(const Candidate& a, const Candidate& b) {
   return a.node->name() < b.node->name();
 }
 
+// Nodes the PreFilter left out of the search (PreFilterResult.NodeNames): how many, and the
+// status the FitError gives them.
+struct AbsentNodes {
+  std::int64_t count = 0;
+  const char* reason = nullptr;  // nullptr: not in the diagnosis at all (before 1.28)
+};
+
 ScheduleResult run_cycle(const Pod& pod, const PodSchedulingInfo& info, const PreFilterState& state,
                          bool full_state, const std::vector<Group>& groups, NodeInfoView all,
-                         NodeInfoView score_view, std::size_t num_nodes, const SchedulerOptions& options) {
+                         NodeInfoView score_view, std::size_t num_nodes, const SchedulerOptions& options,
+                         AbsentNodes absent = {}) {
   ScheduleResult res;
   if (num_nodes == 0) {
     res.message = kNoNodesAvailable;
     return res;
+  }
+  if (absent.count > 0 && absent.reason) {
+    res.reasons[absent.reason] += absent.count;
+    res.unschedulable_plugins.insert("NodeAffinity");
   }
   std::vector<const Group*> feasible;
   std::vector<std::pair<const Group*, FilterResult>> failed;
@@ -172,6 +187,8 @@ ScheduleResult run_cycle(const Pod& pod, const PodSchedulingInfo& info, const Pr
     std::map<std::string, std::int64_t> post_hist;
     std::optional<Candidate> chosen;
     std::int64_t no_victims = 0;  // the common answer, counted apart from the histogram's map
+    // Absent nodes are UnschedulableAndUnresolvable.
+    if (absent.count > 0 && absent.reason) post_hist[kPreemptionNotHelpful] += absent.count;
     for (const auto& [g, r] : failed) {
       if (r.code == FilterCode::UnschedulableAndUnresolvable) {
         post_hist[kPreemptionNotHelpful] += static_cast<std::int64_t>(g->count);
@@ -242,6 +259,33 @@ bool existing_affinity_selects(const Pod& pod, NodeInfoView nodes, std::int64_t 
     }
   }
   return false;
+}
+
+// nodeaffinity PreFilter: when every required term names nodes by metadata.name In [...], the
+// union of those names (each term's names intersected); nullopt when some term names none, so
+// every node stays a candidate.
+std::optional<std::set<std::string>> node_names_required(const Pod& pod) {
+  const auto& req = pod.spec.affinity.node_required;
+  if (!req || req->empty()) return std::nullopt;
+  std::set<std::string> names;
+  for (const NodeSelectorTerm& t : *req) {
+    std::optional<std::set<std::string>> term_names;
+    for (const NodeSelectorRequirement& r : t.match_fields) {
+      if (r.key != "metadata.name" || r.op != "In") continue;
+      std::set<std::string> s(r.values.begin(), r.values.end());
+      if (!term_names) {
+        term_names = std::move(s);
+      } else {
+        std::set<std::string> both;
+        std::set_intersection(term_names->begin(), term_names->end(), s.begin(), s.end(),
+                              std::inserter(both, both.end()));
+        term_names = std::move(both);
+      }
+    }
+    if (!term_names) return std::nullopt;
+    names.insert(term_names->begin(), term_names->end());
+  }
+  return names;
 }
 
 // True when every node of an equivalence class gives this pod the same filter result and score.
@@ -389,6 +433,21 @@ NodeInfoView SchedulingSnapshot::nodes() const {
 
 ScheduleResult schedule_one(const Pod& pod, const SchedulingSnapshot& snap, const SchedulerOptions& options) {
   PodSchedulingInfo info = pod_scheduling_info(pod);
+  auto names = snap.size() > 0 ? node_names_required(pod) : std::nullopt;
+  if (names && !names->empty()) {  // an empty set is the plugin's own "conflict" rejection
+    // NodeAffinity's PreFilterResult (a DaemonSet pod names its node): only the named nodes are
+    // filtered, found by name in O(log n); the rest get the FitError's absent-nodes status.
+    std::vector<const NodeInfo*> named;
+    for (const auto& n : *names)
+      if (const NodeInfo* ni = snap.find(n)) named.push_back(ni);
+    AbsentNodes absent{static_cast<std::int64_t>(snap.size() - named.size()), nullptr};
+    if (options.version.minor >= 31) absent.reason = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
+    else if (options.version.minor >= 28) absent.reason = "node is filtered out by the prefilter result";
+    PreFilterState state = pre_filter(pod, info, snap.nodes());
+    std::vector<Group> groups;
+    for (const NodeInfo* n : named) groups.push_back(Group{n, 1, nullptr});
+    return run_cycle(pod, info, state, true, groups, snap.nodes(), snap.nodes(), snap.size(), options, absent);
+  }
   if (!class_eligible(pod, info, snap, snap.pods_with_affinity_)) return schedule_one(pod, snap.nodes(), options);
   std::vector<Group> groups;
   groups.reserve(snap.classes_.size());

@@ -27,9 +27,10 @@ void ClusterAutoscaler::emit_status(engine::EventType type, const std::string& r
 void ClusterAutoscaler::emit_node(k8s::NodeId node, engine::EventType type, const std::string& reason, const std::string& message) {
   c_.api.emit(type, reason, k8s::ApiServer::ref(c_.api.node(node).node), message, name());
 }
-void ClusterAutoscaler::emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message) {
-  if (!c_.log.accepts(name(), c_.sim.now())) return;  // the broadcaster's queue is full
+bool ClusterAutoscaler::emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message) {
+  if (!c_.log.accepts(name(), c_.sim.now())) return false;  // the broadcaster's queue is full
   c_.api.emit(type, reason, k8s::ApiServer::ref(c_.api.pod(pod).pod), message, name());
+  return true;
 }
 
 void ClusterAutoscaler::set_priority_config_map(std::optional<cas::PriorityConfig> config, std::string error) {

@@ -13,8 +13,14 @@ NodeInfoCache::NodeInfoCache(k8s::ApiServer& api) : api_(api) {
     k8s::PodId id{static_cast<std::uint32_t>(i)};
     if (!api_.pod(id).deleted) live_pods_.insert(id);
   }
-  api_.on_pod_added.push_back([this](k8s::PodId p) { live_pods_.insert(p); });
+  api_.on_pod_added.push_back([this](k8s::PodId p) {
+    ++version_;
+    live_pods_.insert(p);
+  });
+  api_.on_pod_updated.push_back([this](k8s::PodId) { ++version_; });
+  api_.on_pod_terminating.push_back([this](k8s::PodId) { ++version_; });
   api_.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange change) {
+    ++version_;
     if (change == k8s::NodeChange::Deleted) {
       // The NodeInfo may still be shared by a simulation in progress: freed by collect().
       live_.erase(id);
@@ -25,6 +31,7 @@ NodeInfoCache::NodeInfoCache(k8s::ApiServer& api) : api_(api) {
     mark(id, true);
   });
   auto pod_changed = [this](k8s::PodId p) {
+    ++version_;
     const k8s::PodRecord& r = api_.pod(p);
     if (r.node.valid()) mark(r.node, false);
   };

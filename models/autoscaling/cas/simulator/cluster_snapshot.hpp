@@ -44,6 +44,9 @@ class NodeInfoCache {
   void collect();
   // How many NodeInfos were (re)built so far (tests check that a quiet loop rebuilds none).
   std::uint64_t rebuilds() const { return rebuilds_; }
+  // Moves with every event the informers see: a pod added, updated, bound, changing phase,
+  // terminating or deleted; a node added, changed or deleted. Equal versions: the same cluster.
+  std::uint64_t version() const { return version_; }
 
  private:
   struct Entry {
@@ -59,6 +62,7 @@ class NodeInfoCache {
   std::set<k8s::PodId> live_pods_;
   std::deque<Entry> entries_;  // by NodeId (a deque: growing keeps the NodeInfos in place)
   std::uint64_t rebuilds_ = 0;
+  std::uint64_t version_ = 0;
 };
 
 class SnapshotFork {

@@ -250,18 +250,23 @@ void Controller::provision() {
     std::string where;
     if (!e.nodeclaim.empty()) where = "nodeclaim/" + e.nodeclaim;
     if (!e.node_name.empty()) where += (where.empty() ? "" : ", ") + std::string("node/") + e.node_name;
-    memo.events.push_back({id_of.at(pod), false, "Pod should schedule on: " + where});
+    memo.events.push_back({id_of.at(pod), false, std::make_shared<const std::string>("Pod should schedule on: " + where)});
   }
   SimTime next{INT64_MAX};
   for (const PodEvent& e : memo.events) next = std::min(next, pod_event(e));
   for (const auto& planned : res.new_claims) {
     int idx = launch(planned, false);
     if (idx < 0) continue;
-    for (const k8s::Pod* pod : planned.pods) pod_event({id_of.at(pod), false, "Pod should schedule on: nodeclaim/" + claims_[idx].name});
+    auto text = std::make_shared<const std::string>("Pod should schedule on: nodeclaim/" + claims_[idx].name);
+    for (const k8s::Pod* pod : planned.pods) pod_event({id_of.at(pod), false, text});
   }
+  std::shared_ptr<const std::string> text;  // the last error's, reused while errors repeat
+  const std::string* text_of = nullptr;
   for (auto& [pod, err] : res.errors) {
     if (err.empty()) continue;
-    memo.events.push_back({id_of.at(pod), true, "Failed to schedule pod, " + err});
+    if (!text_of || *text_of != err) text = std::make_shared<const std::string>("Failed to schedule pod, " + err);
+    text_of = &err;
+    memo.events.push_back({id_of.at(pod), true, text});
     next = std::min(next, pod_event(memo.events.back()));
   }
   memo.next_publish = next;

@@ -15,18 +15,87 @@
 
 namespace eksim::autoscaling {
 
+namespace {
+
+// The parts of a template node a pod's fit depends on (its name and hostname change per build).
+void append_template(std::string& out, const std::optional<k8s::Node>& node) {
+  if (!node) {
+    out += "none;";
+    return;
+  }
+  for (const auto& [k, v] : node->meta.labels)
+    if (k != k8s::kLabelHostname) out += k + "=" + v + ",";
+  for (const auto& t : node->taints) out += t.key + "=" + t.value + ":" + t.effect + ",";
+  for (const auto& [r, v] : node->allocatable.items()) out += r + "=" + std::to_string(v) + ",";
+  out += node->unschedulable ? "U;" : "S;";
+}
+
+}  // namespace
+
+std::string ClusterAutoscaler::scale_up_inputs(const std::vector<LiveNode>& nodes,
+                                               std::map<std::string, std::optional<k8s::Node>>& templates) {
+  const engine::SimTime now = c_.sim.now();
+  std::string out;
+  for (const auto& ln : nodes) out += std::to_string(ln.id.v) + (ln.usable ? "u," : "n,");
+  out += "|";
+  for (const auto& g : groups_) {
+    aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
+    out += g.id + ":" + std::to_string(asg ? asg->sizes.desired : -1) + "/" + std::to_string(g.max) + "/" +
+           std::to_string(registered_usable(g, nodes)) + "/" + std::to_string(deleting_in(g)) + "/" +
+           (backoff_.is_backed_off(g.id, now) ? "b" : "-") + ":";
+    auto& t = templates[g.id] = template_node(g, nodes);
+    append_template(out, t);
+  }
+  return out;
+}
+
+void ClusterAutoscaler::emit_not_triggered(const std::vector<k8s::PodId>& pods, const std::vector<std::size_t>& group_of,
+                                           const std::vector<std::string>& messages) {
+  for (std::size_t k = 0; k < pods.size(); ++k)
+    if (!emit_pod(pods[k], engine::EventType::Normal, "NotTriggerScaleUp", messages[group_of[k]])) {
+      c_.log.refused(pods.size() - k - 1);
+      break;
+    }
+}
+
 bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   const engine::SimTime now = c_.sim.now();
+  std::vector<k8s::PodId> unschedulable = unschedulable_source_ ? unschedulable_source_() : default_unschedulable();
+  // A pass that scaled nothing up and read what this one reads found what this one would find.
+  std::map<std::string, std::optional<k8s::Node>> templates;
+  std::string inputs = scale_up_inputs(nodes, templates);
+  ScaleUpMemo& memo = scale_up_memo_;
+  if (memo.valid && memo.version == node_infos_.version() && memo.inputs == inputs && memo.unschedulable == unschedulable) {
+    emit_not_triggered(memo.remaining, memo.group_of, memo.messages);
+    return false;
+  }
+  memo = ScaleUpMemo{};
+  auto remember = [&](std::vector<k8s::PodId> remaining, std::vector<std::size_t> group_of, std::vector<std::string> messages) {
+    memo.valid = true;
+    memo.version = node_infos_.version();
+    memo.unschedulable = std::move(unschedulable);
+    memo.inputs = std::move(inputs);
+    memo.remaining = std::move(remaining);
+    memo.group_of = std::move(group_of);
+    memo.messages = std::move(messages);
+  };
   std::vector<k8s::PodId> pending;
-  for (k8s::PodId id : unschedulable_source_ ? unschedulable_source_() : default_unschedulable()) {
+  bool delayed = false;  // a pod too new to count: the next pass differs
+  for (k8s::PodId id : unschedulable) {
     const k8s::PodRecord& r = c_.api.pod(id);
     if (r.deleted || r.node.valid() || k8s::is_daemonset_pod(r.pod)) continue;  // DaemonSet pods are filtered out
     if (r.pod.spec.priority < o_.expendable_pods_priority_cutoff) continue;       // expendable pods never scale up
     if (!r.pod.status.nominated_node_name.empty()) continue;                     // preemption will place it
-    if (now - r.pod.meta.creation_timestamp < o_.new_pod_scale_up_delay) continue;
+    if (now - r.pod.meta.creation_timestamp < o_.new_pod_scale_up_delay) {
+      delayed = true;
+      continue;
+    }
     pending.push_back(id);
   }
-  if (pending.empty()) return false;
+  if (pending.empty()) {
+    if (!delayed) remember({}, {}, {});
+    return false;
+  }
 
   k8s::SchedulerOptions sched;
   sched.version = k8s::KubernetesVersion{c_.spec().kubernetes_minor, -1};
@@ -38,11 +107,9 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   snap.reserve(nodes.size());
   for (const auto& ln : nodes)
     if (ln.usable) snap.add_shared(&node_infos_.get(ln.id));
-  std::map<std::string, std::optional<k8s::Node>> templates;
   std::deque<k8s::NodeInfo> upcoming_protos;  // one per group; each upcoming node shares it until written
   std::int64_t total_nodes = 0;
   for (auto& g : groups_) {
-    templates[g.id] = template_node(g, nodes);
     aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
     std::int64_t target = asg ? asg->sizes.desired : 0;
     std::int64_t upcoming = std::max<std::int64_t>(0, target - registered_usable(g, nodes) - deleting_in(g));
@@ -73,7 +140,10 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     if (j < snap.size()) snap.add_pod(j, pod);
     else remaining.push_back(id);
   }
-  if (remaining.empty()) return false;
+  if (remaining.empty()) {
+    if (!delayed) remember({}, {}, {});
+    return false;
+  }
 
   // Per group: skipped (back-off, max size) or an expansion option with the pods its template fits.
   std::vector<cas::ExpansionOption> options;
@@ -166,8 +236,8 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     for (std::size_t e = 0; e < equivalence.size(); ++e)
       message[e] = limited_by_total ? std::string("pod didn't trigger scale-up: max total nodes in cluster reached")
                                     : not_trigger_scale_up_message(reasons[e]);
-    for (std::size_t k = 0; k < remaining.size(); ++k)
-      emit_pod(remaining[k], engine::EventType::Normal, "NotTriggerScaleUp", message[group_of[k]]);
+    emit_not_triggered(remaining, group_of, message);
+    if (!delayed) remember(std::move(remaining), std::move(group_of), std::move(message));
     return false;
   }
   const bool uses_priority = ("," + o_.expander + ",").find(",priority,") != std::string::npos;
@@ -239,7 +309,11 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   if (!any) return false;
   last_scale_up_ = now;
   std::string msg = triggered_scale_up_message(infos_text);
-  for (k8s::PodId id : best.pod_ids) emit_pod(id, engine::EventType::Normal, "TriggeredScaleUp", msg);
+  for (std::size_t k = 0; k < best.pod_ids.size(); ++k)
+    if (!emit_pod(best.pod_ids[k], engine::EventType::Normal, "TriggeredScaleUp", msg)) {
+      c_.log.refused(best.pod_ids.size() - k - 1);
+      break;
+    }
   return true;
 }
 

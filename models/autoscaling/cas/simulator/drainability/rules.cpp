@@ -42,9 +42,7 @@ std::optional<BlockingPod> drain_blocker(const k8s::Pod& pod, const DrainOptions
   if (safe == "true") return std::nullopt;  // safetoevict rule: drainable, later rules skipped
   const std::string ns = pod.meta.ns.empty() ? std::string("default") : pod.meta.ns;
   // Texts: simulator/drainability/rules/{replicated,system,notsafetoevict,localstorage,pdb}/rule.go.
-  bool controlled = std::any_of(pod.meta.owner_references.begin(), pod.meta.owner_references.end(),
-                                [](const k8s::OwnerReference& o) { return o.controller; });
-  if (!controlled) return BlockingPod{"NotReplicated", ns + "/" + pod.meta.name + " is not replicated"};
+  if (!k8s::controller_ref(pod.meta)) return BlockingPod{"NotReplicated", ns + "/" + pod.meta.name + " is not replicated"};
   if (options.skip_nodes_with_system_pods && ns == "kube-system" &&
       std::none_of(pdbs.begin(), pdbs.end(), [&](const RemainingPdb& p) { return p.matches(pod); }))
     return BlockingPod{"UnmovableKubeSystemPod",

@@ -253,5 +253,40 @@ TEST(SchedulingSnapshot, AntiAffinityFallsBackToPerNode) {
   EXPECT_TRUE(schedule_one(plain, snap, {}).scheduled());
 }
 
+// A DaemonSet pod names its node (matchFields metadata.name): NodeAffinity's PreFilterResult
+// limits the search to that node, and the other nodes get the FitError's absent-nodes status,
+// whose text changed in 1.28 and 1.31.
+TEST(SchedulingSnapshot, PodThatNamesItsNodeIsFilteredOnThatNodeOnly) {
+  SchedulingSnapshot snap;
+  for (int i = 0; i < 4; ++i) snap.set_node(make_node("n" + std::to_string(i), 4000, 16 * kGi));
+  Pod busy = make_pod("busy", 2000, 0);
+  ASSERT_TRUE(snap.bind(busy, "n1"));
+  auto pinned = [](const std::string& node, std::int64_t cpu_m) {
+    Pod p = make_pod("agent-" + node, cpu_m, 0);
+    NodeSelectorTerm term;
+    term.match_fields.push_back(NodeSelectorRequirement{"metadata.name", "In", {node}});
+    p.spec.affinity.node_required = std::vector<NodeSelectorTerm>{term};
+    return p;
+  };
+  // Fits on its own node although emptier nodes score higher.
+  auto ok = schedule_one(pinned("n1", 1000), snap, version(33));
+  EXPECT_EQ(ok.node_name, "n1");
+  Pod big = pinned("n1", 3000);
+  EXPECT_EQ(schedule_one(big, snap, version(33)).message,
+            "0/4 nodes are available: 1 Insufficient cpu, 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. "
+            "preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption "
+            "is not helpful for scheduling.");
+  EXPECT_EQ(schedule_one(big, snap, version(29)).message,
+            "0/4 nodes are available: 1 Insufficient cpu, 3 node is filtered out by the prefilter result. "
+            "preemption: 0/4 nodes are available: 1 No preemption victims found for incoming pod, 3 Preemption "
+            "is not helpful for scheduling.");
+  // Before 1.28 the absent nodes are in no histogram of the filter part.
+  EXPECT_EQ(schedule_one(big, snap, version(27)).message.rfind("0/4 nodes are available: 1 Insufficient cpu. preemption:", 0), 0u);
+  // Its node is gone: every node is absent.
+  EXPECT_EQ(schedule_one(pinned("gone", 100), snap, version(33)).message,
+            "0/4 nodes are available: 4 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/4 nodes "
+            "are available: 4 Preemption is not helpful for scheduling.");
+}
+
 }  // namespace
 }  // namespace eksim::k8s

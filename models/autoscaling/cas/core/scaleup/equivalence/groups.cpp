@@ -4,18 +4,6 @@
 
 namespace eksim::autoscaling::cas {
 
-namespace {
-
-// drain.ControllerRef: the owner reference with controller=true. eksim's references carry no
-// uid; kind, namespace and name identify the controller.
-const k8s::OwnerReference* controller_ref(const k8s::Pod& pod) {
-  for (const auto& o : pod.meta.owner_references)
-    if (o.controller) return &o;
-  return nullptr;
-}
-
-}  // namespace
-
 std::vector<PodEquivalenceGroup> build_pod_equivalence_groups(const k8s::ApiServer& api,
                                                               const std::vector<k8s::PodId>& pods,
                                                               std::vector<std::size_t>* group_of) {
@@ -28,7 +16,7 @@ std::vector<PodEquivalenceGroup> build_pod_equivalence_groups(const k8s::ApiServ
   for (std::size_t i = 0; i < pods.size(); ++i) {
     const k8s::PodRecord& rec = api.pod(pods[i]);
     std::size_t g = groups.size();
-    if (controller_ref(rec.pod)) g = by_template.try_emplace(rec.template_id, groups.size()).first->second;
+    if (k8s::controller_ref(rec.pod.meta)) g = by_template.try_emplace(rec.template_id, groups.size()).first->second;
     if (g == groups.size()) groups.emplace_back();
     groups[g].pods.push_back(pods[i]);
     if (group_of) (*group_of)[i] = g;
