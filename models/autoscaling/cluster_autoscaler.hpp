@@ -55,7 +55,11 @@ class ClusterAutoscaler : public Controller {
 
   // Where unschedulable pods come from (the scheduler's list when it is wired); by default every
   // pending, unbound, non-DaemonSet pod of the default scheduler older than one second.
-  void set_unschedulable_source(std::function<std::vector<k8s::PodId>()> source) { unschedulable_source_ = std::move(source); }
+  // `version` moves whenever the list changes, so that a scan can tell without listing.
+  void set_unschedulable_source(std::function<std::vector<k8s::PodId>()> source, std::function<std::uint64_t()> version) {
+    unschedulable_source_ = std::move(source);
+    unschedulable_version_ = std::move(version);
+  }
   void run_once();
 
   struct GroupState {
@@ -171,6 +175,7 @@ class ClusterAutoscaler : public Controller {
   std::vector<std::string> owner_names_;
   cas::ExponentialBackoff backoff_;
   std::function<std::vector<k8s::PodId>()> unschedulable_source_;
+  std::function<std::uint64_t()> unschedulable_version_;
   std::map<std::string, engine::SimTime> unneeded_since_;  // node name -> first seen unneeded
   std::map<std::string, std::string> deleting_;            // node name -> group id
   DeletionsInProgress in_progress_;
@@ -183,6 +188,7 @@ class ClusterAutoscaler : public Controller {
   struct ScaleUpMemo {
     bool valid = false;
     std::uint64_t version = 0;
+    std::uint64_t unschedulable_version = 0;  // with a versioned source; else the list itself
     std::vector<k8s::PodId> unschedulable;
     std::string inputs;
     std::vector<k8s::PodId> remaining;

@@ -343,6 +343,7 @@ void SchedulerController::set_listed(PodId id, bool listed) {
   PodQueueState& st = state(id);
   if (st.listed == listed) return;
   st.listed = listed;
+  ++unschedulable_version_;
   if (listed) unschedulable_.insert(id.v);
   else unschedulable_.erase(id.v);
 }

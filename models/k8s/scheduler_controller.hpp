@@ -59,6 +59,8 @@ class SchedulerController {
 
   // Pods currently parked as unschedulable (by PodId order): what autoscalers act on.
   std::vector<PodId> unschedulable_pods() const;
+  // Moves whenever a pod joins or leaves that list.
+  std::uint64_t unschedulable_version() const { return unschedulable_version_; }
   bool is_unschedulable(PodId pod) const { return pod.v < pods_.size() && pods_[pod.v].group != kNotParked; }
   // The last failed attempt's result for a pod (message, reason histogram).
   const ScheduleResult* last_failure(PodId pod) const;
@@ -142,6 +144,7 @@ class SchedulerController {
   std::set<std::uint32_t> parked_alone_;                // parked pods in no class
   std::deque<Parked> park_order_;                       // by time parked, for the flush
   std::size_t parked_ = 0;
+  std::uint64_t unschedulable_version_ = 0;
   std::set<std::uint32_t> unschedulable_;  // failed and still pending (parked, queued or backing off)
   PodClasses classes_;
   struct CachedFailure {

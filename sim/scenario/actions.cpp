@@ -190,7 +190,8 @@ void install_controllers(Cluster& c) {
     // CA lists the pods the scheduler has marked unschedulable (PodScheduled=False), not every
     // pending pod.
     if (auto* ca = dynamic_cast<autoscaling::ClusterAutoscaler*>(autoscaler.get()))
-      ca->set_unschedulable_source([&c] { return c.scheduler->unschedulable_pods(); });
+      ca->set_unschedulable_source([&c] { return c.scheduler->unschedulable_pods(); },
+                                   [&c] { return c.scheduler->unschedulable_version(); });
   } else if (kind == "karpenter" || c.spec().mode == "auto") autoscaler = autoscaling::make_karpenter(c);
   if (autoscaler) c.controllers.push_back(std::move(autoscaler));
   c.controllers.push_back(net::make_training_controller(c));

@@ -2,6 +2,9 @@
 // being deleted, NodeClaimTemplates from the NodePools, one scheduling simulation, NodeClaims.
 #include "models/autoscaling/karpenter/controller.hpp"
 
+#include <algorithm>
+#include <functional>
+
 #include "models/autoscaling/karpenter/internal.hpp"
 
 namespace eksim::autoscaling::karpenter {
@@ -209,7 +212,9 @@ void Controller::provision() {
   memo.state_version = state_.version;
   memo.claims_version = claims_version_;
   std::vector<const k8s::Pod*> pods;
-  std::unordered_map<const k8s::Pod*, k8s::PodId> id_of;  // for the events
+  // The events name pods by id; the scheduler answers with Pod pointers. One sorted vector, not
+  // a node per pod of a hash map, for 100,000 pending pods.
+  std::vector<std::pair<const k8s::Pod*, k8s::PodId>> ids;
   for (auto it = pending_.begin(); it != pending_.end();) {
     const k8s::PodRecord& r = api.pod(k8s::PodId{*it});
     if (!provisionable(r)) {
@@ -217,7 +222,7 @@ void Controller::provision() {
       continue;
     }
     pods.push_back(&r.pod);
-    id_of.emplace(&r.pod, k8s::PodId{*it});
+    ids.emplace_back(&r.pod, k8s::PodId{*it});
     ++it;
   }
   // Provisioner.Schedule: the pending pods plus the pods still on nodes marked for deletion
@@ -227,8 +232,14 @@ void Controller::provision() {
   std::vector<k8s::Pod> deleting = deleting_node_pods(&deleting_ids);
   for (std::size_t i = 0; i < deleting.size(); ++i) {
     pods.push_back(&deleting[i]);
-    id_of.emplace(&deleting[i], deleting_ids[i]);
+    ids.emplace_back(&deleting[i], deleting_ids[i]);
   }
+  std::sort(ids.begin(), ids.end(), [](const auto& a, const auto& b) { return std::less<>{}(a.first, b.first); });
+  auto id_of = [&ids](const k8s::Pod* pod) {
+    auto it = std::lower_bound(ids.begin(), ids.end(), pod,
+                               [](const auto& e, const k8s::Pod* p) { return std::less<>{}(e.first, p); });
+    return it->second;  // every pod solve answers about was given to it
+  };
   std::shared_ptr<TemplateSet> set = pods.empty() ? nullptr : template_set();
   // "no nodepools found": nothing to provision with.
   if (pods.empty() || set->templates.empty()) {
@@ -250,7 +261,7 @@ void Controller::provision() {
     std::string where;
     if (!e.nodeclaim.empty()) where = "nodeclaim/" + e.nodeclaim;
     if (!e.node_name.empty()) where += (where.empty() ? "" : ", ") + std::string("node/") + e.node_name;
-    memo.events.push_back({id_of.at(pod), false, std::make_shared<const std::string>("Pod should schedule on: " + where)});
+    memo.events.push_back({id_of(pod), false, std::make_shared<const std::string>("Pod should schedule on: " + where)});
   }
   SimTime next{INT64_MAX};
   for (const PodEvent& e : memo.events) next = std::min(next, pod_event(e));
@@ -258,7 +269,7 @@ void Controller::provision() {
     int idx = launch(planned, false);
     if (idx < 0) continue;
     auto text = std::make_shared<const std::string>("Pod should schedule on: nodeclaim/" + claims_[idx].name);
-    for (const k8s::Pod* pod : planned.pods) pod_event({id_of.at(pod), false, text});
+    for (const k8s::Pod* pod : planned.pods) pod_event({id_of(pod), false, text});
   }
   std::shared_ptr<const std::string> text;  // the last error's, reused while errors repeat
   const std::string* text_of = nullptr;
@@ -266,7 +277,7 @@ void Controller::provision() {
     if (err.empty()) continue;
     if (!text_of || *text_of != err) text = std::make_shared<const std::string>("Failed to schedule pod, " + err);
     text_of = &err;
-    memo.events.push_back({id_of.at(pod), true, text});
+    memo.events.push_back({id_of(pod), true, text});
     next = std::min(next, pod_event(memo.events.back()));
   }
   memo.next_publish = next;

@@ -60,20 +60,28 @@ void ClusterAutoscaler::emit_not_triggered(const std::vector<k8s::PodId>& pods, 
 
 bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   const engine::SimTime now = c_.sim.now();
-  std::vector<k8s::PodId> unschedulable = unschedulable_source_ ? unschedulable_source_() : default_unschedulable();
   // A pass that scaled nothing up and read what this one reads found what this one would find.
   std::map<std::string, std::optional<k8s::Node>> templates;
   std::string inputs = scale_up_inputs(nodes, templates);
   ScaleUpMemo& memo = scale_up_memo_;
-  if (memo.valid && memo.version == node_infos_.version() && memo.inputs == inputs && memo.unschedulable == unschedulable) {
+  // With a versioned source the list is taken only when the memo does not answer.
+  const bool versioned = static_cast<bool>(unschedulable_version_);
+  const std::uint64_t listed = versioned ? unschedulable_version_() : 0;
+  auto list = [&] { return unschedulable_source_ ? unschedulable_source_() : default_unschedulable(); };
+  std::vector<k8s::PodId> unschedulable;
+  if (!versioned) unschedulable = list();
+  if (memo.valid && memo.version == node_infos_.version() && memo.inputs == inputs &&
+      (versioned ? memo.unschedulable_version == listed : memo.unschedulable == unschedulable)) {
     emit_not_triggered(memo.remaining, memo.group_of, memo.messages);
     return false;
   }
+  if (versioned) unschedulable = list();
   memo = ScaleUpMemo{};
   auto remember = [&](std::vector<k8s::PodId> remaining, std::vector<std::size_t> group_of, std::vector<std::string> messages) {
     memo.valid = true;
     memo.version = node_infos_.version();
-    memo.unschedulable = std::move(unschedulable);
+    memo.unschedulable_version = listed;
+    if (!versioned) memo.unschedulable = std::move(unschedulable);
     memo.inputs = std::move(inputs);
     memo.remaining = std::move(remaining);
     memo.group_of = std::move(group_of);
