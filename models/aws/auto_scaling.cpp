@@ -155,9 +155,10 @@ void AutoScaling::reconcile(const std::string& name) {
   auto count = static_cast<std::int64_t>(g->instances.size());
   if (count < g->sizes.desired) {
     std::int64_t target = g->sizes.desired;
+    std::vector<LaunchSubnet> subnets = launch_subnets(*g);
     for (std::int64_t n = count; n < target; ++n) {
       std::size_t before = g->instances.size();
-      launch_one(*g, n, target);
+      launch_one(*g, subnets, n, target);
       if (g->instances.size() == before) break;  // failed: back-off scheduled
     }
   } else if (count > g->sizes.desired) {
@@ -167,16 +168,22 @@ void AutoScaling::reconcile(const std::string& name) {
   g->pending_cause.clear();
 }
 
-void AutoScaling::launch_one(AutoScalingGroup& g, std::int64_t from, std::int64_t to) {
+std::vector<LaunchSubnet> AutoScaling::launch_subnets(const AutoScalingGroup& g) const {
   std::vector<LaunchSubnet> subnets;
   for (const auto& id : g.subnet_ids) {
-    std::int64_t n = 0;
-    for (const auto& iid : g.instances)
-      if (Instance* inst = ec2_.find(iid); inst && inst->subnet_id == id) ++n;
     auto failed = g.subnet_failed_until.find(id);
-    subnets.push_back(LaunchSubnet{id, ec2_.subnet(id) ? ec2_.subnet(id)->az : "", n,
+    subnets.push_back(LaunchSubnet{id, ec2_.subnet(id) ? ec2_.subnet(id)->az : "", 0,
                                    failed == g.subnet_failed_until.end() ? engine::SimTime{} : failed->second});
   }
+  for (const auto& iid : g.instances)
+    if (const Instance* inst = ec2_.find(iid))
+      for (auto& s : subnets)
+        if (inst->subnet_id == s.subnet_id) ++s.instances;
+  return subnets;
+}
+
+void AutoScaling::launch_one(AutoScalingGroup& g, std::vector<LaunchSubnet>& subnets, std::int64_t from,
+                             std::int64_t to) {
   auto pick = choose_launch_subnet(subnets, sim_.now());
   if (!pick) return;
   const std::string& subnet_id = g.subnet_ids[*pick];
@@ -216,6 +223,7 @@ void AutoScaling::launch_one(AutoScalingGroup& g, std::int64_t from, std::int64_
   const std::string& id = std::get<std::string>(result);
   g.consecutive_failures = 0;
   g.instances.push_back(id);
+  ++subnets[*pick].instances;
   a.status = "InProgress";
   a.description = launch_description(id);
   launch_activity_[id] = record(std::move(a));
@@ -297,7 +305,8 @@ std::string AutoScaling::rebalance_recommendation(std::string instance_id) {
   g->next_launch_cause = std::string();
   auto n = static_cast<std::int64_t>(g->instances.size());
   std::size_t before = g->instances.size();
-  launch_one(*g, n, n + 1);
+  std::vector<LaunchSubnet> subnets = launch_subnets(*g);
+  launch_one(*g, subnets, n, n + 1);
   if (g->instances.size() == before) return "";
   return g->instances.back();
 }

@@ -98,7 +98,10 @@ class AutoScaling {
  private:
   void schedule_reconcile(AutoScalingGroup& g);
   void reconcile(const std::string& name);
-  void launch_one(AutoScalingGroup& g, std::int64_t from, std::int64_t to);
+  // The group's subnets with its instances in each, counted once for a run of launches (each
+  // launch adds its own): counting them for every launch was quadratic in a large scale-up.
+  std::vector<LaunchSubnet> launch_subnets(const AutoScalingGroup& g) const;
+  void launch_one(AutoScalingGroup& g, std::vector<LaunchSubnet>& subnets, std::int64_t from, std::int64_t to);
   void terminate_one(AutoScalingGroup& g, std::int64_t from, std::int64_t to);
   std::size_t record(engine::Activity a);
   // "Terminating EC2 instance: i-..." (Successful, at once) with the given Cause.

@@ -87,7 +87,7 @@ Controller::Controller(Cluster& cluster, Settings settings) : c_(cluster), setti
   auto& api = c_.api;
   // Pod and node notifications also keep the cluster state (state/cluster.cpp) current.
   api.on_pod_added.push_back([this](k8s::PodId id) {
-    pending_.insert(id.v);
+    pending_.arrived(id);
     ++pending_version_;
     trigger();
   });

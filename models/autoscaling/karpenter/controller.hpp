@@ -17,6 +17,7 @@
 #include "models/autoscaling/karpenter/instance_types.hpp"
 #include "models/autoscaling/karpenter/nodeclass/discovery.hpp"
 #include "models/autoscaling/karpenter/nodepool.hpp"
+#include "models/autoscaling/karpenter/provisioning/pending_pods.hpp"
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 #include "models/autoscaling/karpenter/state/cluster.hpp"
 #include "models/cluster/cluster.hpp"
@@ -292,7 +293,7 @@ class Controller : public eksim::Controller {
   std::uint64_t templates_generation_ = 0;
   std::uint64_t config_version_ = 0;
   std::uint64_t claims_version_ = 0;  // NodeClaims added or gone (capacity usage)
-  std::set<std::uint32_t> pending_;
+  PendingPods pending_;
   // Per node, what disruption reads from its pods, valid while the node's stamp holds.
   struct NodePods {
     std::uint64_t stamp = 0;

@@ -74,7 +74,8 @@ std::string untolerated_taint_reason(const Taint& taint, const KubernetesVersion
   return "node(s) had untolerated taint {" + taint.key + ": " + taint.value + "}";
 }
 
-PreFilterState pre_filter(const Pod& pod, const PodSchedulingInfo& info, NodeInfoView all) {
+PreFilterState pre_filter(const Pod& pod, const PodSchedulingInfo& info, NodeInfoView all,
+                          std::optional<bool> any_existing_anti_affinity) {
   PreFilterState st;
   // PodTopologySpread (DoNotSchedule constraints).
   auto hard = constraints_of(pod, true);
@@ -104,9 +105,8 @@ PreFilterState pre_filter(const Pod& pod, const PodSchedulingInfo& info, NodeInf
   }
   // InterPodAffinity.
   const auto& a = pod.spec.affinity;
-  bool any_existing_anti = false;
-  for (const NodeInfo* n : all)
-    if (n->pods_with_required_anti_affinity > 0) { any_existing_anti = true; break; }
+  const bool any_existing_anti = any_existing_anti_affinity.value_or(std::any_of(
+      all.begin(), all.end(), [](const NodeInfo* n) { return n->pods_with_required_anti_affinity > 0; }));
   if (!any_existing_anti && a.pod_affinity_required.empty() && a.pod_anti_affinity_required.empty())
     return st;
   (void)info;

@@ -4,8 +4,9 @@
 // the scheduler, Cluster Autoscaler and Karpenter all call it, also on template nodes.
 #include <cstdint>
 #include <map>
-#include <utility>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/k8s/scheduling/node_info.hpp"
@@ -84,7 +85,10 @@ struct PreFilterState {
   std::map<TopologyPair, std::int64_t> affinity;
   std::map<TopologyPair, std::int64_t> anti_affinity;
 };
-PreFilterState pre_filter(const Pod& pod, const PodSchedulingInfo& info, NodeInfoView all);
+// any_existing_anti_affinity: whether a pod on one of `all` has required pod anti-affinity, when
+// the caller keeps that count (SchedulingSnapshot); nullopt: walk `all` to find out.
+PreFilterState pre_filter(const Pod& pod, const PodSchedulingInfo& info, NodeInfoView all,
+                          std::optional<bool> any_existing_anti_affinity = std::nullopt);
 FilterResult run_filters(const Pod& pod, const PodSchedulingInfo& info, const PreFilterState& state,
                          const NodeInfo& node, const SchedulerOptions& options);
 

@@ -390,6 +390,7 @@ void SchedulingSnapshot::remove_node(std::string_view name) {
   unclassify(it->second);
   ++generation_;
   pods_with_affinity_ -= it->second.info.pods_with_affinity;
+  pods_with_required_anti_affinity_ -= it->second.info.pods_with_required_anti_affinity;
   entries_.erase(it);
   view_dirty_ = true;
 }
@@ -398,9 +399,10 @@ bool SchedulingSnapshot::bind(const Pod& pod, std::string_view node_name) {
   auto it = entries_.find(node_name);
   if (it == entries_.end()) return false;
   NodeInfo& info = it->second.info;
-  int before = info.pods_with_affinity;
+  const int before = info.pods_with_affinity, anti_before = info.pods_with_required_anti_affinity;
   add_pod(info, pod);
   pods_with_affinity_ += info.pods_with_affinity - before;
+  pods_with_required_anti_affinity_ += info.pods_with_required_anti_affinity - anti_before;
   reclassify(it->second);
   return true;
 }
@@ -409,9 +411,10 @@ bool SchedulingSnapshot::unbind(const Pod& pod, std::string_view node_name) {
   auto it = entries_.find(node_name);
   if (it == entries_.end()) return false;
   NodeInfo& info = it->second.info;
-  int before = info.pods_with_affinity;
+  const int before = info.pods_with_affinity, anti_before = info.pods_with_required_anti_affinity;
   if (!remove_pod(info, pod)) return false;
   pods_with_affinity_ += info.pods_with_affinity - before;
+  pods_with_required_anti_affinity_ += info.pods_with_required_anti_affinity - anti_before;
   reclassify(it->second);
   return true;
 }
@@ -443,7 +446,7 @@ ScheduleResult schedule_one(const Pod& pod, const SchedulingSnapshot& snap, cons
     AbsentNodes absent{static_cast<std::int64_t>(snap.size() - named.size()), nullptr};
     if (options.version.minor >= 31) absent.reason = "node(s) didn't satisfy plugin(s) [NodeAffinity]";
     else if (options.version.minor >= 28) absent.reason = "node is filtered out by the prefilter result";
-    PreFilterState state = pre_filter(pod, info, snap.nodes());
+    PreFilterState state = pre_filter(pod, info, snap.nodes(), snap.any_required_anti_affinity());
     std::vector<Group> groups;
     for (const NodeInfo* n : named) groups.push_back(Group{n, 1, nullptr});
     return run_cycle(pod, info, state, true, groups, snap.nodes(), snap.nodes(), snap.size(), options, absent);

@@ -80,6 +80,7 @@ class SchedulingSnapshot {
   std::size_t size() const { return entries_.size(); }
   std::size_t class_count() const { return classes_.size(); }
   bool any_pod_affinity() const { return pods_with_affinity_ > 0; }
+  bool any_required_anti_affinity() const { return pods_with_required_anti_affinity_ > 0; }
   // Moves on every change above: two attempts at one generation see the same cluster.
   std::uint64_t generation() const { return generation_; }
 
@@ -97,7 +98,9 @@ class SchedulingSnapshot {
   std::map<std::string, std::map<std::string, const NodeInfo*>> classes_;
   mutable std::vector<const NodeInfo*> view_;
   mutable bool view_dirty_ = true;
+  // Sums over the nodes' NodeInfo counts, kept as pods bind and leave.
   std::int64_t pods_with_affinity_ = 0;
+  std::int64_t pods_with_required_anti_affinity_ = 0;
   std::uint64_t generation_ = 0;
 };
 

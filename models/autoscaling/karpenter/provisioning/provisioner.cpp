@@ -88,11 +88,7 @@ bool Controller::any_deleting_node_pods() {
 }
 
 bool Controller::any_provisionable() {
-  for (auto it = pending_.begin(); it != pending_.end();) {
-    if (provisionable(c_.api.pod(k8s::PodId{*it}))) return true;
-    it = pending_.erase(it);  // bound, started, deleted: never provisionable again
-  }
-  return false;
+  return pending_.any(c_.api, [this](const k8s::PodRecord& r) { return provisionable(r); });
 }
 
 std::vector<k8s::Pod> Controller::daemon_pods() const {
@@ -211,38 +207,28 @@ void Controller::provision() {
   memo.pending_version = pending_version_;
   memo.state_version = state_.version;
   memo.claims_version = claims_version_;
-  std::vector<const k8s::Pod*> pods;
-  // The events name pods by id; the scheduler answers with Pod pointers. One sorted vector, not
-  // a node per pod of a hash map, for 100,000 pending pods.
-  std::vector<std::pair<const k8s::Pod*, k8s::PodId>> ids;
-  for (auto it = pending_.begin(); it != pending_.end();) {
-    const k8s::PodRecord& r = api.pod(k8s::PodId{*it});
-    if (!provisionable(r)) {
-      it = pending_.erase(it);  // bound, started, deleted: never provisionable again
-      continue;
-    }
-    pods.push_back(&r.pod);
-    ids.emplace_back(&r.pod, k8s::PodId{*it});
-    ++it;
-  }
+  pending_.refresh(api, state_.classes, [this](const k8s::PodRecord& r) { return provisionable(r); });
   // Provisioner.Schedule: the pending pods plus the pods still on nodes marked for deletion
   // (nodes.Deleting().CurrentlyReschedulablePods), so that their capacity is launched before they
   // are evicted. Their nodes are not capacity (the cluster state leaves them out).
   std::vector<k8s::PodId> deleting_ids;
   std::vector<k8s::Pod> deleting = deleting_node_pods(&deleting_ids);
-  for (std::size_t i = 0; i < deleting.size(); ++i) {
-    pods.push_back(&deleting[i]);
-    ids.emplace_back(&deleting[i], deleting_ids[i]);
-  }
+  std::vector<k8s::PodId> pod_ids;
+  const OrderedPods pods = pending_.ordered(api, state_.classes, deleting, deleting_ids, pod_ids);
+  // The events name pods by id; the scheduler answers with Pod pointers. One sorted vector, not
+  // a node per pod of a hash map, for 100,000 pending pods.
+  std::vector<std::pair<const k8s::Pod*, k8s::PodId>> ids;
+  ids.reserve(pod_ids.size());
+  for (std::size_t i = 0; i < pod_ids.size(); ++i) ids.emplace_back(pods.pods[i], pod_ids[i]);
   std::sort(ids.begin(), ids.end(), [](const auto& a, const auto& b) { return std::less<>{}(a.first, b.first); });
   auto id_of = [&ids](const k8s::Pod* pod) {
     auto it = std::lower_bound(ids.begin(), ids.end(), pod,
                                [](const auto& e, const k8s::Pod* p) { return std::less<>{}(e.first, p); });
     return it->second;  // every pod solve answers about was given to it
   };
-  std::shared_ptr<TemplateSet> set = pods.empty() ? nullptr : template_set();
+  std::shared_ptr<TemplateSet> set = pods.pods.empty() ? nullptr : template_set();
   // "no nodepools found": nothing to provision with.
-  if (pods.empty() || set->templates.empty()) {
+  if (pods.pods.empty() || set->templates.empty()) {
     memo.valid = deleting.empty() && set;
     if (set) memo.templates_generation = set->generation;
     memo.next_publish = SimTime{INT64_MAX};
@@ -271,12 +257,12 @@ void Controller::provision() {
     auto text = std::make_shared<const std::string>("Pod should schedule on: nodeclaim/" + claims_[idx].name);
     for (const k8s::Pod* pod : planned.pods) pod_event({id_of(pod), false, text});
   }
-  std::shared_ptr<const std::string> text;  // the last error's, reused while errors repeat
+  std::shared_ptr<const std::string> text;  // the last error's, reused while pods share it
   const std::string* text_of = nullptr;
   for (auto& [pod, err] : res.errors) {
-    if (err.empty()) continue;
-    if (!text_of || *text_of != err) text = std::make_shared<const std::string>("Failed to schedule pod, " + err);
-    text_of = &err;
+    if (err->empty()) continue;
+    if (text_of != err.get()) text = std::make_shared<const std::string>("Failed to schedule pod, " + *err);
+    text_of = err.get();
     memo.events.push_back({id_of(pod), true, text});
     next = std::min(next, pod_event(memo.events.back()));
   }

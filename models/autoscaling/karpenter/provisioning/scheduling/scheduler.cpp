@@ -475,37 +475,34 @@ std::string resources_string(const k8s::ResourceList& r) {
   return out + "}";
 }
 
-void order_pods(std::vector<const k8s::Pod*>& pods) {
-  if (pods.size() < 2) return;
-  // byCPUAndMemoryDescending: CPU, then memory, descending; then the older pod, then the smaller
-  // UID. API server UIDs are compared by their counters (the same order as the strings).
-  // Everything the comparison reads, in the key: sorting 100,000 pods never follows a pointer.
-  struct Key {
-    std::int64_t cpu, mem;
-    engine::SimTime created;
-    std::int64_t uid;  // uid_serial, or -1: then the strings are compared
-    const k8s::Pod* p;
-  };
-  // One resource of pod_requests, without building the whole list for each of 100,000 pods.
-  auto requested = [](const k8s::PodSpec& spec, const auto& resource) {
+PodOrder PodOrder::of(const k8s::Pod& pod) {
+  // One resource of pod_requests, without building the whole list.
+  auto requested = [](const k8s::PodSpec& spec, std::string_view resource) {
     std::int64_t total = 0;
     for (const auto& c : spec.containers) total += c.requests.get(resource);
     for (const auto& c : spec.init_containers) total = std::max(total, c.requests.get(resource));
     return total;
   };
-  std::vector<Key> keys;
+  return PodOrder{requested(pod.spec, k8s::kCpu), requested(pod.spec, k8s::kMemory), pod.meta.creation_timestamp,
+                  k8s::uid_serial(pod.meta.uid)};
+}
+
+bool goes_before(const PodOrder& a, const k8s::Pod& pa, const PodOrder& b, const k8s::Pod& pb) {
+  if (a.cpu != b.cpu) return a.cpu > b.cpu;
+  if (a.mem != b.mem) return a.mem > b.mem;
+  if (a.created != b.created) return a.created < b.created;
+  if (a.uid >= 0 && b.uid >= 0) return a.uid < b.uid;
+  return pa.meta.uid < pb.meta.uid;
+}
+
+void order_pods(std::vector<const k8s::Pod*>& pods) {
+  if (pods.size() < 2) return;
+  std::vector<std::pair<PodOrder, const k8s::Pod*>> keys;
   keys.reserve(pods.size());
-  for (const auto* p : pods)
-    keys.push_back(Key{requested(p->spec, k8s::kCpu), requested(p->spec, k8s::kMemory), p->meta.creation_timestamp,
-                       k8s::uid_serial(p->meta.uid), p});
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-    if (a.cpu != b.cpu) return a.cpu > b.cpu;
-    if (a.mem != b.mem) return a.mem > b.mem;
-    if (a.created != b.created) return a.created < b.created;
-    if (a.uid >= 0 && b.uid >= 0) return a.uid < b.uid;
-    return a.p->meta.uid < b.p->meta.uid;
-  });
-  for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = keys[i].p;
+  for (const auto* p : pods) keys.emplace_back(PodOrder::of(*p), p);
+  std::sort(keys.begin(), keys.end(),
+            [](const auto& a, const auto& b) { return goes_before(a.first, *a.second, b.first, *b.second); });
+  for (std::size_t i = 0; i < pods.size(); ++i) pods[i] = keys[i].second;
 }
 
 NodeClaimTemplate make_template(const NodePool& pool, const std::vector<InstanceTypeInfo>& types,
@@ -624,19 +621,13 @@ void in_claim_order(std::vector<PlannedNodeClaim>& claims, const std::vector<std
   claims = std::move(sorted);
 }
 
-}  // namespace
 
-SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingNode>& existing,
-                        std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options) {
-  ExistingNodeVector nodes(existing);
-  return solve(std::move(pods), nodes, templates, domain, options);
-}
-
-SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existing,
-                        std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options,
-                        bool existing_only) {
+// The scheduling loop over pods in Karpenter's order; `classes` (one per pod) when the caller
+// keeps them, else existing.pod_class answers.
+SchedulingResults solve_in_order(const std::vector<const k8s::Pod*>& pods, const std::vector<std::uint32_t>* classes,
+                                 ExistingNodes& existing, std::vector<NodeClaimTemplate>& templates, LabelDomain domain,
+                                 const k8s::SchedulerOptions& options, bool existing_only) {
   SchedulingResults res;
-  order_pods(pods);
   const auto& wk = well_known_labels(domain);
   const k8s::NodeInfoView no_cluster{};
   Topology topo(pods, existing, templates);
@@ -651,8 +642,11 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
   };
   std::optional<Failure> last_failure;
   std::size_t placements = 0;
-  for (const k8s::Pod* pod : pods) {
-    std::optional<std::uint32_t> pod_class = topo.active() ? std::nullopt : existing.pod_class(*pod);
+  for (std::size_t at = 0; at < pods.size(); ++at) {
+    const k8s::Pod* pod = pods[at];
+    std::optional<std::uint32_t> pod_class;  // none while topology tracking is active
+    if (!topo.active() && !classes) pod_class = existing.pod_class(*pod);
+    if (!topo.active() && classes && (*classes)[at] != kNoPodClass) pod_class = (*classes)[at];
     if (pod_class && last_failure && last_failure->pod_class == *pod_class && last_failure->placements == placements &&
         !existing_only) {
       res.errors.emplace_back(pod, res.errors[last_failure->error].second);
@@ -754,11 +748,31 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
     }
     if (!placed) {
       if (pod_class) last_failure = Failure{*pod_class, placements, res.errors.size()};
-      res.errors.emplace_back(pod, fmt::format("{}", fmt::join(errs, "; ")));
+      res.errors.emplace_back(pod, std::make_shared<const std::string>(fmt::format("{}", fmt::join(errs, "; "))));
     }
   }
   in_claim_order(res.new_claims, claim_order);
   return res;
+}
+
+}  // namespace
+
+SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existing,
+                        std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options,
+                        bool existing_only) {
+  order_pods(pods);
+  return solve_in_order(pods, nullptr, existing, templates, domain, options, existing_only);
+}
+
+SchedulingResults solve(const OrderedPods& pods, ExistingNodes& existing, std::vector<NodeClaimTemplate>& templates,
+                        LabelDomain domain, const k8s::SchedulerOptions& options) {
+  return solve_in_order(pods.pods, &pods.classes, existing, templates, domain, options, /*existing_only=*/false);
+}
+
+SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingNode>& existing,
+                        std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options) {
+  ExistingNodeVector nodes(existing);
+  return solve(std::move(pods), nodes, templates, domain, options);
 }
 
 }  // namespace eksim::autoscaling::karpenter

@@ -8,6 +8,7 @@
 // the pessimistic "largest candidate" subtraction.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -133,7 +134,8 @@ struct PlannedNodeClaim {
 struct SchedulingResults {
   std::vector<std::pair<const k8s::Pod*, std::size_t>> existing;  // pod -> index into existing nodes
   std::vector<PlannedNodeClaim> new_claims;
-  std::vector<std::pair<const k8s::Pod*, std::string>> errors;   // in pod order
+  // In pod order. The pods of a class that fit nowhere share one text: 100,000 of them keep one.
+  std::vector<std::pair<const k8s::Pod*, std::shared_ptr<const std::string>>> errors;
   // With existing_only: a pod found no existing node and the simulation stopped there (nothing
   // after it was placed, no NodeClaim was planned).
   bool stopped = false;
@@ -141,7 +143,17 @@ struct SchedulingResults {
 
 // Every requested amount within the allocatable one (resources.Fits).
 bool fits_in(const k8s::ResourceList& requests, const k8s::ResourceList& allocatable);
-// Karpenter's pod order (queue.go byCPUAndMemoryDescending, then creation time, then name).
+// Karpenter's pod order (queue.go byCPUAndMemoryDescending: CPU, then memory, descending; then
+// the older pod, then the smaller UID), as a key holding everything the comparison reads:
+// sorting 100,000 pods never follows a pointer.
+struct PodOrder {
+  std::int64_t cpu = 0, mem = 0;
+  engine::SimTime created;
+  std::int64_t uid = -1;  // k8s::uid_serial, or -1: then the uid strings decide
+  static PodOrder of(const k8s::Pod& pod);
+};
+// Whether a (key `a`) goes before b (key `b`).
+bool goes_before(const PodOrder& a, const k8s::Pod& pa, const PodOrder& b, const k8s::Pod& pb);
 void order_pods(std::vector<const k8s::Pod*>& pods);
 // resources.RequestsForPods: the pod's requests plus pods: 1.
 k8s::ResourceList karpenter_requests(const k8s::Pod& pod);
@@ -157,5 +169,16 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingN
 SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existing,
                         std::vector<NodeClaimTemplate>& templates, LabelDomain domain,
                         const k8s::SchedulerOptions& options = {}, bool existing_only = false);
+
+// Pods already in Karpenter's order, each with its k8s::PodClasses class (kNoPodClass: a pod a
+// class cannot capture), for a caller that keeps both as pods arrive (PendingPods): a pass over
+// 100,000 pending pods then reads neither their specs nor their uids.
+constexpr std::uint32_t kNoPodClass = UINT32_MAX;
+struct OrderedPods {
+  std::vector<const k8s::Pod*> pods;
+  std::vector<std::uint32_t> classes;  // one per pod
+};
+SchedulingResults solve(const OrderedPods& pods, ExistingNodes& existing, std::vector<NodeClaimTemplate>& templates,
+                        LabelDomain domain, const k8s::SchedulerOptions& options = {});
 
 }  // namespace eksim::autoscaling::karpenter

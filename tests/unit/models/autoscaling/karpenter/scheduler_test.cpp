@@ -97,21 +97,21 @@ TEST(KarpenterScheduler, FailedSchedulingTexts) {
   k8s::Pod untolerated = pod("p1", 100, 0);
   auto r1 = solve({&untolerated}, none, tmpls, LabelDomain::Oss);
   ASSERT_EQ(r1.errors.size(), 1u);
-  EXPECT_EQ(r1.errors[0].second,
+  EXPECT_EQ(*r1.errors[0].second,
             "incompatible with nodepool \"gpu\", daemonset overhead={}, did not tolerate nvidia.com/gpu=present:NoSchedule");
   k8s::Pod custom = pod("p2", 100, 0);
   custom.spec.tolerations.push_back({"nvidia.com/gpu", "Exists", "", "", std::nullopt});
   custom.spec.node_selector["team"] = "ml";
   auto r2 = solve({&custom}, none, tmpls, LabelDomain::Oss);
   ASSERT_EQ(r2.errors.size(), 1u);
-  EXPECT_EQ(r2.errors[0].second,
+  EXPECT_EQ(*r2.errors[0].second,
             "incompatible with nodepool \"gpu\", daemonset overhead={}, incompatible requirements, label \"team\" does not "
             "have known values");
   k8s::Pod huge = pod("p3", 1000000, 0);
   huge.spec.tolerations = custom.spec.tolerations;
   auto r3 = solve({&huge}, none, tmpls, LabelDomain::Oss);
   ASSERT_EQ(r3.errors.size(), 1u);
-  EXPECT_NE(r3.errors[0].second.find("no instance type satisfied resources {\"cpu\":\"1k\"") , std::string::npos) << r3.errors[0].second;
+  EXPECT_NE(r3.errors[0].second->find("no instance type satisfied resources {\"cpu\":\"1k\"") , std::string::npos) << *r3.errors[0].second;
 }
 
 TEST(KarpenterScheduler, DaemonSetOverheadCountsAgainstEveryNode) {
@@ -150,7 +150,7 @@ TEST(KarpenterScheduler, LimitsSubtractTheLargestCandidate) {
   // The second claim can only be a 2-vCPU type (remaining 0); the fourth pod exceeds the limit.
   EXPECT_EQ(res.new_claims.size(), 2u);
   ASSERT_FALSE(res.errors.empty());
-  EXPECT_EQ(res.errors.back().second, "all available instance types exceed limits for nodepool: \"cpu\"");
+  EXPECT_EQ(*res.errors.back().second, "all available instance types exceed limits for nodepool: \"cpu\"");
   // Usage already at the limit: nothing at all.
   std::vector<NodeClaimTemplate> full{make_template(pool, types, {}, LabelDomain::Oss, {{"cpu", 6000}})};
   auto res2 = solve(ptrs, none, full, LabelDomain::Oss);

@@ -139,10 +139,10 @@ TEST(KarpenterTopology, UnsatisfiableSpreadUsesKarpentersText) {
   auto res = solve(ptrs(pods), existing, tmpls, LabelDomain::Oss);
   EXPECT_TRUE(res.new_claims.empty());
   ASSERT_EQ(res.errors.size(), 1u);
-  EXPECT_PRED2(contains, res.errors[0].second, std::string("unsatisfiable topology constraint for topology spread, key=topology.kubernetes.io/zone "
+  EXPECT_PRED2(contains, *res.errors[0].second, std::string("unsatisfiable topology constraint for topology spread, key=topology.kubernetes.io/zone "
                                    "(counts = ap-northeast-2a: 2, ap-northeast-2b: 0, podDomains = topology.kubernetes.io/zone "
                                    "Exists, nodeDomains = topology.kubernetes.io/zone In [ap-northeast-2a]"));
-  EXPECT_EQ(res.errors[0].second.rfind("incompatible with nodepool \"default\", daemonset overhead=", 0), 0u);
+  EXPECT_EQ(res.errors[0].second->rfind("incompatible with nodepool \"default\", daemonset overhead=", 0), 0u);
 }
 
 TEST(KarpenterTopology, HostnameAntiAffinityGivesEachPodItsOwnClaim) {
@@ -200,8 +200,8 @@ TEST(KarpenterMinValues, TooFewDistinctValuesBlocksTheNodeClaim) {
   auto bad = solve(ptrs(small), none, four, LabelDomain::Oss);
   EXPECT_TRUE(bad.new_claims.empty());
   ASSERT_EQ(bad.errors.size(), 1u);
-  EXPECT_PRED2(contains, bad.errors[0].second, std::string("karpenter.k8s.aws/instance-category In [c m t] minValues 4"));
-  EXPECT_PRED2(ends_with, bad.errors[0].second, std::string("(minValues requirement is not met for karpenter.k8s.aws/instance-category)"));
+  EXPECT_PRED2(contains, *bad.errors[0].second, std::string("karpenter.k8s.aws/instance-category In [c m t] minValues 4"));
+  EXPECT_PRED2(ends_with, *bad.errors[0].second, std::string("(minValues requirement is not met for karpenter.k8s.aws/instance-category)"));
   // 3 CPU fits only c5.xlarge (one category, minValues 2 not met), but upstream's failure reason
   // names the pairwise criterion first: smaller types met requirements and offering, not resources.
   pool.min_values["karpenter.k8s.aws/instance-category"] = 2;
@@ -210,7 +210,7 @@ TEST(KarpenterMinValues, TooFewDistinctValuesBlocksTheNodeClaim) {
   auto big_res = solve(ptrs(big), none, two, LabelDomain::Oss);
   EXPECT_TRUE(big_res.new_claims.empty());
   ASSERT_EQ(big_res.errors.size(), 1u);
-  EXPECT_PRED2(ends_with, big_res.errors[0].second,
+  EXPECT_PRED2(ends_with, *big_res.errors[0].second,
                std::string("(no instance type which met the scheduling requirements and the required offering had the required resources)"));
 }
 
@@ -237,7 +237,7 @@ TEST(KarpenterLimits, BurstStopsAtTheCpuLimit) {
   auto res = solve(ptrs(pods), none, tmpls, LabelDomain::Oss);
   ASSERT_EQ(res.new_claims.size(), 4u);  // 4 x c5.xlarge = 16 vCPU
   ASSERT_EQ(res.errors.size(), 2u);
-  for (const auto& [p, err] : res.errors) EXPECT_EQ(err, "all available instance types exceed limits for nodepool: \"default\"");
+  for (const auto& [p, err] : res.errors) EXPECT_EQ(*err, "all available instance types exceed limits for nodepool: \"default\"");
 }
 
 }  // namespace
