@@ -46,6 +46,19 @@ void admit_pod(PodSpec& spec) {
   extended_resource_toleration(spec);
 }
 
+void Admission::admit(PodSpec& spec) {
+  // Holding the inputs keeps their storage alive, so sharing it means the very same lists.
+  if (last_ && spec.tolerations.shares_with(last_->tolerations_in) && spec.containers.shares_with(last_->containers) &&
+      spec.init_containers.shares_with(last_->init_containers)) {
+    spec.tolerations = last_->tolerations_out;
+    return;
+  }
+  Last last{spec.tolerations, {}, spec.containers, spec.init_containers};
+  admit_pod(spec);
+  last.tolerations_out = spec.tolerations;
+  last_ = std::move(last);
+}
+
 std::string describe_toleration(const Toleration& t) {
   std::string out = t.key;
   if (!t.value.empty()) out += "=" + t.value;

@@ -8,6 +8,7 @@
 //                 node.kubernetes.io/unreachable:NoExecute op=Exists for 300s
 //                 nvidia.com/gpu:NoSchedule op=Exists
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,21 @@ void extended_resource_toleration(PodSpec& spec);
 
 // Both, in the apiserver's order.
 void admit_pod(PodSpec& spec);
+
+// admit_pod for the API server's stream of creates. The replicas of a template come in holding
+// the same shared tolerations and containers, so they get the same result: the last pod's
+// tolerations are handed on, shared, instead of copied and extended once per replica.
+class Admission {
+ public:
+  void admit(PodSpec& spec);
+
+ private:
+  struct Last {
+    CowVector<Toleration> tolerations_in, tolerations_out;
+    CowVector<Container> containers, init_containers;
+  };
+  std::optional<Last> last_;
+};
 
 // `kubectl describe pod` one toleration: "key=value:Effect op=Exists for 300s" (describe.go
 // printTolerationsMultilineWithIndent).

@@ -31,7 +31,7 @@ std::string ApiServer::new_uid() {
 PodId ApiServer::create_pod(Pod pod) {
   if (pod.meta.ns.empty()) pod.meta.ns = "default";
   // EKS's mutating admission (DefaultTolerationSeconds, ExtendedResourceToleration).
-  admit_pod(pod.spec);
+  admission_.admit(pod.spec);
   pod.meta.uid = new_uid();
   pod.meta.creation_timestamp = sim_.now();
   PodId id{static_cast<std::uint32_t>(pods_.size())};

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "models/k8s/admission.hpp"
 #include "models/k8s/objects.hpp"
 #include "models/k8s/workloads.hpp"
 #include "sim/engine/event_log.hpp"
@@ -171,6 +172,7 @@ class ApiServer {
   std::vector<std::string> namespaces_{"default", "kube-system"};
   std::map<std::string, std::map<std::string, std::string>> config_maps_;
   std::uint64_t uid_counter_ = 0;
+  Admission admission_;
 };
 
 }  // namespace eksim::k8s

@@ -61,7 +61,7 @@ DaemonSetController::DaemonSetController(ApiServer& api, Kubelet* kubelet) : api
     if (req)
       for (const auto& term : *req)
         for (const auto& f : term.match_fields)
-          if (f.key == "metadata.name" && !f.values.empty()) dirty_names_.insert(f.values[0]);
+          if (f.key == kFieldMetadataName && !f.values.empty()) dirty_names_.insert(f.values[0]);
   };
   api_.on_pod_deleted.push_back([this, ours, target](PodId id) {
     if (!ours(id)) return;
@@ -196,7 +196,7 @@ void DaemonSetController::sync_node(std::size_t index, NodeId nid) {
   Pod p = pod_from_template(api_, ds.tmpl, ds.meta.ns, ds.meta.name + "-", {"DaemonSet", ds.meta.name, true});
   add_daemon_pod_tolerations(p.spec);
   NodeSelectorTerm term;
-  term.match_fields.push_back(NodeSelectorRequirement{"metadata.name", "In", {node}});
+  term.match_fields.push_back(NodeSelectorRequirement{kFieldMetadataName, "In", {node}});
   p.spec.affinity.node_required = std::vector<NodeSelectorTerm>{term};
   std::string name = p.meta.name;
   PodId id = api_.create_pod(std::move(p));

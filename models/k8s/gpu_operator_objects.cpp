@@ -105,7 +105,7 @@ GpuOperatorObjects build_gpu_operator(const std::string& version, const FlatValu
                                       tol("nvidia.com/gpu", "Exists", "", kNoSchedule)});
     DaemonSet worker = make_ds(nfd + "-worker", ns, kRoleNfdWorker, nfd_image, worker_tol,
                                node_selector_or(v, "node-feature-discovery.worker.nodeSelector", {}), std::nullopt);
-    request(worker.tmpl.spec.containers.front(), v, "node-feature-discovery.worker.resources", "5m", "64Mi");
+    request(worker.tmpl.spec.containers.mut().front(), v, "node-feature-discovery.worker.resources", "5m", "64Mi");
     out.daemon_sets.emplace_back(std::move(worker), GpuOperand::None);
   }
 
@@ -130,7 +130,7 @@ GpuOperatorObjects build_gpu_operator(const std::string& version, const FlatValu
   auto with_plugin_config = [&](const std::string& image) {
     if (plugin_config.empty()) return;
     PodSpec& spec = out.daemon_sets.back().first.tmpl.spec;
-    std::erase_if(spec.init_containers, [](const Container& c) { return c.name == "config-manager-init"; });
+    std::erase_if(spec.init_containers.mut(), [](const Container& c) { return c.name == "config-manager-init"; });
     add_config_manager(spec, image, plugin_config, get(v, "devicePlugin.config.default"), "empty",
                        "config-manager-init", "config-manager");
   };

@@ -152,7 +152,7 @@ void add_config_manager(PodSpec& spec, const std::string& image, const std::stri
     return c;
   };
   if (spec.containers.empty()) return;
-  Container& program = spec.containers.front();
+  Container& program = spec.containers.mut().front();
   program.env.push_back({"CONFIG_FILE", dst});
   program.volume_mounts.push_back({"available-configs", "/available-configs"});
   program.volume_mounts.push_back({"config", "/config"});

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/k8s/cow_vector.hpp"
 #include "models/k8s/resources.hpp"
 #include "sim/engine/time.hpp"
 
@@ -171,11 +172,13 @@ struct Volume {
 };
 
 struct PodSpec {
-  std::vector<Container> init_containers;
-  std::vector<Container> containers;
+  // Shared by the replicas of a template until one changes (copy-on-write), as are the
+  // tolerations admission gives them all.
+  CowVector<Container> init_containers;
+  CowVector<Container> containers;
   Labels node_selector;
   Affinity affinity;
-  std::vector<Toleration> tolerations;
+  CowVector<Toleration> tolerations;
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
   std::string restart_policy = "Always";  // Always | OnFailure | Never
   std::string priority_class_name;
@@ -234,6 +237,8 @@ struct Node {
 
 // Well-known label keys.
 inline constexpr const char* kLabelHostname = "kubernetes.io/hostname";
+// The one field a node selector's matchFields may name (NodeSelectorRequirement over fields).
+inline constexpr const char* kFieldMetadataName = "metadata.name";
 inline constexpr const char* kLabelArch = "kubernetes.io/arch";
 inline constexpr const char* kLabelOs = "kubernetes.io/os";
 inline constexpr const char* kLabelInstanceType = "node.kubernetes.io/instance-type";

@@ -151,7 +151,7 @@ const Manifest& template_for(const WorkloadGenerator& g, const std::string& kind
 
 void set_gpus(k8s::PodSpec& spec, std::int64_t gpus) {
   if (spec.containers.empty()) return;
-  auto& c = spec.containers[0];
+  auto& c = spec.containers.mut()[0];
   c.limits.set(k8s::kNvidiaGpu, gpus);
   c.requests.set(k8s::kNvidiaGpu, gpus);
 }

@@ -97,7 +97,7 @@ bool node_selector_term_matches(const NodeSelectorTerm& term, const Node& node) 
   for (const auto& req : term.match_expressions)
     if (!node_requirement_matches(req, node.meta.labels)) return false;
   for (const auto& req : term.match_fields) {
-    if (req.key != "metadata.name") return false;
+    if (req.key != kFieldMetadataName) return false;
     if (!value_requirement(req.op, req.values, &node.meta.name)) return false;
   }
   return true;

@@ -271,7 +271,7 @@ std::optional<std::set<std::string>> node_names_required(const Pod& pod) {
   for (const NodeSelectorTerm& t : *req) {
     std::optional<std::set<std::string>> term_names;
     for (const NodeSelectorRequirement& r : t.match_fields) {
-      if (r.key != "metadata.name" || r.op != "In") continue;
+      if (r.key != kFieldMetadataName || r.op != "In") continue;
       std::set<std::string> s(r.values.begin(), r.values.end());
       if (!term_names) {
         term_names = std::move(s);

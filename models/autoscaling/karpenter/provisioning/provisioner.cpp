@@ -152,7 +152,7 @@ std::string Controller::daemon_signature() {
     p.spec.affinity.pod_affinity_required.clear();
     p.spec.affinity.pod_anti_affinity_required.clear();
     for (auto* cs : {&p.spec.init_containers, &p.spec.containers})
-      for (auto& c : *cs) c.ports.clear();
+      for (auto& c : cs->mut()) c.ports.clear();
     sig += std::to_string(*state_.classes.of(p)) + ",";
   }
   daemon_signature_.emplace(std::move(live), sig);
