@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/k8s/admission.hpp"
@@ -79,7 +80,8 @@ class ApiServer {
   std::size_t pod_slots() const { return pods_.size(); }
   // The pods not yet removed from the API, by "ns/name": what a count over the cluster's pods
   // walks, instead of every pod slot of the run (PodGC bounds this, history does not).
-  const std::map<std::string, PodId>& live_pods() const { return pod_index_; }
+  // In no particular order (a hash map: 100,000 creates cost no ordered-tree string compares).
+  const std::unordered_map<std::string, PodId>& live_pods() const { return pod_index_; }
   void bind(PodId pod, NodeId node);  // sets spec.nodeName, notifies on_pod_bound
   // Sets the pod's deletionTimestamp (graceful deletion began) and notifies on_pod_terminating:
   // ReplicaSets stop counting a terminating pod and create its replacement at once
@@ -163,7 +165,7 @@ class ApiServer {
   engine::RngStreams& rng_;
   std::deque<PodRecord> pods_;
   std::deque<NodeRecord> nodes_;
-  std::map<std::string, PodId> pod_index_;   // "ns/name" of live pods
+  std::unordered_map<std::string, PodId> pod_index_;  // "ns/name" of live pods
   std::vector<bool> node_deleted_;            // by NodeId, as NodeRecord::deleted
   std::map<std::string, NodeId> node_index_;  // name of live nodes
   std::deque<Deployment> deployments_;

@@ -152,7 +152,7 @@ void SchedulerController::attempt(PodId id) {
   // its first attempt never needs one.
   const bool reusable = last_failure_ && last_failure_->generation == snapshot_.generation() &&
                         last_failure_->priority == r.pod.spec.priority;
-  std::optional<std::uint32_t> pod_class = reusable ? classes_.of(r.pod) : std::nullopt;
+  std::optional<std::uint32_t> pod_class = reusable ? classes_.of(r.pod, r.template_id) : std::nullopt;
   std::shared_ptr<const ScheduleResult> failure;
   if (reusable && pod_class == last_failure_->pod_class) {
     failure = last_failure_->result;
@@ -175,7 +175,7 @@ void SchedulerController::attempt(PodId id) {
     const bool cacheable = !res.preemption;
     failure = std::make_shared<const ScheduleResult>(std::move(res));
     if (cacheable) {
-      if (!reusable) pod_class = classes_.of(r.pod);
+      if (!reusable) pod_class = classes_.of(r.pod, r.template_id);
       if (pod_class)
         last_failure_ = CachedFailure{*pod_class, r.pod.spec.priority, snapshot_.generation(), failure, kNotParked};
     }

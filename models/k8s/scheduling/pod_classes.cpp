@@ -65,6 +65,17 @@ void PodClasses::forget(const std::string& uid) {
   by_uid_.erase(uid);
 }
 
+std::optional<std::uint32_t> PodClasses::of(const Pod& pod, std::uint32_t template_id) {
+  if (template_id == 0) return of(pod);  // not created through the API server
+  auto [it, inserted] = by_template_.try_emplace(template_id, kNone);
+  if (inserted) {
+    const std::optional<std::uint32_t> c = of(pod);
+    it->second = c ? *c : kNone;
+  }
+  if (it->second == kNone) return std::nullopt;
+  return it->second;
+}
+
 std::optional<std::uint32_t> PodClasses::of(const Pod& pod) {
   if (const std::uint32_t* m = memo(pod.meta.uid, false); m && *m != kUnknown) {
     if (*m == kNone) return std::nullopt;

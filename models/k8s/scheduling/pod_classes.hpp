@@ -25,6 +25,9 @@ class PodClasses {
  public:
   // The pod's class, or nullopt when the pod has constraints a class cannot capture.
   std::optional<std::uint32_t> of(const Pod& pod);
+  // The same for a pod of the API server, by its PodRecord::template_id: pods of one template
+  // share their spec up to nodeName, which no class reads, so 100,000 replicas build one key.
+  std::optional<std::uint32_t> of(const Pod& pod, std::uint32_t template_id);
   const Pod& representative(std::uint32_t c) const { return reps_[c]; }
   std::size_t size() const { return reps_.size(); }
   // Drops the uid -> class memo of a deleted pod.
@@ -38,6 +41,7 @@ class PodClasses {
   std::vector<std::uint32_t> by_serial_;
   std::unordered_map<std::string, std::uint32_t> by_uid_;  // class, or kNone
   std::unordered_map<std::string, std::uint32_t> by_key_;
+  std::unordered_map<std::uint32_t, std::uint32_t> by_template_;  // class, or kNone
   std::deque<Pod> reps_;
 };
 

@@ -87,6 +87,7 @@ const Utilization& NodeInfoCache::utilization(k8s::NodeId id, bool gpu_expected)
 // --- SnapshotFork -----------------------------------------------------------------------------
 
 std::size_t SnapshotFork::add_shared(const k8s::NodeInfo* info) {
+  pods_with_required_anti_affinity_ += info->pods_with_required_anti_affinity;
   view_.push_back(info);
   owned_.push_back(nullptr);
   saved_.push_back(false);
@@ -94,6 +95,7 @@ std::size_t SnapshotFork::add_shared(const k8s::NodeInfo* info) {
 }
 
 std::size_t SnapshotFork::add_owned(k8s::NodeInfo info) {
+  pods_with_required_anti_affinity_ += info.pods_with_required_anti_affinity;
   storage_.push_back(std::move(info));
   view_.push_back(&storage_.back());
   owned_.push_back(&storage_.back());
@@ -116,9 +118,15 @@ k8s::NodeInfo& SnapshotFork::writable(std::size_t i) {
   return *owned_[i];
 }
 
-void SnapshotFork::add_pod(std::size_t i, const k8s::Pod& pod) { k8s::add_pod(writable(i), pod); }
+void SnapshotFork::add_pod(std::size_t i, const k8s::Pod& pod) {
+  k8s::NodeInfo& node = writable(i);
+  const int before = node.pods_with_required_anti_affinity;
+  k8s::add_pod(node, pod);
+  pods_with_required_anti_affinity_ += node.pods_with_required_anti_affinity - before;
+}
 
 void SnapshotFork::fork() {
+  before_trial_ = pods_with_required_anti_affinity_;
   forked_ = true;
   undo_.clear();
 }
@@ -132,6 +140,7 @@ void SnapshotFork::revert() {
   }
   undo_.clear();
   forked_ = false;
+  pods_with_required_anti_affinity_ = before_trial_;
 }
 
 void SnapshotFork::commit() {
@@ -181,8 +190,12 @@ bool has_room(const k8s::PodSchedulingInfo& pod, const k8s::NodeInfo& node) {
   return true;
 }
 
-PodFitter::PodFitter(const k8s::Pod& pod, k8s::NodeInfoView all, const k8s::SchedulerOptions& options)
-    : pod_(pod), info_(k8s::pod_scheduling_info(pod)), state_(k8s::pre_filter(pod, info_, all)), options_(options) {}
+PodFitter::PodFitter(const k8s::Pod& pod, k8s::NodeInfoView all, const k8s::SchedulerOptions& options,
+                     std::optional<bool> any_existing_anti_affinity)
+    : pod_(pod),
+      info_(k8s::pod_scheduling_info(pod)),
+      state_(k8s::pre_filter(pod, info_, all, any_existing_anti_affinity)),
+      options_(options) {}
 
 bool PodFitter::fits(const k8s::NodeInfo& node) const {
   return has_room(info_, node) && k8s::run_filters(pod_, info_, state_, node, options_).ok();

@@ -84,6 +84,9 @@ class SnapshotFork {
   const std::vector<const k8s::NodeInfo*>& view() const { return view_; }
   // Simulates binding pod to node i (k8s::add_pod on the fork's own copy).
   void add_pod(std::size_t i, const k8s::Pod& pod);
+  // Whether a pod on one of the nodes has required pod anti-affinity, kept as nodes and pods
+  // are added, so a PodFitter need not walk every node to learn it.
+  bool any_required_anti_affinity() const { return pods_with_required_anti_affinity_ > 0; }
 
   // A trial whose writes revert() undoes and commit() keeps (ClusterSnapshot.Fork/Revert/Commit).
   void fork();
@@ -105,6 +108,7 @@ class SnapshotFork {
   };
   std::vector<Saved> undo_;
   std::vector<bool> saved_;  // by index, inside the current trial
+  std::int64_t pods_with_required_anti_affinity_ = 0, before_trial_ = 0;
 };
 
 // The scheduler's filters for one pod against a sequence of nodes: the pod's PreFilter state
@@ -112,7 +116,9 @@ class SnapshotFork {
 // requests are passed over before the plugins run (NodeResourcesFit would refuse them anyway).
 class PodFitter {
  public:
-  PodFitter(const k8s::Pod& pod, k8s::NodeInfoView all, const k8s::SchedulerOptions& options);
+  // any_existing_anti_affinity: as pre_filter takes it (SnapshotFork keeps it; nullopt: walk).
+  PodFitter(const k8s::Pod& pod, k8s::NodeInfoView all, const k8s::SchedulerOptions& options,
+            std::optional<bool> any_existing_anti_affinity = std::nullopt);
   bool fits(const k8s::NodeInfo& node) const;
   // The full result (with the failure reasons) against one node.
   k8s::FilterResult check(const k8s::NodeInfo& node) const;

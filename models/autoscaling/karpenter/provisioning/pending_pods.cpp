@@ -6,10 +6,7 @@ namespace eksim::autoscaling::karpenter {
 
 namespace {
 
-std::uint32_t class_of(k8s::PodClasses& classes, const k8s::Pod& pod) {
-  const std::optional<std::uint32_t> c = classes.of(pod);
-  return c ? *c : kNoPodClass;
-}
+std::uint32_t class_of(const std::optional<std::uint32_t>& c) { return c ? *c : kNoPodClass; }
 
 }  // namespace
 
@@ -19,7 +16,7 @@ void PendingPods::refresh(const k8s::ApiServer& api, k8s::PodClasses& classes, c
   const std::size_t old = queue_.size();
   for (k8s::PodId id : arrived_) {
     const k8s::PodRecord& r = api.pod(id);
-    if (pending(r)) queue_.push_back(Entry{PodOrder::of(r.pod), id, class_of(classes, r.pod)});
+    if (pending(r)) queue_.push_back(Entry{PodOrder::of(r.pod), id, class_of(classes.of(r.pod, r.template_id))});
   }
   arrived_.clear();
   auto before = [&api](const Entry& a, const Entry& b) {
@@ -68,7 +65,7 @@ OrderedPods PendingPods::ordered(const k8s::ApiServer& api, k8s::PodClasses& cla
                             (m != more.end() && goes_before(m->order, extra[m->i], q->order, api.pod(q->id).pod));
     if (take_extra) {
       out.pods.push_back(&extra[m->i]);
-      out.classes.push_back(class_of(classes, extra[m->i]));
+      out.classes.push_back(class_of(classes.of(extra[m->i])));
       ids.push_back(extra_ids[m->i]);
       ++m;
     } else {

@@ -462,7 +462,8 @@ const std::optional<std::vector<std::uint32_t>>& Controller::node_classes(k8s::N
   m.classes_known = true;
   std::vector<std::uint32_t> out;
   for (k8s::PodId p : m.reschedulable_ids) {
-    const auto k = state_.classes.of(c_.api.pod(p).pod);
+    const k8s::PodRecord& r = c_.api.pod(p);
+    const auto k = state_.classes.of(r.pod, r.template_id);
     if (!k) {
       m.classes.reset();
       return m.classes;

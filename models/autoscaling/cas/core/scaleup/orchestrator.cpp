@@ -30,6 +30,17 @@ void append_template(std::string& out, const std::optional<k8s::Node>& node) {
   out += node->unschedulable ? "U;" : "S;";
 }
 
+// Per-pod events go out in turn until the broadcaster's queue refuses one; the rest are counted
+// as dropped at once, since the queue cannot drain before simulated time moves.
+template <class Emit>
+void emit_until_refused(std::size_t pods, engine::EventLog& log, Emit emit) {
+  for (std::size_t k = 0; k < pods; ++k)
+    if (!emit(k)) {
+      log.refused(pods - k - 1);
+      return;
+    }
+}
+
 }  // namespace
 
 std::string ClusterAutoscaler::scale_up_inputs(const std::vector<LiveNode>& nodes,
@@ -51,11 +62,9 @@ std::string ClusterAutoscaler::scale_up_inputs(const std::vector<LiveNode>& node
 
 void ClusterAutoscaler::emit_not_triggered(const std::vector<k8s::PodId>& pods, const std::vector<std::size_t>& group_of,
                                            const std::vector<std::string>& messages) {
-  for (std::size_t k = 0; k < pods.size(); ++k)
-    if (!emit_pod(pods[k], engine::EventType::Normal, "NotTriggerScaleUp", messages[group_of[k]])) {
-      c_.log.refused(pods.size() - k - 1);
-      break;
-    }
+  emit_until_refused(pods.size(), c_.log, [&](std::size_t k) {
+    return emit_pod(pods[k], engine::EventType::Normal, "NotTriggerScaleUp", messages[group_of[k]]);
+  });
 }
 
 bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
@@ -141,7 +150,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     // A pod like one that fit nowhere skips the search (and its PreFilter) altogether, as
     // upstream's SimilarPodsScheduling does.
     if (j < snap.size()) {
-      cas::PodFitter fitter(pod, snap.view(), sched);
+      cas::PodFitter fitter(pod, snap.view(), sched, snap.any_required_anti_affinity());
       while (j < snap.size() && !fitter.fits(snap.at(j))) ++j;
     }
     first_fit.record(pod, rec.template_id, j);
@@ -185,7 +194,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
     result_of.reserve(equivalence.size());
     for (const auto& eg : equivalence) {
       const k8s::Pod& rep = c_.api.pod(eg.pods.front()).pod;
-      result_of.push_back(cas::PodFitter(rep, all, sched).check(probe));
+      result_of.push_back(cas::PodFitter(rep, all, sched, snap.any_required_anti_affinity()).check(probe));
     }
     std::vector<bool>& fits = fitting_by_group[g.id];
     for (const auto& res : result_of) fits.push_back(res.ok());
@@ -211,7 +220,7 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
       bool placed = false;
       std::size_t j = first_fit.start(*pod, rec.template_id);
       if (j < fresh.size()) {
-        cas::PodFitter fitter(*pod, all, sched);
+        cas::PodFitter fitter(*pod, all, sched, snap.any_required_anti_affinity());
         while (j < fresh.size() && !fitter.fits(fresh[j])) ++j;
       }
       if (j < fresh.size()) {
@@ -317,11 +326,9 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
   if (!any) return false;
   last_scale_up_ = now;
   std::string msg = triggered_scale_up_message(infos_text);
-  for (std::size_t k = 0; k < best.pod_ids.size(); ++k)
-    if (!emit_pod(best.pod_ids[k], engine::EventType::Normal, "TriggeredScaleUp", msg)) {
-      c_.log.refused(best.pod_ids.size() - k - 1);
-      break;
-    }
+  emit_until_refused(best.pod_ids.size(), c_.log, [&](std::size_t k) {
+    return emit_pod(best.pod_ids[k], engine::EventType::Normal, "TriggeredScaleUp", msg);
+  });
   return true;
 }
 
