@@ -110,7 +110,7 @@ void SchedulerController::push_active(PodId id) {
   PodQueueState& st = state(id);
   if (st.queued) return;
   st.queued = true;
-  active_.push(Active{-static_cast<std::int64_t>(api_.pod(id).pod.spec.priority), seq_++, id});
+  active_[api_.pod(id).pod.spec.priority].push_back(id);
   kick();
 }
 
@@ -125,8 +125,10 @@ void SchedulerController::kick() {
 
 void SchedulerController::run_cycle() {
   while (!active_.empty()) {
-    PodId id = active_.top().pod;
-    active_.pop();
+    auto highest = active_.begin();
+    const PodId id = highest->second.front();
+    highest->second.pop_front();
+    if (highest->second.empty()) active_.erase(highest);
     PodQueueState& st = state(id);
     if (!st.queued) continue;  // bound or deleted while queued
     st.queued = false;

@@ -133,6 +133,9 @@ class Controller : public eksim::Controller {
   void trigger();
   void on_batch_timer();
   bool provisionable(const k8s::PodRecord& r) const;
+  // The part of provisionable() that can change while a pod waits.
+  static bool unbound_pending(const k8s::PodRecord& r);
+  PendingPods::Filter pending_filter() const;
   std::vector<InstanceTypeInfo>& instance_types_for(const NodeClass& nc);
   // --- cluster state (state/cluster.cpp)
   // NodeClaims by name and by instance id (indexes, the first NodeClaim of a name wins).
@@ -293,7 +296,7 @@ class Controller : public eksim::Controller {
   std::uint64_t templates_generation_ = 0;
   std::uint64_t config_version_ = 0;
   std::uint64_t claims_version_ = 0;  // NodeClaims added or gone (capacity usage)
-  PendingPods pending_;
+  PendingPods pending_;  // pods that may be provisionable, in Solve's order
   // Per node, what disruption reads from its pods, valid while the node's stamp holds.
   struct NodePods {
     std::uint64_t stamp = 0;
@@ -342,7 +345,7 @@ class Controller : public eksim::Controller {
   std::map<std::pair<std::string, std::string>, int> budgets_;  // (pool, reason) -> allowed
   std::uint64_t budgets_pass_ = 0, budgets_version_ = 0;
   std::map<std::string, std::pair<std::uint64_t, std::string>> pool_hashes_, class_hashes_;
-  std::map<std::string, std::pair<std::uint64_t, std::vector<Requirement>>> pool_requirements_;  // pods that may be provisionable (PodIds; pruned lazily)
+  std::map<std::string, std::pair<std::uint64_t, std::vector<Requirement>>> pool_requirements_;  // by pass
   UnavailableOfferings ice_;
   engine::EventId batch_timer_;
   std::optional<engine::SimTime> batch_start_;

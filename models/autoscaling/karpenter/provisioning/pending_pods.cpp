@@ -10,13 +10,13 @@ std::uint32_t class_of(const std::optional<std::uint32_t>& c) { return c ? *c : 
 
 }  // namespace
 
-void PendingPods::refresh(const k8s::ApiServer& api, k8s::PodClasses& classes, const StillPending& pending) {
-  std::erase_if(queue_, [&](const Entry& e) { return !pending(api.pod(e.id)); });
+void PendingPods::refresh(const k8s::ApiServer& api, k8s::PodClasses& classes, const Filter& filter) {
+  std::erase_if(queue_, [&](const Entry& e) { return !filter.stays(api.pod(e.id)); });
   if (arrived_.empty()) return;
   const std::size_t old = queue_.size();
   for (k8s::PodId id : arrived_) {
     const k8s::PodRecord& r = api.pod(id);
-    if (pending(r)) queue_.push_back(Entry{PodOrder::of(r.pod), id, class_of(classes.of(r.pod, r.template_id))});
+    if (filter.joins(r)) queue_.push_back(Entry{PodOrder::of(r.pod), id, class_of(classes.of(r.pod, r.template_id))});
   }
   arrived_.clear();
   auto before = [&api](const Entry& a, const Entry& b) {
@@ -26,13 +26,13 @@ void PendingPods::refresh(const k8s::ApiServer& api, k8s::PodClasses& classes, c
   std::inplace_merge(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(old), queue_.end(), before);
 }
 
-bool PendingPods::any(const k8s::ApiServer& api, const StillPending& pending) {
+bool PendingPods::any(const k8s::ApiServer& api, const Filter& filter) {
   // The first pod still pending ends each walk; the ones before it are gone for good.
-  auto arrival = std::find_if(arrived_.begin(), arrived_.end(), [&](k8s::PodId id) { return pending(api.pod(id)); });
+  auto arrival = std::find_if(arrived_.begin(), arrived_.end(), [&](k8s::PodId id) { return filter.joins(api.pod(id)); });
   const bool arrival_pending = arrival != arrived_.end();
   arrived_.erase(arrived_.begin(), arrival);
   if (arrival_pending) return true;
-  auto queued = std::find_if(queue_.begin(), queue_.end(), [&](const Entry& e) { return pending(api.pod(e.id)); });
+  auto queued = std::find_if(queue_.begin(), queue_.end(), [&](const Entry& e) { return filter.stays(api.pod(e.id)); });
   const bool queued_pending = queued != queue_.end();
   queue_.erase(queue_.begin(), queued);
   return queued_pending;

@@ -21,20 +21,23 @@ class PendingPods {
     k8s::PodId id;
     std::uint32_t pod_class = kNoPodClass;
   };
-  // Whether a pod is still one to provision for. Once false it stays false (bound, started,
-  // deleted), so the pod leaves the queue for good.
-  using StillPending = std::function<bool(const k8s::PodRecord&)>;
+  // Which pods to provision for: `joins` tells whether an arrival is one at all; `stays` whether
+  // a queued one still is (unbound and Pending: the rest of `joins` reads what cannot change).
+  // Once false, false for good (bound, started, deleted): the pod leaves the queue.
+  struct Filter {
+    std::function<bool(const k8s::PodRecord&)> joins, stays;
+  };
 
   // A pod the API server created: it joins at the next refresh if still pending then.
   void arrived(k8s::PodId id) { arrived_.push_back(id); }
   // Drops the pods no longer pending and takes in the arrivals that are.
-  void refresh(const k8s::ApiServer& api, k8s::PodClasses& classes, const StillPending& pending);
+  void refresh(const k8s::ApiServer& api, k8s::PodClasses& classes, const Filter& filter);
   // The queue as of the last refresh plus `extra` pods (copies the caller owns: the pods of nodes
   // being deleted, with the ids of the pods they copy), in Solve's order; `ids` gets each one's id.
   OrderedPods ordered(const k8s::ApiServer& api, k8s::PodClasses& classes, const std::vector<k8s::Pod>& extra,
                       const std::vector<k8s::PodId>& extra_ids, std::vector<k8s::PodId>& ids) const;
   // Whether any pod is still pending (drops the ones found not to be on the way).
-  bool any(const k8s::ApiServer& api, const StillPending& pending);
+  bool any(const k8s::ApiServer& api, const Filter& filter);
 
  private:
   std::vector<Entry> queue_;  // in Solve's order

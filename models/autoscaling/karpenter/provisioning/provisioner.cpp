@@ -43,10 +43,18 @@ std::vector<InstanceTypeInfo>& Controller::instance_types_for(const NodeClass& n
 
 
 bool Controller::provisionable(const k8s::PodRecord& r) const {
-  if (r.deleted || r.terminating || r.node.valid() || !r.pod.spec.node_name.empty()) return false;
-  if (r.pod.status.phase != k8s::PodPhase::Pending) return false;
+  if (!unbound_pending(r)) return false;
   if (r.pod.spec.scheduler_name != "default-scheduler") return false;
   return !k8s::is_daemonset_pod(r.pod);
+}
+
+bool Controller::unbound_pending(const k8s::PodRecord& r) {
+  if (r.deleted || r.terminating || r.node.valid() || !r.pod.spec.node_name.empty()) return false;
+  return r.pod.status.phase == k8s::PodPhase::Pending;
+}
+
+PendingPods::Filter Controller::pending_filter() const {
+  return {[this](const k8s::PodRecord& r) { return provisionable(r); }, &Controller::unbound_pending};
 }
 
 bool Controller::marked_for_deletion(std::uint32_t node_id) {
@@ -88,7 +96,7 @@ bool Controller::any_deleting_node_pods() {
 }
 
 bool Controller::any_provisionable() {
-  return pending_.any(c_.api, [this](const k8s::PodRecord& r) { return provisionable(r); });
+  return pending_.any(c_.api, pending_filter());
 }
 
 std::vector<k8s::Pod> Controller::daemon_pods() const {
@@ -207,7 +215,7 @@ void Controller::provision() {
   memo.pending_version = pending_version_;
   memo.state_version = state_.version;
   memo.claims_version = claims_version_;
-  pending_.refresh(api, state_.classes, [this](const k8s::PodRecord& r) { return provisionable(r); });
+  pending_.refresh(api, state_.classes, pending_filter());
   // Provisioner.Schedule: the pending pods plus the pods still on nodes marked for deletion
   // (nodes.Deleting().CurrentlyReschedulablePods), so that their capacity is launched before they
   // are evicted. Their nodes are not capacity (the cluster state leaves them out).
@@ -215,16 +223,11 @@ void Controller::provision() {
   std::vector<k8s::Pod> deleting = deleting_node_pods(&deleting_ids);
   std::vector<k8s::PodId> pod_ids;
   const OrderedPods pods = pending_.ordered(api, state_.classes, deleting, deleting_ids, pod_ids);
-  // The events name pods by id; the scheduler answers with Pod pointers. One sorted vector, not
-  // a node per pod of a hash map, for 100,000 pending pods.
-  std::vector<std::pair<const k8s::Pod*, k8s::PodId>> ids;
-  ids.reserve(pod_ids.size());
-  for (std::size_t i = 0; i < pod_ids.size(); ++i) ids.emplace_back(pods.pods[i], pod_ids[i]);
-  std::sort(ids.begin(), ids.end(), [](const auto& a, const auto& b) { return std::less<>{}(a.first, b.first); });
-  auto id_of = [&ids](const k8s::Pod* pod) {
-    auto it = std::lower_bound(ids.begin(), ids.end(), pod,
-                               [](const auto& e, const k8s::Pod* p) { return std::less<>{}(e.first, p); });
-    return it->second;  // every pod solve answers about was given to it
+  // The events name pods by id; the scheduler answers with Pod pointers. `existing` and `errors`
+  // come in the order it took the pods, so a cursor walking the ordered pods finds each id.
+  auto in_order = [&](std::size_t& at, const k8s::Pod* pod) {
+    while (pods.pods[at] != pod) ++at;  // every pod solve answers about was given to it
+    return pod_ids[at];
   };
   std::shared_ptr<TemplateSet> set = pods.pods.empty() ? nullptr : template_set();
   // "no nodepools found": nothing to provision with.
@@ -242,28 +245,44 @@ void Controller::provision() {
   SchedulingResults res = solve(pods, existing, tmpls, domain(), opts);
   // Karpenter's event recorder dedupes per pod (Nominated and FailedScheduling carry the pod UID
   // as dedupe value; see pod_event).
+  std::size_t at = 0;
   for (const auto& [pod, idx] : res.existing) {
     const ExistingNode& e = existing.base(idx);
     std::string where;
     if (!e.nodeclaim.empty()) where = "nodeclaim/" + e.nodeclaim;
     if (!e.node_name.empty()) where += (where.empty() ? "" : ", ") + std::string("node/") + e.node_name;
-    memo.events.push_back({id_of(pod), false, std::make_shared<const std::string>("Pod should schedule on: " + where)});
+    memo.events.push_back({in_order(at, pod), false, std::make_shared<const std::string>("Pod should schedule on: " + where)});
   }
   SimTime next{INT64_MAX};
   for (const PodEvent& e : memo.events) next = std::min(next, pod_event(e));
+  // NodeClaims take pods from anywhere in the order: a pass that plans some looks their pods up
+  // in one sorted vector (not a hash map node per pod: 100,000 pending pods).
+  std::vector<std::pair<const k8s::Pod*, k8s::PodId>> by_address;
+  if (!res.new_claims.empty()) {
+    by_address.reserve(pod_ids.size());
+    for (std::size_t i = 0; i < pod_ids.size(); ++i) by_address.emplace_back(pods.pods[i], pod_ids[i]);
+    std::sort(by_address.begin(), by_address.end(),
+              [](const auto& a, const auto& b) { return std::less<>{}(a.first, b.first); });
+  }
+  auto claimed_id = [&by_address](const k8s::Pod* pod) {
+    auto it = std::lower_bound(by_address.begin(), by_address.end(), pod,
+                               [](const auto& e, const k8s::Pod* p) { return std::less<>{}(e.first, p); });
+    return it->second;
+  };
   for (const auto& planned : res.new_claims) {
     int idx = launch(planned, false);
     if (idx < 0) continue;
     auto text = std::make_shared<const std::string>("Pod should schedule on: nodeclaim/" + claims_[idx].name);
-    for (const k8s::Pod* pod : planned.pods) pod_event({id_of(pod), false, text});
+    for (const k8s::Pod* pod : planned.pods) pod_event({claimed_id(pod), false, text});
   }
   std::shared_ptr<const std::string> text;  // the last error's, reused while pods share it
   const std::string* text_of = nullptr;
+  at = 0;
   for (auto& [pod, err] : res.errors) {
     if (err->empty()) continue;
     if (text_of != err.get()) text = std::make_shared<const std::string>("Failed to schedule pod, " + *err);
     text_of = err.get();
-    memo.events.push_back({id_of(pod), true, text});
+    memo.events.push_back({in_order(at, pod), true, text});
     next = std::min(next, pod_event(memo.events.back()));
   }
   memo.next_publish = next;
