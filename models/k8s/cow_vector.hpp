@@ -32,6 +32,7 @@ class CowVector {
   std::size_t size() const { return p_ ? p_->size() : 0; }
   bool empty() const { return size() == 0; }
   const T& operator[](std::size_t i) const { return (*p_)[i]; }
+  const T& at(std::size_t i) const { return get().at(i); }
   const T& front() const { return p_->front(); }
   const T& back() const { return p_->back(); }
 

@@ -105,8 +105,10 @@ PreFilterState pre_filter(const Pod& pod, const PodSchedulingInfo& info, NodeInf
   }
   // InterPodAffinity.
   const auto& a = pod.spec.affinity;
-  const bool any_existing_anti = any_existing_anti_affinity.value_or(std::any_of(
-      all.begin(), all.end(), [](const NodeInfo* n) { return n->pods_with_required_anti_affinity > 0; }));
+  const bool any_existing_anti =
+      any_existing_anti_affinity ? *any_existing_anti_affinity
+                                 : std::any_of(all.begin(), all.end(),
+                                               [](const NodeInfo* n) { return n->pods_with_required_anti_affinity > 0; });
   if (!any_existing_anti && a.pod_affinity_required.empty() && a.pod_anti_affinity_required.empty())
     return st;
   (void)info;

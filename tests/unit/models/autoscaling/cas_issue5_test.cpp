@@ -82,7 +82,7 @@ TEST(CasBalance, FreeResourcesWithinFivePercent) {
   p.spec.containers.push_back(c);
   std::vector<const k8s::Pod*> pods{&p};
   EXPECT_FALSE(node_infos_similar(k8s::make_node_info(a, pods), k8s::make_node_info(b), ignored));
-  p.spec.containers[0].requests.set("cpu", 100);  // 2.5 %
+  p.spec.containers.mut()[0].requests.set("cpu", 100);  // 2.5 %
   EXPECT_TRUE(node_infos_similar(k8s::make_node_info(a, pods), k8s::make_node_info(b), ignored));
 }
 

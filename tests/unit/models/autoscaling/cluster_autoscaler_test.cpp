@@ -216,7 +216,7 @@ TEST(CasScaleDown, UtilisationCpuMemoryAndGpu) {
   EXPECT_TRUE(u.gpu_node);
   EXPECT_DOUBLE_EQ(u.value, 0.0);
   auto gpu = pod_requesting(100, 1LL << 30, "gpu");
-  gpu.spec.containers[0].requests.set(k8s::kNvidiaGpu, 1);
+  gpu.spec.containers.mut()[0].requests.set(k8s::kNvidiaGpu, 1);
   info = k8s::make_node_info(node, std::vector<const k8s::Pod*>{&gpu});
   EXPECT_DOUBLE_EQ(node_utilization(info).value, 1.0);
   // GPUs not advertised yet but expected from the instance type: still a GPU node.

@@ -1,6 +1,7 @@
 // The VPC CNI's pod addresses: a t3.medium (3 ENIs x 6 IPv4) has 15 for pods whatever its max
 // pods; the 16th pod stays ContainerCreating with the aws-cni plugin's FailedCreatePodSandBox
 // until a pod ends and ipamd's cooldown has passed; hostNetwork pods take none.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -106,7 +107,7 @@ TEST(PodNetworking, PrefixDelegationGivesSixteenAddressesPerSlot) {
   Cluster c(one_t3_medium(true), 5);
   c.start();
   std::vector<k8s::PodId> pods;
-  for (int i = 0; i < 40; ++i) pods.push_back(add_pod(c, "p" + std::to_string(i)));
+  for (int i = 0; i < 40; ++i) pods.push_back(add_pod(c, fmt::format("p{}", i)));
   c.sim.run_until(SimTime{} + Duration::minutes(2));
   for (k8s::PodId p : pods) EXPECT_EQ(c.api.pod(p).pod.status.phase, k8s::PodPhase::Running);
   // The first /28 below the subnet's last address: 192.168.3.224/28.

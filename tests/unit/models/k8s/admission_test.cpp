@@ -23,8 +23,8 @@ std::vector<std::string> described(const PodSpec& spec) {
 Pod gpu_pod() {
   Pod p = make_pod("gpu-pod", "nvidia/cuda:13.0.2-runtime-ubuntu22.04", {"nvidia-smi"});
   // Defaulting has run: a limit with no request implies the request.
-  p.spec.containers[0].limits.set("nvidia.com/gpu", 1);
-  p.spec.containers[0].requests.set("nvidia.com/gpu", 1);
+  p.spec.containers.mut()[0].limits.set("nvidia.com/gpu", 1);
+  p.spec.containers.mut()[0].requests.set("nvidia.com/gpu", 1);
   return p;
 }
 
@@ -44,7 +44,7 @@ TEST(Admission, Lab001DescribeTolerations) {
 TEST(Admission, CpuPodGetsOnlyDefaultTolerationSeconds) {
   K8sWorld w;
   Pod p = make_pod("web", "nginx");
-  p.spec.containers[0].requests.set(kCpu, 100);
+  p.spec.containers.mut()[0].requests.set(kCpu, 100);
   PodId id = w.api.create_pod(std::move(p));
   const auto& tol = w.api.pod(id).pod.spec.tolerations;
   ASSERT_EQ(tol.size(), 2u);

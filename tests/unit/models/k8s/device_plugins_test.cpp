@@ -159,7 +159,7 @@ TEST(DevicePlugins, EfaAndNeuronPluginsAdvertiseTheirDevices) {
     ds.selector.match_labels["name"] = name;
     ds.tmpl.meta.labels["name"] = name;
     ds.tmpl.spec.containers.push_back(container(std::move(image)));
-    ds.tmpl.spec.containers[0].name = name;
+    ds.tmpl.spec.containers.mut()[0].name = name;
     return ds;
   };
   w.daemon_sets.apply(plugin("aws-efa-k8s-device-plugin",

@@ -50,9 +50,9 @@ MachineSpec g4dn_xlarge(const std::string& name, std::string taint_value) {
 
 Pod nvidia_smi_pod() {
   Pod p = testing::make_pod("gpu-pod", "nvidia/cuda:13.0.2-runtime-ubuntu22.04", {"nvidia-smi"});
-  p.spec.containers[0].name = "cuda-container";
-  p.spec.containers[0].requests.set(kNvidiaGpu, 1);
-  p.spec.containers[0].limits.set(kNvidiaGpu, 1);
+  p.spec.containers.mut()[0].name = "cuda-container";
+  p.spec.containers.mut()[0].requests.set(kNvidiaGpu, 1);
+  p.spec.containers.mut()[0].limits.set(kNvidiaGpu, 1);
   p.spec.tolerations.push_back(Toleration{"nvidia.com/gpu", "Exists", "", kNoSchedule, std::nullopt});
   return p;
 }

@@ -52,8 +52,8 @@ TEST(Kubelet, Lab001OneShotNvidiaSmiGoesIntoCrashLoopBackOff) {
   Kubelet kubelet(w.api);
   NodeId node = w.add_ready_node("i-0b2714b5d7951c695", node_alloc(1));
   Pod p = make_pod("gpu-pod", kCuda, {"nvidia-smi"});
-  p.spec.containers[0].name = "cuda-container";
-  p.spec.containers[0].requests.set(kNvidiaGpu, 1);
+  p.spec.containers.mut()[0].name = "cuda-container";
+  p.spec.containers.mut()[0].requests.set(kNvidiaGpu, 1);
   PodId id = w.api.create_pod(p);
   w.api.bind(id, node);
   EXPECT_EQ(w.api.pod(id).pod.status.reason, "ContainerCreating");
@@ -262,7 +262,7 @@ TEST(Kubelet, AdmissionRejectsWhatTheNodeCannotHold) {
   NodeId zero = w.add_ready_node("zero-gpus", node_alloc(0));
   NodeId none = w.add_ready_node("no-plugin", node_alloc());
   Pod p = make_pod("gpu-pod", kCuda, {"sleep", "60"});
-  p.spec.containers[0].requests.set(kNvidiaGpu, 1);
+  p.spec.containers.mut()[0].requests.set(kNvidiaGpu, 1);
   PodId a = w.api.create_pod(p);
   w.api.bind(a, zero);  // nodeName pinning bypasses the scheduler
   p.meta.name = "gpu-pod-2";

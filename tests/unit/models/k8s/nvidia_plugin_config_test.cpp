@@ -239,9 +239,9 @@ TEST(NvidiaPluginConfig, ChartConfigMapRenamesAndRefusesRequestsGreaterThanOne) 
   EXPECT_EQ(n.allocatable.get(kNvidiaGpu), 0);
 
   Pod one = testing::make_pod("one", "cuda");
-  one.spec.containers[0].requests.set("nvidia.com/gpu.shared", 1);
+  one.spec.containers.mut()[0].requests.set("nvidia.com/gpu.shared", 1);
   Pod two = testing::make_pod("two", "cuda", {}, {}, "Never");
-  two.spec.containers[0].requests.set("nvidia.com/gpu.shared", 2);
+  two.spec.containers.mut()[0].requests.set("nvidia.com/gpu.shared", 2);
   w.api.create_pod(one);
   w.api.create_pod(two);
   w.run_until_s(400);

@@ -36,14 +36,19 @@ TEST(PendingPods, KeepsSolveOrderAcrossArrivalsAndDrops) {
   ids.push_back(w.api.create_pod(pod("small", 100, 1 << 20)));
   ids.push_back(w.api.create_pod(pod("big", 2000, 1 << 20)));
   ids.push_back(w.api.create_pod(pod("mid-more-mem", 500, 4 << 20)));
+  k8s::Pod other = pod("other-scheduler", 4000, 1 << 20);
+  other.spec.scheduler_name = "my-scheduler";
+  ids.push_back(w.api.create_pod(other));  // never joins: not Karpenter's to provision for
   PendingPods queue;
   for (auto id : ids) queue.arrived(id);
   std::vector<k8s::PodId> gone;
-  auto pending = [&](const k8s::PodRecord& r) {
+  auto stays = [&](const k8s::PodRecord& r) {
     for (auto id : gone)
       if (&w.api.pod(id) == &r) return false;
     return true;
   };
+  const PendingPods::Filter pending{
+      [&](const k8s::PodRecord& r) { return stays(r) && r.pod.spec.scheduler_name == "default-scheduler"; }, stays};
   queue.refresh(w.api, classes, pending);
   std::vector<k8s::PodId> order;
   OrderedPods first = queue.ordered(w.api, classes, {}, {}, order);

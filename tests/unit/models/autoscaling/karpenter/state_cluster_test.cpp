@@ -100,7 +100,7 @@ TEST(KarpenterPodClasses, SameFilterInputsShareAClassOthersDoNot) {
   anti.spec.affinity.pod_anti_affinity_required.push_back(k8s::PodAffinityTerm{});
   EXPECT_FALSE(classes.of(anti).has_value());
   k8s::Pod port = pod_with("po", 500);
-  port.spec.containers[0].ports.push_back(k8s::ContainerPort{80, 8080, "TCP"});
+  port.spec.containers.mut()[0].ports.push_back(k8s::ContainerPort{80, 8080, "TCP"});
   EXPECT_FALSE(classes.of(port).has_value());
 }
 

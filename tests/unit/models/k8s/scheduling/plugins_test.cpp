@@ -27,8 +27,8 @@ TEST(SchedulingFilters, ResourceFitReportsEveryShortageIncludingExtended) {
   NodeInfo info = make_node_info(n, on_node);
 
   Pod big = make_pod("big", 2000, 10 * kGi);
-  big.spec.containers[0].requests.set("nvidia.com/gpu", 2);
-  big.spec.containers[0].requests.set("ephemeral-storage", 30 * kGi);
+  big.spec.containers.mut()[0].requests.set("nvidia.com/gpu", 2);
+  big.spec.containers.mut()[0].requests.set("ephemeral-storage", 30 * kGi);
   auto r = fits(big, info, {});
   EXPECT_EQ(r.code, FilterCode::Unschedulable);
   EXPECT_EQ(r.plugin, "NodeResourcesFit");
@@ -36,11 +36,11 @@ TEST(SchedulingFilters, ResourceFitReportsEveryShortageIncludingExtended) {
                                                   "Insufficient memory", "Insufficient nvidia.com/gpu"}));
 
   Pod one_gpu = make_pod("ok", 1000, 8 * kGi);
-  one_gpu.spec.containers[0].requests.set("nvidia.com/gpu", 1);
+  one_gpu.spec.containers.mut()[0].requests.set("nvidia.com/gpu", 1);
   EXPECT_TRUE(fits(one_gpu, info, {}).ok());
   // An extended resource the node does not advertise at all.
   Pod efa = make_pod("efa", 100, 0);
-  efa.spec.containers[0].requests.set("vpc.amazonaws.com/efa", 1);
+  efa.spec.containers.mut()[0].requests.set("vpc.amazonaws.com/efa", 1);
   EXPECT_EQ(fits(efa, info, {}).reasons, std::vector<std::string>{"Insufficient vpc.amazonaws.com/efa"});
 
   // Pod count: allocatable pods 2, one running -> second fits, third is "Too many pods".
@@ -102,19 +102,19 @@ TEST(SchedulingFilters, TaintTextByVersion) {
 TEST(SchedulingFilters, HostPorts) {
   Node n = make_node("n", 4000, 8 * kGi);
   Pod web = make_pod("web", 100, 0);
-  web.spec.containers[0].ports = {{8080, 80, "TCP"}};
+  web.spec.containers.mut()[0].ports = {{8080, 80, "TCP"}};
   std::vector<const Pod*> pods = {&web};
   NodeInfo info = make_node_info(n, pods);
   Pod same = make_pod("same", 100, 0);
-  same.spec.containers[0].ports = {{8080, 80, "TCP"}};
+  same.spec.containers.mut()[0].ports = {{8080, 80, "TCP"}};
   auto r = fits(same, info, {});
   EXPECT_EQ(r.reasons, std::vector<std::string>{"node(s) didn't have free ports for the requested pod ports"});
   EXPECT_EQ(r.code, FilterCode::Unschedulable);
   Pod udp = make_pod("udp", 100, 0);
-  udp.spec.containers[0].ports = {{8080, 80, "UDP"}};
+  udp.spec.containers.mut()[0].ports = {{8080, 80, "UDP"}};
   EXPECT_TRUE(fits(udp, info, {}).ok());
   Pod no_host = make_pod("nohost", 100, 0);
-  no_host.spec.containers[0].ports = {{80, 0, "TCP"}};
+  no_host.spec.containers.mut()[0].ports = {{80, 0, "TCP"}};
   EXPECT_TRUE(fits(no_host, info, {}).ok());
   ASSERT_TRUE(remove_pod(info, web));
   EXPECT_TRUE(fits(same, info, {}).ok());

@@ -15,7 +15,7 @@ using testing::K8sWorld;
 
 Pod requesting(const std::string& name, std::int64_t cpu_milli) {
   Pod p = testing::make_pod(name, "busybox");
-  p.spec.containers[0].requests.set(kCpu, cpu_milli);
+  p.spec.containers.mut()[0].requests.set(kCpu, cpu_milli);
   return p;
 }
 
@@ -23,6 +23,25 @@ struct World : K8sWorld {
   SchedulerController scheduler{api};
   std::size_t failed(const std::string& pod) { return events("FailedScheduling", "Pod/default/" + pod).size(); }
 };
+
+// activeQ order: the highest priority first, then the order the pods were queued.
+TEST(SchedulingQueue, HighestPriorityFirstThenFirstQueued) {
+  World w;
+  w.add_ready_node("n1", ResourceList{{"cpu", 2000}, {"pods", 10}});
+  auto with_priority = [](const std::string& name, std::int32_t priority) {
+    Pod p = requesting(name, 1000);
+    p.spec.priority = priority;
+    return p;
+  };
+  PodId low_first = w.api.create_pod(with_priority("low-first", 0));
+  PodId low_second = w.api.create_pod(with_priority("low-second", 0));
+  PodId high = w.api.create_pod(with_priority("high", 1000));
+  w.run_until_s(1);
+  EXPECT_EQ(w.api.pod(high).pod.spec.node_name, "n1");
+  EXPECT_EQ(w.api.pod(low_first).pod.spec.node_name, "n1");
+  EXPECT_TRUE(w.api.pod(low_second).pod.spec.node_name.empty());
+  EXPECT_EQ(w.failed("low-second"), 1u);
+}
 
 TEST(QueueingHints, NodeEventsMoveOnlyPodsThePluginThatRejectedThemWouldNowPass) {
   World w;

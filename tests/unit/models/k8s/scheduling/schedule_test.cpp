@@ -161,7 +161,7 @@ TEST(SchedulingPreemption, HigherPriorityPodGetsVictimsAndNoPostFilterText) {
             "victims found for incoming pod.");
   // Lower-priority pods exist but removing them is not enough: the filter reason is reported.
   urgent.spec.priority = 1;
-  urgent.spec.containers[0].requests.set("cpu", 3000);
+  urgent.spec.containers.mut()[0].requests.set("cpu", 3000);
   r = schedule_one(urgent, view_of(nodes), version(33));
   EXPECT_EQ(r.message,
             "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 1 Insufficient cpu, "

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <deque>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "models/autoscaling/cas/core/scaledown/budgets/budgets.hpp"
@@ -92,9 +93,10 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   // (simulator/cluster.go findPlaceFor), else the NodeName filter pins them to the node going away.
   std::deque<k8s::Pod> moved;
   std::set<const k8s::Pod*> moved_copies;  // placed by this pass, not pods of the API
-  std::set<std::string> unneeded_now;
+  // By snapshot index: a scan over 1,500 nodes allocates no set or map node per node.
   std::vector<bool> removed_in_sim(count, false);
-  std::map<std::string, cas::Utilization> utils;
+  std::vector<std::string_view> unneeded_now;  // names, sorted below
+  std::vector<cas::Utilization> utils(count);
   std::map<const k8s::Pod*, k8s::NodeId> new_hints;
   unremovable_nodes_.clear();
   unremovable_.reset();
@@ -193,12 +195,15 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     removed_in_sim[i] = true;
     removable[ln.group]--;
     if (!empty) (previous[i] ? found_previous : found_additional)++;
-    unneeded_now.insert(name);
+    unneeded_now.push_back(name);
     unneeded_since_.try_emplace(name, now);
-    utils[name] = u;
+    utils[i] = u;
   }
   pod_location_hints_ = std::move(new_hints);
-  std::erase_if(unneeded_since_, [&](const auto& kv) { return !unneeded_now.count(kv.first); });
+  std::sort(unneeded_now.begin(), unneeded_now.end());
+  std::erase_if(unneeded_since_, [&](const auto& kv) {
+    return !std::binary_search(unneeded_now.begin(), unneeded_now.end(), std::string_view(kv.first));
+  });
 
   // Actuation waits out the cool-downs (unneeded time keeps accruing meanwhile).
   engine::Duration after_delete = o_.scale_down_delay_after_delete.value_or(o_.scan_interval);
@@ -245,8 +250,7 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     std::size_t& left = r.empty ? budget.empty : budget.drain;
     if (left == 0) continue;
     --left;
-    const std::string name = snap.at(r.index).name();
-    start_deletion(owners[r.index]->id, *group_by_id(owners[r.index]->group->id), r.empty, utils[name]);
+    start_deletion(owners[r.index]->id, *group_by_id(owners[r.index]->group->id), r.empty, utils[r.index]);
   }
 }
 
