@@ -42,8 +42,8 @@ PodId ApiServer::create_pod(Pod pod) {
   return id;
 }
 
-std::string ApiServer::owner_key(const Pod& pod, const OwnerReference& owner) {
-  return owner.kind + "/" + pod.meta.ns + "/" + owner.name;
+const std::string& ApiServer::owner_key(const Pod& pod, const OwnerReference& owner) {
+  return owner_key_.assign(owner.kind).append("/").append(pod.meta.ns).append("/").append(owner.name);
 }
 
 std::uint32_t ApiServer::intern_template(const Pod& pod) {
@@ -172,8 +172,8 @@ void ApiServer::remove_node(NodeId id) {
   node_changed(id, NodeChange::Deleted);
 }
 
-void ApiServer::emit(engine::EventType type, const std::string& reason, const engine::ObjectRef& object,
-                     const std::string& message, const std::string& source) {
+void ApiServer::emit(engine::EventType type, std::string_view reason, const engine::ObjectRef& object,
+                     std::string_view message, std::string_view source) {
   log_.record(sim_.now(), type, reason, object, message, source);
 }
 

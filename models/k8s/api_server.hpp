@@ -120,8 +120,8 @@ class ApiServer {
   const std::map<std::string, std::map<std::string, std::string>>& config_maps() const { return config_maps_; }
 
   // --- events (all components emit through here, so the object reference is uniform)
-  void emit(engine::EventType type, const std::string& reason, const engine::ObjectRef& object,
-            const std::string& message, const std::string& source);
+  void emit(engine::EventType type, std::string_view reason, const engine::ObjectRef& object, std::string_view message,
+            std::string_view source);
   static engine::ObjectRef ref(const Pod& p) { return {"Pod", p.meta.ns, p.meta.name}; }
   static engine::ObjectRef ref(const Node& n) { return {"Node", "", n.meta.name}; }
 
@@ -157,7 +157,10 @@ class ApiServer {
     std::size_t live_pods = 0;
   };
   static constexpr std::size_t kTemplatesPerOwner = 4;
-  static std::string owner_key(const Pod& pod, const OwnerReference& owner);
+  // "Kind/ns/name" of a pod's controller, built in a buffer each call reuses: a valid reference
+  // until the next call.
+  const std::string& owner_key(const Pod& pod, const OwnerReference& owner);
+  std::string owner_key_;
   std::unordered_map<std::string, OwnerTemplates> templates_by_owner_;
   std::uint32_t template_ids_ = 0;
   engine::Simulator& sim_;

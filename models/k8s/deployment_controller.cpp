@@ -136,13 +136,19 @@ void DeploymentController::reconcile(std::size_t index) {
   for (PodId p : st.pods)
     if (pod_active(api_.pod(p))) active.push_back(p);
   auto n = static_cast<std::int32_t>(active.size());
-  for (; n < d.replicas; ++n) {
-    Pod p = pod_from_template(api_, d.tmpl, d.meta.ns, rs + "-", {"ReplicaSet", rs, true});
-    p.meta.labels["pod-template-hash"] = d.pod_template_hash;
-    std::string name = p.meta.name;
-    PodId id = api_.create_pod(std::move(p));
-    st.pods.push_back(id);
-    api_.emit(EventType::Normal, "SuccessfulCreate", rs_ref, "Created pod: " + name, "replicaset-controller");
+  if (n < d.replicas) {
+    // The ReplicaSet's template: the Deployment's with its pod-template-hash label.
+    PodTemplate rs_tmpl = d.tmpl;
+    rs_tmpl.meta.labels["pod-template-hash"] = d.pod_template_hash;
+    const std::string generate_name = rs + "-";
+    const OwnerReference owner{"ReplicaSet", rs, true};
+    std::string message;
+    for (; n < d.replicas; ++n) {
+      PodId id = api_.create_pod(pod_from_template(api_, rs_tmpl, d.meta.ns, generate_name, owner));
+      st.pods.push_back(id);
+      message.assign("Created pod: ").append(api_.pod(id).pod.meta.name);
+      api_.emit(EventType::Normal, "SuccessfulCreate", rs_ref, message, "replicaset-controller");
+    }
   }
   if (n > d.replicas) {
     // getPodsToDelete: unscheduled before scheduled, not running before running, newest first.

@@ -150,8 +150,8 @@ std::uint64_t mix(std::uint64_t h, std::string_view s) {
 }
 
 // The aggregator's key without the message (upstream getSpamKey-like: source is the recorder's).
-bool same_aggregate(const Event& a, const Event& b) {
-  return a.type == b.type && a.reason == b.reason && a.object == b.object;
+bool same_aggregate(const Event& a, EventType type, std::string_view reason, const ObjectRef& object) {
+  return a.type == type && a.reason == reason && a.object == object;
 }
 
 }  // namespace
@@ -211,38 +211,45 @@ EventLog::EventLog() : EventLog(CorrelatorOptions{}) {}
 EventLog::EventLog(CorrelatorOptions options) : options_(options) {}
 EventLog::~EventLog() = default;
 
-EventLog::Correlator& EventLog::correlator_for(const std::string& source) {
+EventLog::Correlator& EventLog::correlator_for(std::string_view source) {
   // Events come in runs from one component: the last one's recorder is most often the one.
   if (last_correlator_ && last_source_ == source) return *last_correlator_;
-  auto& c = correlators_[source];
-  if (!c) {
-    c = std::make_unique<Correlator>(options_.lru_entries, events_api_sources_.contains(source));
-    if (auto limits = sink_limits_.find(source); limits != sink_limits_.end()) c->sink = Correlator::Sink{limits->second, {}, {}};
+  auto found = correlators_.find(source);
+  if (found == correlators_.end()) {
+    std::string name(source);
+    auto c = std::make_unique<Correlator>(options_.lru_entries, events_api_sources_.contains(name));
+    if (auto limits = sink_limits_.find(name); limits != sink_limits_.end()) c->sink = Correlator::Sink{limits->second, {}, {}};
+    found = correlators_.emplace(std::move(name), std::move(c)).first;
   }
   last_source_ = source;
-  last_correlator_ = c.get();
-  return *c;
+  last_correlator_ = found->second.get();
+  return *last_correlator_;
 }
 
-bool EventLog::accepts(const std::string& source, SimTime time) {
+bool EventLog::accepts(std::string_view source, SimTime time) {
   Correlator& c = correlator_for(source);
   if (!c.sink || c.sink->has_room(time)) return true;
   ++dropped_;  // the emitter does not build it: dropped here
   return false;
 }
 
-void EventLog::record(Event e) {
-  Correlator& c = correlator_for(e.source);
+void EventLog::record(const Event& e) { record(e.time, e.type, e.reason, e.object, e.message, e.source); }
+
+void EventLog::record(SimTime time, EventType type, std::string_view reason, const ObjectRef& object,
+                      std::string_view message, std::string_view source) {
+  Correlator& c = correlator_for(source);
   if (c.sink) {
-    if (!c.sink->has_room(e.time)) {
+    if (!c.sink->has_room(time)) {
       ++dropped_;
       return;
     }
-    c.sink->enqueue(e.time);
+    c.sink->enqueue(time);
   }
   ++occurrences_;
-  std::uint64_t key = mix(mix(mix(mix(static_cast<std::uint64_t>(e.type), e.object.kind), e.object.ns), e.object.name),
-                          e.reason);
+  auto make_event = [&](int count) {
+    return Event{time, type, std::string(reason), object, std::string(message), std::string(source), count, time};
+  };
+  std::uint64_t key = mix(mix(mix(mix(static_cast<std::uint64_t>(type), object.kind), object.ns), object.name), reason);
   auto release_similar = [this](const Correlator::Similar& s) { release(s.example); };
   auto release_series = [this](const Correlator::Series& s) { release(s.index); };
   auto set_example = [this](Correlator::Similar& s, std::size_t index) {
@@ -255,7 +262,7 @@ void EventLog::record(Event e) {
     // finishSeries: the ticks since the last event can only have dropped what was already idle
     // then, so the latest tick stands for all of them.
     const Duration finish = options_.finish_series_after;
-    const SimTime tick{finish.us > 0 ? e.time.us / finish.us * finish.us : 0};
+    const SimTime tick{finish.us > 0 ? time.us / finish.us * finish.us : 0};
     if (tick > c.finished_at) {
       c.finished_at = tick;
       c.series.drop_least_recent_while([&](const Correlator::Series& s) { return s.last < tick - finish; },
@@ -265,46 +272,54 @@ void EventLog::record(Event e) {
   bool combined = false;
   Correlator::Similar* similar = nullptr;
   if (!c.events_api) {
-    similar = c.similar.get(key, [&](const Correlator::Similar& s) { return same_aggregate(at(s.example), e); });
-    if (!similar) similar = &c.similar.put_new(key, Correlator::Similar{{}, e.time, kNoEvent}, release_similar);
-    else if (e.time - similar->last > options_.max_interval) similar->messages.clear();
+    similar = c.similar.get(
+        key, [&](const Correlator::Similar& s) { return same_aggregate(at(s.example), type, reason, object); });
+    if (!similar) similar = &c.similar.put_new(key, Correlator::Similar{{}, time, kNoEvent}, release_similar);
+    else if (time - similar->last > options_.max_interval) similar->messages.clear();
     auto& messages = similar->messages;
-    auto pos = std::lower_bound(messages.begin(), messages.end(), e.message);
-    if (pos == messages.end() || *pos != e.message) messages.insert(pos, e.message);
-    similar->last = e.time;
-    if (static_cast<int>(messages.size()) >= options_.max_similar_events) {
-      // Keep the set below the limit (upstream pops an arbitrary one; the first is deterministic).
-      messages.erase(messages.begin());
-      combined = true;
+    auto pos = std::lower_bound(messages.begin(), messages.end(), message);
+    similar->last = time;
+    if (pos == messages.end() || *pos != message) {
+      if (static_cast<int>(messages.size()) + 1 < options_.max_similar_events) {
+        messages.emplace(pos, message);
+      } else {
+        // At the limit: the new message joins and the first one leaves, keeping the set below it
+        // (upstream pops an arbitrary one; the first is deterministic). The leaving string's
+        // buffer takes the new text, so a recorder combining a million messages allocates none.
+        if (pos != messages.begin()) {
+          std::rotate(messages.begin(), messages.begin() + 1, pos);
+          std::prev(pos)->assign(message);
+        }
+        combined = true;
+      }
     }
   }
   const bool keyed_by_message = !combined && !c.events_api;
   const std::uint64_t series_key =
-      combined ? mix(key, kCombinedPrefix) : keyed_by_message ? mix(key, e.message) : key;
-  e.last_time = e.time;
-  const bool kept = !keep_ || keep_(e);
+      combined ? mix(key, kCombinedPrefix) : keyed_by_message ? mix(key, message) : key;
+  const bool kept = !keep_ || keep_(reason);
   auto same_series = [&](const Correlator::Series& s) {
     const Event& ev = at(s.index);
-    return s.combined == combined && same_aggregate(ev, e) && (!keyed_by_message || ev.message == e.message);
+    return s.combined == combined && same_aggregate(ev, type, reason, object) &&
+           (!keyed_by_message || ev.message == message);
   };
   if (Correlator::Series* s = c.series.get(series_key, same_series)) {
     Event& ev = at(s->index);
     ++ev.count;
-    ev.last_time = e.time;
-    s->last = e.time;
+    ev.last_time = time;
+    s->last = time;
     // The events API patches only the series (count, lastObservedTime): the note stays the first.
-    if (combined) ev.message = kCombinedPrefix + e.message;
-    e.count = ev.count;
+    if (combined) ev.message.assign(kCombinedPrefix).append(message);
     if (similar) set_example(*similar, s->index);
-    if (kept) events_.push_back(std::move(e));
+    if (kept) events_.push_back(make_event(ev.count));
     return;
   }
   const std::size_t index = series_count();
-  c.series.put_new(series_key, Correlator::Series{index, combined, e.time}, release_series);
+  c.series.put_new(series_key, Correlator::Series{index, combined, time}, release_series);
   if (similar) set_example(*similar, index);
-  e.count = 1;
+  Event e = make_event(1);
   if (kept) events_.push_back(e);
-  if (combined) e.message = kCombinedPrefix + e.message;
+  if (combined) e.message.insert(0, kCombinedPrefix);
   series_.push_back(std::move(e));
   if (spill_batch_ && series_.size() >= 2 * spill_batch_) spill_oldest(spill_batch_);
 }
@@ -378,9 +393,5 @@ std::vector<Event> EventLog::copy_series() const {
   return out;
 }
 
-void EventLog::record(SimTime time, EventType type, std::string reason, ObjectRef object, std::string message,
-                      std::string source) {
-  record(Event{time, type, std::move(reason), std::move(object), std::move(message), std::move(source), 1, time});
-}
 
 }  // namespace eksim::engine

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -109,9 +110,11 @@ class EventLog {
   EventLog(const EventLog&) = delete;
   EventLog& operator=(const EventLog&) = delete;
 
-  void record(Event e);
-  void record(SimTime time, EventType type, std::string reason, ObjectRef object, std::string message,
-              std::string source);
+  void record(const Event& e);
+  // An occurrence as an emitter hands it over. Only what the log keeps is copied: the 100,000th
+  // "Created pod" a ReplicaSet's recorder folds into its combined Event copies no string.
+  void record(SimTime time, EventType type, std::string_view reason, const ObjectRef& object, std::string_view message,
+              std::string_view source);
   // `source` reports through events.k8s.io (client-go tools/events, as kube-scheduler does) rather
   // than tools/record: its recorder has no aggregator, keys a series without the message, keeps
   // every series in a map and finishes those not seen for 6 minutes. Call before its first event.
@@ -120,7 +123,7 @@ class EventLog {
   void limit_sink(std::string source, SinkLimits limits) { sink_limits_[std::move(source)] = limits; }
   // Whether an event from `source` at `time` would be queued rather than dropped, so that an
   // emitter can skip building one that would not be (a refused one counts as dropped).
-  bool accepts(const std::string& source, SimTime time);
+  bool accepts(std::string_view source, SimTime time);
   // `n` more events an emitter did not build after accepts() refused one at this instant: the
   // queue cannot drain before time moves, so they would all have been refused.
   void refused(std::uint64_t n) { dropped_ += n; }
@@ -143,7 +146,7 @@ class EventLog {
   // Every occurrence as a component emitted it, before correlation (what expectations count).
   // All are kept unless a filter says otherwise: a long run keeps only those an expectation reads.
   const std::vector<Event>& events() const { return events_; }
-  void keep_occurrences_if(std::function<bool(const Event&)> filter) { keep_ = std::move(filter); }
+  void keep_occurrences_if(std::function<bool(std::string_view reason)> filter) { keep_ = std::move(filter); }
   // Occurrences recorded in all (kept or not).
   std::uint64_t occurrences() const { return occurrences_; }
 
@@ -154,7 +157,7 @@ class EventLog {
 
  private:
   struct Correlator;
-  Correlator& correlator_for(const std::string& source);
+  Correlator& correlator_for(std::string_view source);
   // The series Event at `index`, in memory or held back from the spill because the correlator
   // refers to it.
   Event& at(std::size_t index) { return index >= base_ ? series_[index - base_] : held_.at(index).event; }
@@ -177,9 +180,13 @@ class EventLog {
   std::vector<Event> events_;
   std::vector<Activity> activities_;
   std::vector<Hint> hints_;
-  std::function<bool(const Event&)> keep_;
+  std::function<bool(std::string_view reason)> keep_;
   std::uint64_t occurrences_ = 0;
-  std::unordered_map<std::string, std::unique_ptr<Correlator>> correlators_;  // by source
+  struct SourceHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::unique_ptr<Correlator>, SourceHash, std::equal_to<>> correlators_;  // by source
   std::unordered_set<std::string> events_api_sources_;
   std::unordered_map<std::string, SinkLimits> sink_limits_;
   std::uint64_t dropped_ = 0;

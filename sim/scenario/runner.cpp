@@ -51,10 +51,10 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
   c.api.on_pod_bound.push_back(record);
 
   if (!options.keep_all_occurrences) {
-    auto reasons = std::make_shared<std::set<std::string>>();
+    auto reasons = std::make_shared<std::set<std::string, std::less<>>>();
     for (const auto& e : scenario.expectations)
       if (!e.event_reason.empty()) reasons->insert(e.event_reason);
-    c.log.keep_occurrences_if([reasons](const engine::Event& e) { return reasons->count(e.reason) > 0; });
+    c.log.keep_occurrences_if([reasons](std::string_view reason) { return reasons->contains(reason); });
   }
   c.log.spill_series(options.spill_events_in_batches_of);
   install_controllers(c);

@@ -1,5 +1,9 @@
 #include "sim/engine/event_log.hpp"
 
+#include <map>
+#include <set>
+#include <string>
+
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
@@ -43,6 +47,47 @@ TEST(EventCorrelator, IdenticalEventsUpdateOneEventWithCountAndTimestamps) {
   EXPECT_EQ(log.copy_series()[0].last_time, SimTime{} + Duration::seconds(240));
   EXPECT_EQ(log.events().size(), 5u);
   EXPECT_EQ(log.occurrences(), 5u);
+}
+
+// The aggregator's message set at its limit: a new message joins, the first (in order) leaves, and
+// the occurrence is combined; a message still in the set keeps its own Event. Checked against a
+// plain sorted-set model over messages that come back in a scrambled order.
+TEST(EventCorrelator, MessageSetAtItsLimitDropsTheFirstAndCombinesTheNew) {
+  EventLog log;
+  ObjectRef rs{"ReplicaSet", "default", "web-5d8f"};
+  std::set<std::string> model;
+  std::map<std::string, int> own;  // message -> occurrences in its own Event
+  int combined = 0;
+  for (int i = 0; i < 200; ++i) {
+    const std::string message = fmt::format("Created pod: web-{:02}", (i * 7) % 23);
+    log.record(SimTime{} + Duration::seconds(i), EventType::Normal, "SuccessfulCreate", rs, message,
+               "replicaset-controller");
+    const bool folded = !model.contains(message) && model.size() + 1 >= 10;
+    if (folded) {
+      if (*model.begin() < message) {
+        model.erase(model.begin());
+        model.insert(message);
+      }
+      ++combined;
+    } else {
+      model.insert(message);
+      ++own[message];
+    }
+    ASSERT_EQ(log.events().back().count, folded ? combined : own[message]) << "occurrence " << i;
+  }
+  const std::string last = fmt::format("Created pod: web-{:02}", (199 * 7) % 23);
+  ASSERT_EQ(log.series_count(), own.size() + 1);
+  int combined_series = 0;
+  for (const Event& e : log.copy_series()) {
+    if (e.message.starts_with("(combined")) {
+      ++combined_series;
+      EXPECT_EQ(e.count, combined);
+      EXPECT_EQ(e.message, "(combined from similar events): " + last);
+    } else {
+      EXPECT_EQ(e.count, own[e.message]) << e.message;
+    }
+  }
+  EXPECT_EQ(combined_series, 1);
 }
 
 TEST(EventCorrelator, TenSimilarMessagesWithinTenMinutesAreCombined) {
