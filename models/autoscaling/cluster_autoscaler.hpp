@@ -38,6 +38,7 @@
 #include "models/autoscaling/cas/simulator/utilization.hpp"
 #include "models/autoscaling/cas/utils/backoff/exponential_backoff.hpp"
 #include "models/cluster/cluster.hpp"
+#include "sim/engine/string_map.hpp"
 
 namespace eksim::autoscaling {
 
@@ -93,7 +94,7 @@ class ClusterAutoscaler : public Controller {
   // Scale-down planning state, for reports and tests: nodes unneeded since (by name), the nodes
   // whose deletion CA has started and not finished (actuation's NodeDeletionTracker: empty
   // and drained), and what the last planning pass simulated.
-  const std::map<std::string, engine::SimTime>& unneeded_since() const { return unneeded_since_; }
+  const engine::StringMap<engine::SimTime>& unneeded_since() const { return unneeded_since_; }
   struct DeletionsInProgress {
     std::set<std::string> empty, drain;
     std::size_t size() const { return empty.size() + drain.size(); }
@@ -176,7 +177,7 @@ class ClusterAutoscaler : public Controller {
   cas::ExponentialBackoff backoff_;
   std::function<std::vector<k8s::PodId>()> unschedulable_source_;
   std::function<std::uint64_t()> unschedulable_version_;
-  std::map<std::string, engine::SimTime> unneeded_since_;  // node name -> first seen unneeded
+  engine::StringMap<engine::SimTime> unneeded_since_;  // node name -> first seen unneeded
   std::map<std::string, std::string> deleting_;            // node name -> group id
   DeletionsInProgress in_progress_;
   // Where the last planning pass moved each pod (simulator.RemovalSimulator hints): tried first

@@ -33,6 +33,10 @@ void add_daemon_pod_tolerations(PodSpec& spec) {
 DaemonPlacement node_should_run_daemon_pod(const DaemonSet& ds, const Node& node) {
   PodSpec spec = ds.tmpl.spec;
   add_daemon_pod_tolerations(spec);
+  return node_should_run_daemon_pod(spec, node);
+}
+
+DaemonPlacement node_should_run_daemon_pod(const PodSpec& spec, const Node& node) {
   if (!spec.node_name.empty() && spec.node_name != node.meta.name) return {};
   if (!pod_matches_node_selector_and_affinity(spec, node)) return {};
   if (!find_untolerated_taint(node.taints, spec.tolerations)) return {true, true};
@@ -95,13 +99,21 @@ void DaemonSetController::remove(std::size_t index) {
   }
 }
 
+const PodSpec& DaemonSetController::daemon_spec(std::size_t index) const {
+  while (daemon_specs_.size() <= index) {
+    daemon_specs_.push_back(api_.daemon_sets()[daemon_specs_.size()].tmpl.spec);
+    add_daemon_pod_tolerations(daemon_specs_.back());
+  }
+  return daemon_specs_[index];
+}
+
 int DaemonSetController::desired_number_scheduled(std::size_t index) const {
   const DaemonSet& ds = api_.daemon_sets()[index];
   if (ds.deleted) return 0;
   int n = 0;
   for (std::size_t i = 0; i < api_.node_slots(); ++i) {
     const NodeRecord& r = api_.node(NodeId{static_cast<std::uint32_t>(i)});
-    if (!r.deleted && node_should_run_daemon_pod(ds, r.node).should_run) ++n;
+    if (!r.deleted && node_should_run_daemon_pod(daemon_spec(index), r.node).should_run) ++n;
   }
   return n;
 }
@@ -185,7 +197,7 @@ void DaemonSetController::sync_node(std::size_t index, NodeId nid) {
   const DaemonSet& ds = api_.daemon_sets()[index];
   auto& mine = pods_[index];
   const std::string& node = nr.node.meta.name;
-  DaemonPlacement place = node_should_run_daemon_pod(ds, nr.node);
+  DaemonPlacement place = node_should_run_daemon_pod(daemon_spec(index), nr.node);
   auto have = mine.find(node);
   if (have != mine.end()) {
     const PodRecord& r = api_.pod(have->second);
@@ -194,7 +206,7 @@ void DaemonSetController::sync_node(std::size_t index, NodeId nid) {
   }
   if (!place.should_run) return;
   Pod p = pod_from_template(api_, ds.tmpl, ds.meta.ns, ds.meta.name + "-", {"DaemonSet", ds.meta.name, true});
-  add_daemon_pod_tolerations(p.spec);
+  p.spec.tolerations = daemon_spec(index).tolerations;  // shared with every pod of the DaemonSet
   NodeSelectorTerm term;
   term.match_fields.push_back(NodeSelectorRequirement{kFieldMetadataName, "In", {node}});
   p.spec.affinity.node_required = std::vector<NodeSelectorTerm>{term};

@@ -6,6 +6,7 @@
 // pod gets required node affinity matchFields metadata.name=<node> (ReplaceDaemonSetPodNodeName
 // NodeAffinity) and is bound by the default scheduler. Events (daemonset-controller):
 // `SuccessfulCreate` "Created pod: <pod>", `SuccessfulDelete` "Deleted pod: <pod>".
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -28,6 +29,8 @@ struct DaemonPlacement {
   bool should_continue_running = false;
 };
 DaemonPlacement node_should_run_daemon_pod(const DaemonSet& ds, const Node& node);
+// The same, given the daemon pod's spec (the template's with add_daemon_pod_tolerations applied).
+DaemonPlacement node_should_run_daemon_pod(const PodSpec& daemon_spec, const Node& node);
 
 class DaemonSetController {
  public:
@@ -48,6 +51,10 @@ class DaemonSetController {
   void reconcile(std::size_t index, const std::set<std::string>& names, const std::vector<NodeId>& nodes);
   void sync_node(std::size_t index, NodeId node);
   void delete_daemon_pod(std::size_t index, PodId pod);
+  // The daemon pod's spec of DaemonSet `index` (templates do not change once applied), made once:
+  // every node that joins is checked against it.
+  const PodSpec& daemon_spec(std::size_t index) const;
+  mutable std::deque<PodSpec> daemon_specs_;  // by DaemonSet index
 
   ApiServer& api_;
   Kubelet* kubelet_;

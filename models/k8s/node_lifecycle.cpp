@@ -1,6 +1,7 @@
 #include "models/k8s/node_lifecycle.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "models/k8s/gpu_operator.hpp"
 #include "models/k8s/kubelet.hpp"
@@ -165,8 +166,11 @@ void uncordon_node(ApiServer& api, NodeId id) {
 }
 
 bool is_daemonset_pod(const Pod& pod) {
+  // A string_view compares lengths first: the autoscalers ask this of every pending pod per pass,
+  // and a ReplicaSet's or Job's kind then costs no character comparison.
+  constexpr std::string_view kDaemonSet = "DaemonSet";
   return std::any_of(pod.meta.owner_references.begin(), pod.meta.owner_references.end(),
-                     [](const OwnerReference& o) { return o.kind == "DaemonSet" && o.controller; });
+                     [&](const OwnerReference& o) { return o.controller && o.kind == kDaemonSet; });
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "sim/engine/string_map.hpp"
 #include "sim/engine/time.hpp"
 
 namespace eksim::engine {
@@ -182,11 +183,7 @@ class EventLog {
   std::vector<Hint> hints_;
   std::function<bool(std::string_view reason)> keep_;
   std::uint64_t occurrences_ = 0;
-  struct SourceHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  std::unordered_map<std::string, std::unique_ptr<Correlator>, SourceHash, std::equal_to<>> correlators_;  // by source
+  StringMap<std::unique_ptr<Correlator>> correlators_;  // by source
   std::unordered_set<std::string> events_api_sources_;
   std::unordered_map<std::string, SinkLimits> sink_limits_;
   std::uint64_t dropped_ = 0;
