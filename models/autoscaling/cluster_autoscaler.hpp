@@ -94,7 +94,7 @@ class ClusterAutoscaler : public Controller {
   // Scale-down planning state, for reports and tests: nodes unneeded since (by name), the nodes
   // whose deletion CA has started and not finished (actuation's NodeDeletionTracker: empty
   // and drained), and what the last planning pass simulated.
-  const engine::StringMap<engine::SimTime>& unneeded_since() const { return unneeded_since_; }
+  std::size_t unneeded_count() const { return unneeded_since_.size(); }
   struct DeletionsInProgress {
     std::set<std::string> empty, drain;
     std::size_t size() const { return empty.size() + drain.size(); }
@@ -177,7 +177,14 @@ class ClusterAutoscaler : public Controller {
   cas::ExponentialBackoff backoff_;
   std::function<std::vector<k8s::PodId>()> unschedulable_source_;
   std::function<std::uint64_t()> unschedulable_version_;
-  engine::StringMap<engine::SimTime> unneeded_since_;  // node name -> first seen unneeded
+  // node name -> first seen unneeded, and the planning pass that last found it unneeded (the
+  // pass drops the others without sorting names).
+  struct UnneededSince {
+    engine::SimTime since;
+    std::uint64_t pass = 0;
+  };
+  engine::StringMap<UnneededSince> unneeded_since_;
+  std::uint64_t planning_pass_ = 0;
   std::map<std::string, std::string> deleting_;            // node name -> group id
   DeletionsInProgress in_progress_;
   // Where the last planning pass moved each pod (simulator.RemovalSimulator hints): tried first

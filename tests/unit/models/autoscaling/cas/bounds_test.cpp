@@ -312,14 +312,14 @@ TEST_F(CasBoundsRun, CandidatesPoolLimitsTheNonEmptyNodesConsidered) {
   // cluster-autoscaler pod runs on (a kube-system pod without a PodDisruptionBudget:
   // skip-nodes-with-system-pods).
   auto wide = scenario::run_scenario(spread_cluster(8, "scanInterval: 10s"), o);
-  EXPECT_EQ(ca(wide).unneeded_since().size(), 6u);
+  EXPECT_EQ(ca(wide).unneeded_count(), 6u);
   // Two non-empty candidates per loop, looked for among max(ceil(8 * 0), 3) = 3 new ones; the
   // two found stay candidates, and with the count used up no others are simulated.
   auto narrow = scenario::run_scenario(
       spread_cluster(8, "scale-down-non-empty-candidates-count: 2, scale-down-candidates-pool-ratio: 0, "
                         "scale-down-candidates-pool-min-count: 3"),
       o);
-  EXPECT_EQ(ca(narrow).unneeded_since().size(), 2u);
+  EXPECT_EQ(ca(narrow).unneeded_count(), 2u);
   EXPECT_EQ(ca(narrow).last_planning().simulated, 2u);
   EXPECT_EQ(ca(narrow).last_planning().skipped_by_pool, 6u);
   auto reasons = ca(narrow).unremovable();

@@ -17,7 +17,6 @@
 #include <cmath>
 #include <deque>
 #include <set>
-#include <string_view>
 #include <unordered_map>
 
 #include "models/autoscaling/cas/core/scaledown/budgets/budgets.hpp"
@@ -95,7 +94,8 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   std::set<const k8s::Pod*> moved_copies;  // placed by this pass, not pods of the API
   // By snapshot index: a scan over 1,500 nodes allocates no set or map node per node.
   std::vector<bool> removed_in_sim(count, false);
-  std::vector<std::string_view> unneeded_now;  // names, sorted below
+  std::vector<std::pair<std::size_t, engine::SimTime>> unneeded_now;  // snapshot index, unneeded since
+  ++planning_pass_;
   std::vector<cas::Utilization> utils(count);
   std::map<const k8s::Pod*, k8s::NodeId> new_hints;
   unremovable_nodes_.clear();
@@ -195,15 +195,14 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
     removed_in_sim[i] = true;
     removable[ln.group]--;
     if (!empty) (previous[i] ? found_previous : found_additional)++;
-    unneeded_now.push_back(name);
-    unneeded_since_.try_emplace(name, now);
+    auto since = unneeded_since_.try_emplace(name, UnneededSince{now, 0}).first;
+    since->second.pass = planning_pass_;
+    unneeded_now.emplace_back(i, since->second.since);
     utils[i] = u;
   }
   pod_location_hints_ = std::move(new_hints);
-  std::sort(unneeded_now.begin(), unneeded_now.end());
-  std::erase_if(unneeded_since_, [&](const auto& kv) {
-    return !std::binary_search(unneeded_now.begin(), unneeded_now.end(), std::string_view(kv.first));
-  });
+  std::erase_if(unneeded_since_, [&](const auto& kv) { return kv.second.pass != planning_pass_; });
+  std::sort(unneeded_now.begin(), unneeded_now.end());  // node order
 
   // Actuation waits out the cool-downs (unneeded time keeps accruing meanwhile).
   engine::Duration after_delete = o_.scale_down_delay_after_delete.value_or(o_.scan_interval);
@@ -219,13 +218,10 @@ void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   };
   std::vector<Removable> removable_now;
   std::size_t empty_count = 0, drain_count = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::string& name = snap.at(i).name();
-    auto it = unneeded_since_.find(name);
-    if (it == unneeded_since_.end()) continue;
+  for (const auto& [i, since] : unneeded_now) {
     if (!ready[i] && !o_.scale_down_unready_enabled) continue;
     engine::Duration needed = ready[i] ? o_.scale_down_unneeded_time : o_.scale_down_unready_time;
-    if (now - it->second < needed) continue;
+    if (now - since < needed) continue;
     const k8s::NodeRecord& rec = c_.api.node(owners[i]->id);
     bool empty = std::none_of(rec.pods.begin(), rec.pods.end(), [&](k8s::PodId p) {
       return !c_.api.pod(p).deleted && cas::pod_needs_move(c_.api.pod(p).pod);
