@@ -113,7 +113,8 @@ class EventLog {
 
   void record(const Event& e);
   // An occurrence as an emitter hands it over. Only what the log keeps is copied: the 100,000th
-  // "Created pod" a ReplicaSet's recorder folds into its combined Event copies no string.
+  // "Created pod" a ReplicaSet's recorder folds into its combined Event copies no string. The
+  // views must not point into this log's own Events.
   void record(SimTime time, EventType type, std::string_view reason, const ObjectRef& object, std::string_view message,
               std::string_view source);
   // `source` reports through events.k8s.io (client-go tools/events, as kube-scheduler does) rather
