@@ -91,7 +91,7 @@ class ClusterAutoscaler : public Controller {
   // Template of a group as CA would build it now (live node or instance type + tags).
   std::optional<k8s::Node> template_node(const GroupState& g);
 
-  // Scale-down planning state, for reports and tests: nodes unneeded since (by name), the nodes
+  // Scale-down planning state, for reports and tests: how many nodes are unneeded now, the nodes
   // whose deletion CA has started and not finished (actuation's NodeDeletionTracker: empty
   // and drained), and what the last planning pass simulated.
   std::size_t unneeded_count() const { return unneeded_since_.size(); }
