@@ -173,6 +173,7 @@ struct EventLog::Correlator {
     std::size_t index;  // in the series
     bool combined;
     SimTime last;       // the series' last occurrence (LastObservedTime)
+    int count;          // the recorder's count (eventLogger), ahead of the Event's while filtered
   };
   // The broadcaster's queue: when each queued event is written (ascending), and the rate
   // limiter's theoretical arrival time (GCRA, the token bucket's equivalent in integer time).
@@ -185,20 +186,72 @@ struct EventLog::Correlator {
       while (!writes.empty() && writes.front() <= now) writes.pop_front();
       return writes.size() < limits.queue;
     }
-    void enqueue(SimTime now) {
+    // An event the spam filter skipped writes nothing: it leaves as soon as the writer reaches it.
+    void enqueue(SimTime now, bool writes_event) {
+      const SimTime ready = writes.empty() ? now : std::max(now, writes.back());  // one writer
+      if (!writes_event) {
+        writes.push_back(ready);
+        return;
+      }
       const Duration interval{std::llround(1e6 / limits.qps)};
       const Duration tolerance{interval.us * (limits.burst - 1)};
-      const SimTime ready = writes.empty() ? now : std::max(now, writes.back());  // one writer
       const SimTime write = std::max(ready, tat - tolerance);
       tat = std::max(tat, write) + interval;
       writes.push_back(write);
     }
   };
   std::optional<Sink> sink;
-  Correlator(std::size_t entries, bool events_api)
+  // The spam filter's token buckets (GCRA: a bucket is its theoretical arrival time; a fresh one
+  // is full), by spam key. The key's text is kept to confirm a hash match.
+  struct SpamRecord {
+    std::string key;
+    SimTime tat;
+  };
+  struct SpamFilter {
+    SpamFilterOptions options;
+    HashedLru<SpamRecord> buckets;
+    std::string key;  // the key being built, reused
+    Duration interval;
+    Duration tolerance;
+    explicit SpamFilter(SpamFilterOptions o, std::size_t entries)
+        : options(std::move(o)),
+          buckets(entries),
+          interval{std::llround(1e6 / options.qps)},
+          tolerance{interval.us * (std::max(options.burst, 1) - 1)} {}
+    // Filter: TryAccept on the bucket of the occurrence's spam key. The source is the recorder's
+    // own (one filter per source), so it is left out of the key.
+    bool accepts(SimTime now, std::string_view reason, const ObjectRef& object, bool combined,
+                 std::string_view message) {
+      key.clear();
+      if (options.keyed_by_message && object == *options.keyed_by_message) {
+        key.push_back('\x1e');
+        if (combined) key.append(kCombinedPrefix);
+        key.append(message);
+      } else {
+        if (options.key_includes_reason) key.append(reason).push_back('\x1f');
+        key.append(object.kind).push_back('\x1f');
+        key.append(object.ns).push_back('\x1f');
+        key.append(object.name);
+      }
+      const std::uint64_t hash = std::hash<std::string_view>{}(key);
+      SpamRecord* r = buckets.get(hash, [&](const SpamRecord& x) { return x.key == key; });
+      if (!r) {
+        r = &buckets.put_new(hash, SpamRecord{}, [](SpamRecord&) {});
+        r->key.assign(key);
+        r->tat = now;
+      }
+      if (now < r->tat - tolerance) return false;
+      r->tat = std::max(r->tat, now) + interval;
+      return true;
+    }
+  };
+  std::optional<SpamFilter> spam;
+  Correlator(std::size_t entries, bool events_api, std::optional<SpamFilterOptions> spam_options)
       : events_api(events_api),
         similar(events_api ? 1 : entries),  // tools/events has no aggregator
-        series(events_api ? HashedLru<Series>::kUnbounded : entries) {}
+        series(events_api ? HashedLru<Series>::kUnbounded : entries) {
+    if (spam_options) spam.emplace(std::move(*spam_options), entries);
+  }
   // tools/events: no aggregator, no message in the series key, an unbounded cache that its
   // finishSeries ticker (every 6 minutes from the start) empties of series not seen for 6 minutes.
   bool events_api;
@@ -217,7 +270,14 @@ EventLog::Correlator& EventLog::correlator_for(std::string_view source) {
   auto found = correlators_.find(source);
   if (found == correlators_.end()) {
     std::string name(source);
-    auto c = std::make_unique<Correlator>(options_.lru_entries, events_api_sources_.contains(name));
+    const bool events_api = events_api_sources_.contains(name);
+    std::optional<SpamFilterOptions> spam;
+    if (!events_api) {  // tools/events has no spam filter
+      auto options = spam_options_.find(name);
+      spam = options != spam_options_.end() ? options->second : SpamFilterOptions{};
+    }
+    const std::size_t entries = spam && spam->lru_entries ? spam->lru_entries : options_.lru_entries;
+    auto c = std::make_unique<Correlator>(entries, events_api, std::move(spam));
     if (auto limits = sink_limits_.find(name); limits != sink_limits_.end()) c->sink = Correlator::Sink{limits->second, {}, {}};
     found = correlators_.emplace(std::move(name), std::move(c)).first;
   }
@@ -238,12 +298,9 @@ void EventLog::record(const Event& e) { record(e.time, e.type, e.reason, e.objec
 void EventLog::record(SimTime time, EventType type, std::string_view reason, const ObjectRef& object,
                       std::string_view message, std::string_view source) {
   Correlator& c = correlator_for(source);
-  if (c.sink) {
-    if (!c.sink->has_room(time)) {
-      ++dropped_;
-      return;
-    }
-    c.sink->enqueue(time);
+  if (c.sink && !c.sink->has_room(time)) {
+    ++dropped_;
+    return;
   }
   ++occurrences_;
   auto make_event = [&](int count) {
@@ -303,24 +360,30 @@ void EventLog::record(SimTime time, EventType type, std::string_view reason, con
     return s.combined == combined && same_aggregate(ev, type, reason, object) &&
            (!keyed_by_message || ev.message == message);
   };
-  if (Correlator::Series* s = c.series.get(series_key, same_series)) {
-    Event& ev = at(s->index);
-    ++ev.count;
-    ev.last_time = time;
-    s->last = time;
-    // The events API patches only the series (count, lastObservedTime): the note stays the first.
-    if (combined) ev.message.assign(kCombinedPrefix).append(message);
-    if (similar) set_example(*similar, s->index);
-    if (kept) events_.push_back(make_event(ev.count));
-    return;
+  // eventObserve: the recorder's count goes up whether or not the occurrence is written.
+  Correlator::Series* s = c.series.get(series_key, same_series);
+  const bool new_series = !s;
+  if (new_series) {
+    const std::size_t index = series_count();
+    s = &c.series.put_new(series_key, Correlator::Series{index, combined, time, 0}, release_series);
+    Event e = make_event(0);  // not in the API server until an occurrence is written
+    if (combined) e.message.insert(0, kCombinedPrefix);
+    series_.push_back(std::move(e));
   }
-  const std::size_t index = series_count();
-  c.series.put_new(series_key, Correlator::Series{index, combined, time}, release_series);
-  if (similar) set_example(*similar, index);
-  Event e = make_event(1);
-  if (kept) events_.push_back(e);
-  if (combined) e.message.insert(0, kCombinedPrefix);
-  series_.push_back(std::move(e));
+  ++s->count;
+  s->last = time;
+  if (similar) set_example(*similar, s->index);
+  const bool written = !c.spam || c.spam->accepts(time, reason, object, combined, message);
+  if (c.sink) c.sink->enqueue(time, written);
+  if (written) {
+    Event& ev = at(s->index);
+    ev.count = s->count;
+    ev.last_time = time;
+    // A combined Event shows the latest message. (The events API patches only the series, count
+    // and lastObservedTime: its note stays the first.)
+    if (combined && !new_series) ev.message.assign(kCombinedPrefix).append(message);
+  }
+  if (kept) events_.push_back(make_event(s->count));
   if (spill_batch_ && series_.size() >= 2 * spill_batch_) spill_oldest(spill_batch_);
 }
 
@@ -366,7 +429,11 @@ void EventLog::spill_oldest(std::size_t count) {
   base_ = line;
 }
 
-void EventLog::for_each_series(const std::function<void(const Event&, std::size_t)>& fn) const {
+void EventLog::for_each_series(const std::function<void(const Event&, std::size_t)>& listed) const {
+  // A series the spam filter kept out of the API server so far has no Event to list.
+  auto fn = [&listed](const Event& e, std::size_t index) {
+    if (e.count > 0) listed(e, index);
+  };
   if (spill_) {
     // Spilled and held Events are disjoint and all below base_: merge them by index.
     std::vector<std::size_t> held;

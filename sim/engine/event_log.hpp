@@ -6,6 +6,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -39,8 +40,11 @@ struct Event {
   ObjectRef object;
   std::string message;
   std::string source;  // reporting component: default-scheduler, kubelet, cluster-autoscaler, karpenter, ...
-  // Occurrences folded into this Event so far, as the Kubernetes event recorder counts them
-  // ("x6 over 3m21s"). On an occurrence, the count its Event had just after it.
+  // Occurrences folded into this Event, as the Kubernetes event recorder counts them ("x6 over
+  // 3m21s"): the recorder's count when it last wrote the Event, so a series the spam filter holds
+  // back jumps by the occurrences it skipped. 0: the API server has no such Event yet (the spam
+  // filter skipped every occurrence so far); it is not listed. On an occurrence, the recorder's
+  // count just after it, written or not.
   int count = 1;
   SimTime last_time;  // lastTimestamp of a correlated Event
 };
@@ -90,13 +94,31 @@ struct CorrelatorOptions {
   Duration finish_series_after = Duration::minutes(6);  // tools/events finishTime
 };
 
+// client-go's EventSourceObjectSpamFilter, the last step of tools/record's EventCorrelate (after
+// the aggregator and the count update): a token bucket per key lets `burst` occurrences through,
+// then one per 1/qps. A skipped occurrence still raised the recorder's count, so the next one
+// written carries it; a series whose first occurrence is skipped reaches the API server only when
+// one is written (its patch finds no Event and creates it, with the first timestamp). The buckets
+// live in an LRU: a key evicted and seen again starts with a full bucket.
+// Defaults (tools/record): 25 per source and involved object, refilled one per 5 minutes, 4,096 keys.
+// Cluster Autoscaler (utils/kubernetes/factory.go, unless --record-duplicated-events): 1 per
+// reason, source and object, refilled one per 5 minutes, 8,192 entries in all its recorder's
+// caches, and the events of its status ConfigMap keyed by their message.
+struct SpamFilterOptions {
+  int burst = 25;                     // defaultSpamBurst
+  double qps = 1.0 / 300;             // defaultSpamQPS
+  bool key_includes_reason = false;   // CA's getCustomSpamKeyFunc
+  std::optional<ObjectRef> keyed_by_message;  // CA: ConfigMap kube-system/cluster-autoscaler-status
+  std::size_t lru_entries = 0;        // 0: CorrelatorOptions::lru_entries, for all of the recorder's caches
+};
+
 // client-go's event pipeline in front of a component's sink: the broadcaster queues at most
 // `queue` events (maxQueuedEvents 1000, watch.DropIfChannelFull) for the one goroutine that
 // correlates and writes them, each write waiting for the component's API client rate limiter
 // (`qps`, `burst`). An event that finds the queue full is dropped before correlation: no Event,
 // no count. Only a component emitting far faster than it can write (an autoscaler speaking
-// about 100,000 pending pods every scan) ever fills it. eksim charges every queued event one
-// write (upstream a spam-filtered one costs none), so at that scale it drops a little early.
+// about 100,000 pending pods every scan) ever fills it. An event the spam filter skips costs no
+// write: it leaves the queue as soon as the writer reaches it.
 struct SinkLimits {
   double qps = 5;       // rest.DefaultQPS
   int burst = 10;       // rest.DefaultBurst
@@ -121,6 +143,9 @@ class EventLog {
   // than tools/record: its recorder has no aggregator, keys a series without the message, keeps
   // every series in a map and finishes those not seen for 6 minutes. Call before its first event.
   void report_through_events_api(std::string source) { events_api_sources_.insert(std::move(source)); }
+  // `source`'s recorder filters spam with these options instead of client-go's defaults. Call
+  // before its first event. Sources reporting through the events API have no spam filter.
+  void filter_spam(std::string source, SpamFilterOptions options) { spam_options_[std::move(source)] = std::move(options); }
   // `source` writes through a queue and rate limiter (SinkLimits). Call before its first event.
   void limit_sink(std::string source, SinkLimits limits) { sink_limits_[std::move(source)] = limits; }
   // Whether an event from `source` at `time` would be queued rather than dropped, so that an
@@ -136,8 +161,10 @@ class EventLog {
 
   // The Event objects the API server holds after correlation, in order of first occurrence: what
   // `kubectl get events` lists, and what the timeline and the JSON report print. `index` is the
-  // Event's position in that order.
+  // series' position in that order; a series the spam filter has kept out of the API so far is
+  // skipped, leaving a gap.
   void for_each_series(const std::function<void(const Event&, std::size_t index)>& fn) const;
+  // Series the recorders opened, written or not (the next index).
   std::size_t series_count() const { return base_ + series_.size(); }
   std::vector<Event> copy_series() const;  // for tests and small runs
   // A long run keeps at most about 2 x `batch` Event objects in memory: beyond that, the oldest
@@ -187,6 +214,7 @@ class EventLog {
   StringMap<std::unique_ptr<Correlator>> correlators_;  // by source
   std::unordered_set<std::string> events_api_sources_;
   std::unordered_map<std::string, SinkLimits> sink_limits_;
+  std::unordered_map<std::string, SpamFilterOptions> spam_options_;
   std::uint64_t dropped_ = 0;
   std::string last_source_;
   Correlator* last_correlator_ = nullptr;

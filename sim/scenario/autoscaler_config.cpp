@@ -42,6 +42,7 @@ const std::vector<std::pair<std::string, FlagKind>>& cas_flags() {
       {"max-total-unready-percentage", FlagKind::Percent},
       {"ok-total-unready-count", FlagKind::Integer},
       {"expendable-pods-priority-cutoff", FlagKind::Integer},
+      {"record-duplicated-events", FlagKind::Bool},
       // The bounds on a loop's work (scale-up estimator, scale-down planning and actuation).
       {"max-nodes-per-scaleup", FlagKind::Integer},
       {"max-scale-down-parallelism", FlagKind::Integer},

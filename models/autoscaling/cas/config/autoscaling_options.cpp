@@ -81,6 +81,7 @@ CasOptions cas_options_from_flags(const std::map<std::string, std::string>& flag
   num("scale-down-candidates-pool-ratio", o.scale_down_candidates_pool_ratio);
   integer("scale-down-candidates-pool-min-count", o.scale_down_candidates_pool_min_count);
   boolean("describe-nodegroup-allowed", o.describe_nodegroup_allowed);
+  boolean("record-duplicated-events", o.record_duplicated_events);
   num("max-total-unready-percentage", o.max_total_unready_percentage);
   double ok_unready = static_cast<double>(o.ok_total_unready_count);
   num("ok-total-unready-count", ok_unready);

@@ -44,6 +44,9 @@ struct CasOptions {
   // unready (clusterstate.IsClusterHealthy).
   double max_total_unready_percentage = 45;                                      // --max-total-unready-percentage
   std::int64_t ok_total_unready_count = 3;                                       // --ok-total-unready-count
+  // false: its event recorder lets one event per reason and object through every 5 minutes
+  // (utils/kubernetes/factory.go); true: client-go's default spam filter.
+  bool record_duplicated_events = false;                                         // --record-duplicated-events
 
   // --- the bounds that keep a loop's cost independent of the cluster's size
   // Estimator limit: binpacking for one node group stops at this many new nodes (it is "strictly

@@ -19,6 +19,12 @@ ClusterAutoscaler::ClusterAutoscaler(Cluster& cluster, CasOptions options)
   // Its events go out through client-go's broadcaster and its kube client (--kube-client-qps 5,
   // --kube-client-burst 10: rest.DefaultQPS/DefaultBurst).
   c_.log.limit_sink(name(), engine::SinkLimits{});
+  if (!o_.record_duplicated_events)
+    c_.log.filter_spam(name(), engine::SpamFilterOptions{.burst = 1,
+                                                         .qps = 1.0 / 300,
+                                                         .key_includes_reason = true,
+                                                         .keyed_by_message = kStatusConfigMap,
+                                                         .lru_entries = 8192});
 }
 
 void ClusterAutoscaler::emit_status(engine::EventType type, const std::string& reason, const std::string& message) {

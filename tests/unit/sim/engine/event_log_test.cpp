@@ -54,6 +54,8 @@ TEST(EventCorrelator, IdenticalEventsUpdateOneEventWithCountAndTimestamps) {
 // plain sorted-set model over messages that come back in a scrambled order.
 TEST(EventCorrelator, MessageSetAtItsLimitDropsTheFirstAndCombinesTheNew) {
   EventLog log;
+  // The aggregator alone: a spam filter that lets all 200 through.
+  log.filter_spam("replicaset-controller", SpamFilterOptions{.burst = 1000});
   ObjectRef rs{"ReplicaSet", "default", "web-5d8f"};
   std::set<std::string> model;
   std::map<std::string, int> own;  // message -> occurrences in its own Event
@@ -224,6 +226,107 @@ TEST(EventCorrelator, AnEventEvictedFromTheCacheStartsANewEvent) {
   log.record(SimTime{}, EventType::Normal, "Pulled", a, "m", "kubelet");
   EXPECT_EQ(log.series_count(), 4u);
   EXPECT_EQ(log.copy_series()[3].count, 2);
+}
+
+TEST(EventSpamFilter, TwentyFiveThenOneEveryFiveMinutesWithTheCountJumping) {
+  // A crash-looping pod's BackOff every 10 s for an hour: the kubelet's recorder writes the first
+  // 25 (0s..4m0s), then one when a token has refilled (5m, 10m, ... 55m), each carrying the count
+  // of all occurrences so far.
+  EventLog log;
+  ObjectRef pod{"Pod", "default", "crash"};
+  for (int i = 0; i < 360; ++i)
+    log.record(SimTime{} + Duration::seconds(10 * i), EventType::Warning, "BackOff", pod,
+               "Back-off restarting failed container", "kubelet");
+  const std::vector<Event> series = log.copy_series();
+  ASSERT_EQ(series.size(), 1u);
+  EXPECT_EQ(series[0].time, SimTime{});
+  EXPECT_EQ(series[0].last_time, SimTime{} + Duration::minutes(55));
+  EXPECT_EQ(series[0].count, 331);
+  // Every occurrence is still counted before the filter: expectations read those.
+  EXPECT_EQ(log.occurrences(), 360u);
+  EXPECT_EQ(log.events().back().count, 360);
+}
+
+TEST(EventSpamFilter, TheDefaultKeyIsTheObjectSoAFilteredSeriesAppearsWhenWritten) {
+  // 25 events of one pod use its bucket whatever their reasons; a new reason's first occurrence
+  // is then skipped: no Event until one is written, which creates it with the first timestamp.
+  EventLog log;
+  ObjectRef pod{"Pod", "default", "p"};
+  for (int i = 0; i < 25; ++i)
+    log.record(SimTime{}, EventType::Normal, fmt::format("Reason{}", i), pod, "m", "kubelet");
+  log.record(SimTime{} + Duration::seconds(1), EventType::Normal, "Killing", pod, "Stopping container", "kubelet");
+  EXPECT_EQ(log.copy_series().size(), 25u);
+  EXPECT_EQ(log.series_count(), 26u);
+  // Another object has its own bucket.
+  log.record(SimTime{} + Duration::seconds(2), EventType::Normal, "Killing", ObjectRef{"Pod", "default", "q"},
+             "Stopping container", "kubelet");
+  EXPECT_EQ(log.copy_series().size(), 26u);
+  log.record(SimTime{} + Duration::seconds(301), EventType::Normal, "Killing", pod, "Stopping container", "kubelet");
+  const std::vector<Event> series = log.copy_series();
+  ASSERT_EQ(series.size(), 27u);
+  EXPECT_EQ(series[25].reason, "Killing");
+  EXPECT_EQ(series[25].object.name, "p");
+  EXPECT_EQ(series[25].count, 2);
+  EXPECT_EQ(series[25].time, SimTime{} + Duration::seconds(1));
+  EXPECT_EQ(series[25].last_time, SimTime{} + Duration::seconds(301));
+}
+
+TEST(EventSpamFilter, ClusterAutoscalerOnePerReasonAndObjectEveryFiveMinutes) {
+  // --record-duplicated-events=false: burst 1 per reason, source and object; the status
+  // ConfigMap's events keyed by their message.
+  EventLog log;
+  const ObjectRef status{"ConfigMap", "kube-system", "cluster-autoscaler-status"};
+  log.filter_spam("cluster-autoscaler", SpamFilterOptions{.burst = 1,
+                                                          .qps = 1.0 / 300,
+                                                          .key_includes_reason = true,
+                                                          .keyed_by_message = status,
+                                                          .lru_entries = 8192});
+  log.limit_sink("cluster-autoscaler", SinkLimits{});
+  ObjectRef pod{"Pod", "default", "p"};
+  for (int i = 0; i < 72; ++i) {  // a pending pod's NotTriggerScaleUp on every 10 s scan for 12 minutes
+    log.record(SimTime{} + Duration::seconds(10 * i), EventType::Normal, "NotTriggerScaleUp", pod,
+               "pod didn't trigger scale-up: 1 max node group size reached", "cluster-autoscaler");
+  }
+  log.record(SimTime{} + Duration::seconds(5), EventType::Normal, "TriggeredScaleUp", pod,
+             "pod triggered scale-up: [{gpu 1->2 (max: 2)}]", "cluster-autoscaler");
+  log.record(SimTime{} + Duration::seconds(5), EventType::Normal, "ScaledUpGroup", status,
+             "Scale-up: setting group gpu size to 2 instead of 1 (max: 2)", "cluster-autoscaler");
+  log.record(SimTime{} + Duration::seconds(6), EventType::Normal, "ScaledUpGroup", status,
+             "Scale-up: group gpu size set to 2 instead of 1 (max: 2)", "cluster-autoscaler");
+  log.record(SimTime{} + Duration::seconds(7), EventType::Normal, "ScaledUpGroup", status,
+             "Scale-up: group gpu size set to 2 instead of 1 (max: 2)", "cluster-autoscaler");
+  const std::vector<Event> series = log.copy_series();
+  ASSERT_EQ(series.size(), 4u);
+  EXPECT_EQ(series[0].reason, "NotTriggerScaleUp");
+  EXPECT_EQ(series[0].count, 61);  // written at 0s, 5m and 10m
+  EXPECT_EQ(series[0].last_time, SimTime{} + Duration::minutes(10));
+  EXPECT_EQ(series[1].reason, "TriggeredScaleUp");
+  EXPECT_EQ(series[2].message, "Scale-up: setting group gpu size to 2 instead of 1 (max: 2)");
+  EXPECT_EQ(series[3].count, 1);  // the same message a second later: skipped
+  // Skipped events cost no write, so nothing waited in the broadcaster's queue.
+  EXPECT_EQ(log.dropped(), 0u);
+}
+
+TEST(EventSpamFilter, SkippedEventsLeaveTheQueueWithoutAWrite) {
+  // 2,000 events about one object at one instant: the first is written, the rest are skipped and
+  // pass through the queue as soon as the writer reaches them. Without the filter, 990 were dropped.
+  EventLog log;
+  log.filter_spam("cluster-autoscaler", SpamFilterOptions{.burst = 1, .key_includes_reason = true});
+  log.limit_sink("cluster-autoscaler", SinkLimits{});
+  for (int i = 0; i < 2000; ++i)
+    log.record(SimTime{}, EventType::Normal, "ScaleDownEmpty", ObjectRef{"Node", "", "n"}, "m", "cluster-autoscaler");
+  EXPECT_EQ(log.dropped(), 0u);
+  EXPECT_EQ(log.occurrences(), 2000u);
+  EXPECT_EQ(log.copy_series().at(0).count, 1);
+}
+
+TEST(EventSpamFilter, TheEventsApiHasNone) {
+  EventLog log;
+  log.report_through_events_api("default-scheduler");
+  ObjectRef pod{"Pod", "default", "p"};
+  for (int i = 0; i < 100; ++i)
+    log.record(SimTime{} + Duration::seconds(i), EventType::Warning, "FailedScheduling", pod, "m", "default-scheduler");
+  EXPECT_EQ(log.copy_series().at(0).count, 100);
 }
 
 TEST(HumanDuration, AsKubectlPrintsSpans) {
