@@ -159,6 +159,7 @@ void Cluster::gpu_operator_version_hint(const AddonSpec& addon) {
 
 void Cluster::start() {
   starting_ = true;
+  install_system_config_maps(*this);
   for (const auto& a : spec_.addons) {
     addons->install(a.name, a.version, a.values, a.release_name, a.ns);
     if (a.name == "gpuOperator") gpu_operator_version_hint(a);

@@ -90,6 +90,13 @@ struct AccessSpec {
   // otherwise every node role may (CONTRACT.md).
   bool declared = false;
   std::vector<std::string> mapped_roles;
+  // kube-system/aws-auth's mapRoles as declared, for the API server to serve back.
+  struct MapRole {
+    std::string rolearn;
+    std::string username;
+    std::vector<std::string> groups;
+  };
+  std::vector<MapRole> map_roles;
 };
 
 struct ClusterSpec {

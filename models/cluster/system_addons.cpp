@@ -27,7 +27,57 @@ std::string karpenter_version(const ClusterSpec& s) {
   return it == s.autoscaler.flags.end() ? "1.14.1" : it->second;
 }
 
+// The EKS CoreDNS add-on's Corefile (as eksctl's coredns-1.30 asset ships it).
+constexpr const char* kEksCorefile =
+    ".:53 {\n"
+    "    errors\n"
+    "    health {\n"
+    "        lameduck 5s\n"
+    "      }\n"
+    "    ready\n"
+    "    kubernetes cluster.local in-addr.arpa ip6.arpa {\n"
+    "      pods insecure\n"
+    "      fallthrough in-addr.arpa ip6.arpa\n"
+    "    }\n"
+    "    prometheus :9153\n"
+    "    forward . /etc/resolv.conf\n"
+    "    cache 30\n"
+    "    loop\n"
+    "    reload\n"
+    "    loadbalance\n"
+    "}\n";
+
+// mapRoles as eksctl and the Terraform module write it: YAML with each entry's keys in sorted order.
+std::string map_roles_yaml(const std::vector<AccessSpec::MapRole>& roles) {
+  std::string out;
+  for (const auto& r : roles) {
+    std::string item;
+    if (!r.groups.empty()) {
+      item += "groups:\n";
+      for (const auto& g : r.groups) item += "- " + g + "\n";  // go-yaml: a key's sequence is not indented
+    }
+    item += "rolearn: " + r.rolearn + "\n";
+    if (!r.username.empty()) item += "username: " + r.username + "\n";
+    // The entry's first line opens the list item; the rest are indented under it.
+    for (std::size_t at = 0, line = 0; at < item.size(); ++line) {
+      std::size_t end = item.find('\n', at);
+      out += (line == 0 ? "- " : "  ") + item.substr(at, end + 1 - at);
+      at = end + 1;
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+void install_system_config_maps(Cluster& c) {
+  const ClusterSpec& s = c.spec();
+  if (s.mode != "auto" && installed(s, "coredns"))
+    c.api.put_config_map("kube-system", "coredns", {{"Corefile", kEksCorefile}},
+                         {{"eks.amazonaws.com/component", "coredns"}, {"k8s-app", "kube-dns"}});
+  if (!s.access.map_roles.empty())
+    c.api.put_config_map("kube-system", "aws-auth", {{"mapRoles", map_roles_yaml(s.access.map_roles)}});
+}
 
 void install_system_daemonsets(Cluster& c) {
   const ClusterSpec& s = c.spec();

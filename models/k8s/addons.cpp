@@ -174,7 +174,7 @@ std::vector<std::size_t> AddonController::install(const std::string& addon, cons
   // The chart's own ConfigMap from config.map (unless config.name names an existing one).
   if (addon == "nvidiaDevicePlugin" && get(values, "config.name").empty())
     if (auto data = device_plugin_config_map_data(values); !data.empty())
-      api_.config_maps()[ns + "/" + device_plugin_config_map(values, release)] = std::move(data);
+      api_.put_config_map(ns, device_plugin_config_map(values, release), std::move(data));
   std::vector<std::size_t> out;
   for (auto& ds : build_addon_daemonsets(addon, version, values, release, ns)) out.push_back(daemon_sets_.apply(std::move(ds)));
   return out;

@@ -59,6 +59,20 @@ std::uint32_t ApiServer::intern_template(const Pod& pod) {
   return template_ids_;
 }
 
+void ApiServer::put_config_map(const std::string& ns, const std::string& name, std::map<std::string, std::string> data,
+                               Labels labels) {
+  // No uid from new_uid(): that sequence names pods, and a ConfigMap must not shift theirs.
+  const std::string key = ns + "/" + name;
+  auto [meta, created] = config_map_meta_.try_emplace(key);
+  if (created) {
+    meta->second.name = name;
+    meta->second.ns = ns;
+    meta->second.creation_timestamp = now();
+  }
+  meta->second.labels = std::move(labels);
+  config_maps_[key] = std::move(data);
+}
+
 void ApiServer::release_template(const Pod& pod) {
   const OwnerReference* owner = controller_ref(pod.meta);
   if (!owner) return;

@@ -118,6 +118,16 @@ class ApiServer {
   // them up here when their containers start.
   std::map<std::string, std::map<std::string, std::string>>& config_maps() { return config_maps_; }
   const std::map<std::string, std::map<std::string, std::string>>& config_maps() const { return config_maps_; }
+  // Creates or replaces a ConfigMap as an apply does: the data and labels are replaced, the
+  // creation time is the first apply's.
+  void put_config_map(const std::string& ns, const std::string& name, std::map<std::string, std::string> data,
+                      Labels labels = {});
+  // The ConfigMap's metadata (name, namespace, labels, creation time), if it went through
+  // put_config_map.
+  const ObjectMeta* config_map_meta(const std::string& key) const {
+    auto it = config_map_meta_.find(key);
+    return it == config_map_meta_.end() ? nullptr : &it->second;
+  }
 
   // --- events (all components emit through here, so the object reference is uniform)
   void emit(engine::EventType type, std::string_view reason, const engine::ObjectRef& object, std::string_view message,
@@ -176,6 +186,7 @@ class ApiServer {
   std::deque<DaemonSet> daemon_sets_;
   std::vector<std::string> namespaces_{"default", "kube-system"};
   std::map<std::string, std::map<std::string, std::string>> config_maps_;
+  std::map<std::string, ObjectMeta> config_map_meta_;
   std::uint64_t uid_counter_ = 0;
   Admission admission_;
 };

@@ -88,7 +88,10 @@ void apply_config_map(Cluster& cluster, const RawObject& raw) {
   std::string ns = meta && meta["namespace"] ? meta["namespace"].Scalar() : "default";
   // The API server keeps every ConfigMap; pods that mount one read it when they start (the
   // NVIDIA device plugin's config file).
-  cluster.api.config_maps()[ns + "/" + name] = config_map_data(raw);
+  k8s::Labels labels;
+  if (auto l = meta ? meta["labels"] : YAML::Node(); l && l.IsMap())
+    for (auto it = l.begin(); it != l.end(); ++it) labels[it->first.Scalar()] = it->second.Scalar();
+  cluster.api.put_config_map(ns, name, config_map_data(raw), std::move(labels));
   if (ns != "kube-system" || name != autoscaling::cas::kPriorityConfigMapName) return;
   auto* ca = dynamic_cast<autoscaling::ClusterAutoscaler*>(cluster.find_controller("cluster-autoscaler"));
   if (!ca) return;

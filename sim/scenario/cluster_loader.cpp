@@ -95,10 +95,15 @@ AccessSpec read_access(const Value& v) {
     a.declared = true;
     for (const auto& item : roles->items()) {
       MapReader m(item, "mapRoles entry");
-      a.mapped_roles.push_back(role_of(m.require("rolearn").as_string()));
+      AccessSpec::MapRole role;
+      role.rolearn = m.require("rolearn").as_string();
+      a.mapped_roles.push_back(role_of(role.rolearn));
       m.allow({"username", "groups"});
-      m.get("username");
+      if (auto u = m.get("username")) role.username = u->as_string();
+      if (auto g = m.get("groups"))
+        for (const auto& group : g->items()) role.groups.push_back(group.as_string());
       m.finish();
+      a.map_roles.push_back(std::move(role));
     }
   }
   if (auto entries = r.get("accessEntries")) {

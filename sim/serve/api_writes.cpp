@@ -146,7 +146,7 @@ HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, 
   keep_metadata(session, t, ns, name, body);
   session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
   if (const StoredObject* o = session.store().find(store_type(t), ns, name)) return json_response(served_now(session, *o), created_code);
-  // A kind eksim accepts but does not serve back (ConfigMap, PDB): echo what was stored.
+  // A kind eksim accepts but does not serve back (PodDisruptionBudget): echo what was stored.
   HttpResponse r = json_response(body, created_code);
   r.headers.push_back({"Warning", "299 - \"eksim: " + t.kind + " accepted; eksim does not list this kind back\""});
   return r;

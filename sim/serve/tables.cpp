@@ -151,6 +151,7 @@ std::vector<TableColumn> table_columns(const std::string& kind) {
             c("Message", "string"),   c("First Seen", "string", 1), c("Count", "string", 1),
             c("Name", "string", 1, "name")};
   if (kind == "Namespace") return {c("Name", "string", 0, "name"), c("Status", "string"), c("Age", "string")};
+  if (kind == "ConfigMap") return {c("Name", "string", 0, "name"), c("Data", "integer"), c("Age", "string")};
   if (kind == "Deployment")
     return {c("Name", "string", 0, "name"), c("Ready", "string"), c("Up-to-date", "string"), c("Available", "string"),
             c("Age", "string"), c("Containers", "string", 1), c("Images", "string", 1), c("Selector", "string", 1)};
@@ -185,6 +186,7 @@ json table_cells(const std::string& kind, const json& o, std::int64_t now_us) {
   if (kind == "Node") return node_cells(o, now_us);
   if (kind == "Event") return event_cells(o, now_us);
   if (kind == "Namespace") return json::array({name, str(field(o, {"status", "phase"})), age(o, now_us)});
+  if (kind == "ConfigMap") return json::array({name, field(o, {"data"}).size(), age(o, now_us)});
   const json& tmpl_containers = field(o, {"spec", "template", "spec", "containers"});
   if (kind == "Deployment") {
     int replicas = field(o, {"spec", "replicas"}).is_number() ? field(o, {"spec", "replicas"}).get<int>() : 1;

@@ -122,11 +122,15 @@ void render_leases(const RenderContext& ctx, ObjectMap& out) {
   }
 }
 
-void render_namespaces(const RenderContext& ctx, ObjectMap& out) {
-  std::vector<std::string> names = const_cast<Cluster&>(ctx.cluster).api.namespaces();  // read only
+std::vector<std::string> namespace_names(const Cluster& cluster) {
+  std::vector<std::string> names = const_cast<Cluster&>(cluster).api.namespaces();  // read only
   for (const char* builtin : {"kube-node-lease", "kube-public"})
     if (std::find(names.begin(), names.end(), builtin) == names.end()) names.push_back(builtin);
-  for (const auto& name : names) {
+  return names;
+}
+
+void render_namespaces(const RenderContext& ctx, ObjectMap& out) {
+  for (const auto& name : namespace_names(ctx.cluster)) {
     json meta = {{"name", name},
                  {"uid", "ns-" + name},
                  {"creationTimestamp", ctx.time.at(engine::SimTime{})},

@@ -5,6 +5,7 @@
 // terminationMessagePath, ...) are added where `kubectl describe` or `-o yaml` readers expect them.
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +28,11 @@ void render_pods(const RenderContext& ctx, ObjectMap& out);
 void render_nodes(const RenderContext& ctx, ObjectMap& out);
 void render_leases(const RenderContext& ctx, ObjectMap& out);
 void render_namespaces(const RenderContext& ctx, ObjectMap& out);
+// ConfigMaps the API server holds (applied ones, the add-ons', aws-auth) and the
+// kube-root-ca.crt that kube-controller-manager's root-ca-cert-publisher puts in every namespace.
+void render_config_maps(const RenderContext& ctx, ObjectMap& out);
+// Every namespace the API server lists, the built-in kube-node-lease and kube-public included.
+std::vector<std::string> namespace_names(const Cluster& cluster);
 // core/v1 Events; events.k8s.io/v1 Events are the same series in the newer shape.
 void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_k8s_io);
 void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMap& replicasets, ObjectMap& daemonsets,

@@ -3,8 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/pod_exec.hpp"
+#include "sim/serve/time_base.hpp"
 
 namespace eksim::serve {
 namespace {
@@ -258,6 +261,65 @@ TEST_F(ApiHandler, ReplicasAreValidatedAndHeldToThePodLimit) {
   HttpResponse ok = call("PATCH", scale, R"({"spec":{"replicas":3}})", "application/merge-patch+json");
   EXPECT_EQ(ok.status, 200);
   EXPECT_EQ(parse(ok)["spec"]["replicas"], 3);
+}
+
+}  // namespace
+}  // namespace eksim::serve
+
+namespace eksim::serve {
+namespace {
+
+TEST_F(ApiHandler, ConfigMapsOfANewClusterAndAppliedOnes) {
+  // Every namespace has kube-root-ca.crt; kube-system has CoreDNS's Corefile.
+  json all = parse(call("GET", "/api/v1/configmaps"));
+  EXPECT_EQ(all["kind"], "ConfigMapList");
+  std::set<std::string> names;
+  for (const auto& cm : all["items"])
+    names.insert(cm["metadata"]["namespace"].get<std::string>() + "/" + cm["metadata"]["name"].get<std::string>());
+  for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"})
+    EXPECT_TRUE(names.count(std::string(ns) + "/kube-root-ca.crt")) << ns;
+  json coredns = parse(call("GET", "/api/v1/namespaces/kube-system/configmaps/coredns"));
+  EXPECT_EQ(coredns["metadata"]["labels"]["k8s-app"], "kube-dns");
+  EXPECT_NE(coredns["data"]["Corefile"].get<std::string>().find("forward . /etc/resolv.conf"), std::string::npos);
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/kube-system/configmaps/aws-auth").status, 404);  // no mapRoles declared
+
+  // One created through the API is served back with its data, labels and creation time.
+  call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"90s"})");
+  HttpResponse created = call("POST", "/api/v1/namespaces/default/configmaps",
+                              R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"app","labels":{"tier":"web"}},"data":{"k":"v"}})");
+  ASSERT_EQ(created.status, 201) << created.body;
+  json app = parse(call("GET", "/api/v1/namespaces/default/configmaps/app"));
+  EXPECT_EQ(app["data"]["k"], "v");
+  EXPECT_EQ(app["metadata"]["labels"]["tier"], "web");
+  // Served timestamps are anchored at the answer's wall clock: compare within one moment.
+  json coredns_now = parse(call("GET", "/api/v1/namespaces/kube-system/configmaps/coredns"));
+  std::int64_t app_created = 0, coredns_created = 0;
+  ASSERT_TRUE(parse_rfc3339(app["metadata"]["creationTimestamp"], app_created));
+  ASSERT_TRUE(parse_rfc3339(coredns_now["metadata"]["creationTimestamp"], coredns_created));
+  EXPECT_NEAR(static_cast<double>(app_created - coredns_created), 90e6, 2e6);
+}
+
+TEST(ApiHandlerAwsAuth, DeclaredMapRolesAreServedAsAwsAuth) {
+  Session session(std::make_unique<scenario::Scenario>(scenario::load_scenario(
+                      std::string(EKSIM_SOURCE_DIR) + "/scenarios/karpenter/lab002-sg-tagged-later.yaml")),
+                  std::nullopt, *parse_speed("paused", nullptr));
+  HttpRequest req;
+  req.method = "GET";
+  parse_target("/api/v1/namespaces/kube-system/configmaps/aws-auth", req);
+  req.accept = "application/json";
+  HttpResponse r = handle_request(session, req);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json::parse(r.body)["data"]["mapRoles"],
+            "- groups:\n"
+            "  - system:bootstrappers\n"
+            "  - system:nodes\n"
+            "  rolearn: arn:aws:iam::123456789012:role/eksctl-myeks-nodegroup-NodeInstanceRole\n"
+            "  username: system:node:{{EC2PrivateDNSName}}\n"
+            "- groups:\n"
+            "  - system:bootstrappers\n"
+            "  - system:nodes\n"
+            "  rolearn: arn:aws:iam::123456789012:role/KarpenterNodeRole-myeks\n"
+            "  username: system:node:{{EC2PrivateDNSName}}\n");
 }
 
 }  // namespace

@@ -86,7 +86,8 @@ TEST(Tables, TableCarriesPartialObjectMetadataAndTheListResourceVersion) {
   EXPECT_EQ(t["rows"][0]["object"]["metadata"]["labels"]["app"], "x");
   EXPECT_FALSE(make_table("Pod", {&pod}, kNow, "None", "1")["rows"][0].contains("object"));
   // A kind without a printer: NAME and AGE.
-  EXPECT_EQ(table_columns("ConfigMap").size(), 2u);
+  EXPECT_EQ(table_columns("PodDisruptionBudget").size(), 2u);
+  EXPECT_EQ(table_columns("ConfigMap").size(), 3u);  // NAME DATA AGE
 }
 
 TEST(Tables, AgeOfAMissingTimestampIsUnknown) {
