@@ -79,7 +79,20 @@ void DisruptionController::apply(PodDisruptionBudget pdb) {
   // A replaced budget goes to the end, as the list order was (create or replace = append).
   if (it != budgets_.end()) budgets_.erase(it);
   budgets_.push_back(Budget{std::move(pdb), {}});
-  // Budgets change rarely: count every live pod again against the new list.
+  count_all();
+}
+
+bool DisruptionController::remove(const std::string& ns, const std::string& name) {
+  auto it = std::find_if(budgets_.begin(), budgets_.end(),
+                         [&](const Budget& b) { return b.spec.ns == ns && b.spec.name == name; });
+  if (it == budgets_.end()) return false;
+  budgets_.erase(it);
+  count_all();
+  return true;
+}
+
+// Budgets change rarely: count every live pod again against the new list.
+void DisruptionController::count_all() {
   counted_.clear();
   for (Budget& b : budgets_) b.status = {};
   for (const auto& [key, id] : api_.live_pods()) track(id);

@@ -50,6 +50,8 @@ class DisruptionController : public Controller {
   };
   // Creates the budget, or replaces the one with its namespace and name; counts its pods once.
   void apply(PodDisruptionBudget pdb);
+  // Deletes the budget with this namespace and name; false if there is none.
+  bool remove(const std::string& ns, const std::string& name);
   const std::vector<Budget>& budgets() const { return budgets_; }
   // Whether the eviction API would let the pod go now: every budget selecting it allows a
   // disruption.
@@ -66,6 +68,7 @@ class DisruptionController : public Controller {
   void track(k8s::PodId id);    // a new pod: find its budgets, count it
   void recount(k8s::PodId id);  // phase, terminating or removal: move its contribution
   void refresh_status(Budget& b);
+  void count_all();  // after the list changed: count every live pod again
   k8s::ApiServer& api_;
   std::vector<Budget> budgets_;
   std::unordered_map<std::uint32_t, Counted> counted_;  // by PodId, pods some budget selects

@@ -122,6 +122,10 @@ class ApiServer {
   // creation time is the first apply's.
   void put_config_map(const std::string& ns, const std::string& name, std::map<std::string, std::string> data,
                       Labels labels = {});
+  bool delete_config_map(const std::string& ns, const std::string& name) {
+    config_map_meta_.erase(ns + "/" + name);
+    return config_maps_.erase(ns + "/" + name) > 0;
+  }
   // The ConfigMap's metadata (name, namespace, labels, creation time), if it went through
   // put_config_map.
   const ObjectMeta* config_map_meta(const std::string& key) const {

@@ -75,6 +75,24 @@ std::size_t JobController::apply(Job job) {
   return idx;
 }
 
+bool JobController::remove(const std::string& ns, const std::string& name) {
+  auto it = by_name_.find(ns + "/" + name);
+  if (it == by_name_.end() || api_.jobs()[it->second].deleted) return false;
+  const std::size_t index = it->second;
+  // A Job applied later under the same name is a new object owning new pods.
+  by_name_.erase(it);
+  api_.jobs()[index].deleted = true;
+  State& st = state_[index];
+  api_.sim().cancel(st.timer);
+  for (PodId p : st.pods) {
+    const PodRecord& r = api_.pod(p);
+    if (r.deleted || r.terminating) continue;
+    if (kubelet_) kubelet_->delete_pod(p);
+    else api_.remove_pod(p);
+  }
+  return true;
+}
+
 std::vector<PodId> JobController::pods(std::size_t index) const {
   return index < state_.size() ? state_[index].pods : std::vector<PodId>{};
 }

@@ -27,6 +27,9 @@ class JobController {
   explicit JobController(ApiServer& api, Kubelet* kubelet = nullptr);
   std::size_t apply(Job job);  // stored in api.jobs(); returns its index
   std::vector<PodId> pods(std::size_t index) const;
+  // kubectl delete job (propagation Background): the Job goes, the garbage collector deletes its
+  // pods with their grace periods. False if no live Job has this namespace and name.
+  bool remove(const std::string& ns, const std::string& name);
   // A finished Job's pod template is never read again by a controller; a long run (`eksim run`,
   // sweeps) drops it so that a week of 100,000 Jobs holds only their status. `eksim serve` keeps
   // it for `kubectl describe job`.

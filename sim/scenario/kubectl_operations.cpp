@@ -4,13 +4,30 @@
 #include <cctype>
 
 #include "models/autoscaling/karpenter/controller.hpp"
+#include "models/cluster/disruption_controller.hpp"
+#include "models/k8s/daemonset_controller.hpp"
+#include "models/k8s/job_controller.hpp"
 
 namespace eksim::scenario {
 
 namespace {
 
+// The API group a kind's resource is qualified with in the API server's messages
+// (`deployments.apps "web" not found`); empty for the core group.
+std::string group_of_kind(const std::string& kind) {
+  if (kind == "Deployment" || kind == "ReplicaSet" || kind == "DaemonSet" || kind == "StatefulSet") return "apps";
+  if (kind == "Job" || kind == "CronJob") return "batch";
+  if (kind == "PodDisruptionBudget") return "policy";
+  if (kind == "NodePool" || kind == "NodeClaim") return "karpenter.sh";
+  if (kind == "EC2NodeClass") return "karpenter.k8s.aws";
+  if (kind == "NodeClass") return "eks.amazonaws.com";
+  return "";
+}
+
 KubectlError not_found(const std::string& kind, const std::string& name) {
-  return {"NotFound", 404, resource_name_of_kind(kind) + " \"" + name + "\" not found"};
+  const std::string group = group_of_kind(kind);
+  return {"NotFound", 404,
+          resource_name_of_kind(kind) + (group.empty() ? "" : "." + group) + " \"" + name + "\" not found"};
 }
 
 std::optional<k8s::NodeId> live_node(Cluster& c, const std::string& name) {
@@ -51,8 +68,32 @@ std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, 
     if (!k || !k->delete_node_pool(name)) return not_found(kind, name);
     return std::nullopt;
   }
+  if (kind == "Job") {
+    if (!c.jobs->remove(ns, name)) return not_found(kind, name);
+    return std::nullopt;
+  }
+  if (kind == "DaemonSet") {
+    auto& sets = c.api.daemon_sets();
+    for (std::size_t i = 0; i < sets.size(); ++i)
+      if (!sets[i].deleted && sets[i].meta.ns == ns && sets[i].meta.name == name) {
+        c.daemon_sets->remove(i);
+        return std::nullopt;
+      }
+    return not_found(kind, name);
+  }
+  if (kind == "ConfigMap") {
+    // Pods that mount it keep the files they read at start; a pod starting later finds none.
+    if (!c.api.delete_config_map(ns, name)) return not_found(kind, name);
+    return std::nullopt;
+  }
+  if (kind == "PodDisruptionBudget") {
+    if (!disruption_controller(c).remove(ns, name)) return not_found(kind, name);
+    return std::nullopt;
+  }
   return KubectlError{"MethodNotAllowed", 405,
-                      "eksim: deleting " + resource_name_of_kind(kind) + " is not modelled (pods, deployments and nodepools are)"};
+                      "eksim: deleting " + resource_name_of_kind(kind) +
+                          " is not modelled (pods, deployments, jobs, daemonsets, configmaps, poddisruptionbudgets and "
+                          "nodepools are)"};
 }
 
 std::optional<KubectlError> kubectl_scale(Cluster& c, const std::string& kind, const std::string& ns,

@@ -106,9 +106,10 @@ json client_fields(json o) {
   return o;
 }
 
-// Karpenter's kinds are modelled without metadata: the store keeps their labels and annotations.
+// Karpenter's kinds are modelled without metadata, ConfigMaps without annotations: the store keeps
+// their labels and annotations (kubectl apply's last-applied-configuration among them).
 void keep_metadata(Session& session, const ResourceType& t, const std::string& ns, const std::string& name, const json& obj) {
-  if (t.kind != "NodePool" && t.kind != "EC2NodeClass" && t.kind != "NodeClass") return;
+  if (t.kind != "NodePool" && t.kind != "EC2NodeClass" && t.kind != "NodeClass" && t.kind != "ConfigMap") return;
   json meta = json::object();
   for (const char* field : {"labels", "annotations"})
     if (obj["metadata"].contains(field) && obj["metadata"][field].is_object()) meta[field] = obj["metadata"][field];
@@ -204,10 +205,10 @@ HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, 
     if (client_fields(before)["spec"]["template"] != client_fields(after)["spec"]["template"])
       ignored.push_back("Deployment template changes are not rolled out by eksim; only spec.replicas is applied");
     session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
-  } else if (t.kind == "NodePool" || t.kind == "EC2NodeClass" || t.kind == "NodeClass") {
+  } else if (t.kind == "NodePool" || t.kind == "EC2NodeClass" || t.kind == "NodeClass" || t.kind == "ConfigMap") {
     std::vector<scenario::Manifest> manifests;
     if (!decode(client_fields(after), manifests, err)) return err;
-    keep_metadata(session, t, "", p.name, after);
+    keep_metadata(session, t, p.ns, p.name, after);
     session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
   } else {
     return status_error(405, "MethodNotAllowed", "eksim: changing " + t.resource + " is not modelled");

@@ -19,7 +19,7 @@ const std::vector<ResourceType>& resource_types() {
       {"", "v1", "nodes", "node", "Node", false, {"no"}, kAll, {}},
       {"", "v1", "events", "event", "Event", true, {"ev"}, kReadOnly, {}},
       {"", "v1", "namespaces", "namespace", "Namespace", false, {"ns"}, kAll, {}},
-      {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, kReadOnly, {}},
+      {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, kAll, {}},
       {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, kAll, {"all"}},
       {"apps", "v1", "replicasets", "replicaset", "ReplicaSet", true, {"rs"}, kReadOnly, {"all"}},
       {"apps", "v1", "daemonsets", "daemonset", "DaemonSet", true, {"ds"}, kAll, {"all"}},
