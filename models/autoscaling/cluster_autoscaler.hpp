@@ -133,6 +133,10 @@ class ClusterAutoscaler : public Controller {
   // clusterstate (cas/clusterstate/clusterstate.cpp)
   void check_failed_activities(GroupState& g);
   void check_provision_timeouts(GroupState& g);
+  // removeOldUnregisteredNodes for instances whose Node was deleted while they run on: each is
+  // deleted from its group (desired decremented) once unregistered longer than
+  // max-node-provision-time, unless the group is at its minimum size.
+  void remove_old_unregistered();
   std::vector<LiveNode> live_nodes();
   std::int64_t registered_usable(const GroupState& g, const std::vector<LiveNode>& nodes) const;
   std::int64_t deleting_in(const GroupState& g) const;
@@ -168,6 +172,9 @@ class ClusterAutoscaler : public Controller {
 
   Cluster& c_;
   CasOptions o_;
+  // clusterstate's unregistered nodes that once had a Node: instance id -> when a loop first
+  // saw it unregistered (nullopt: not yet).
+  std::map<std::string, std::optional<engine::SimTime>> unregistered_since_;
   cas::NodeInfoCache node_infos_;
   std::vector<GroupState> groups_;
   std::map<std::string, std::size_t> group_index_;  // id -> index into groups_

@@ -114,6 +114,7 @@ class ApiServer {
   std::deque<Job>& jobs() { return jobs_; }
   std::deque<DaemonSet>& daemon_sets() { return daemon_sets_; }
   std::vector<std::string>& namespaces() { return namespaces_; }
+  const std::vector<std::string>& namespaces() const { return namespaces_; }
   // ConfigMaps as applied: "ns/name" -> data. Programs that read them as mounted files look
   // them up here when their containers start.
   std::map<std::string, std::map<std::string, std::string>>& config_maps() { return config_maps_; }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/k8s/garbage_collector.hpp"
 #include "models/k8s/kubelet.hpp"
 #include "models/k8s/node_lifecycle.hpp"
 #include "models/k8s/pod_factory.hpp"
@@ -90,13 +91,17 @@ std::size_t DaemonSetController::apply(DaemonSet ds) {
   return idx;
 }
 
-void DaemonSetController::remove(std::size_t index) {
-  api_.daemon_sets()[index].deleted = true;
-  auto pods = pods_[index];
-  for (const auto& [node, p] : pods) {
-    if (kubelet_) kubelet_->delete_pod(p);
-    else api_.remove_pod(p);
+bool DaemonSetController::remove(const std::string& ns, const std::string& name) {
+  auto& sets = api_.daemon_sets();
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    if (sets[i].deleted || sets[i].meta.ns != ns || sets[i].meta.name != name) continue;
+    sets[i].deleted = true;
+    std::vector<PodId> pods;
+    for (const auto& [node, p] : pods_[i]) pods.push_back(p);
+    delete_dependents(api_, kubelet_, pods);
+    return true;
   }
+  return false;
 }
 
 const PodSpec& DaemonSetController::daemon_spec(std::size_t index) const {

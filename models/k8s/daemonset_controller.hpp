@@ -36,7 +36,8 @@ class DaemonSetController {
  public:
   explicit DaemonSetController(ApiServer& api, Kubelet* kubelet = nullptr);
   std::size_t apply(DaemonSet ds);  // stored in api.daemon_sets(); returns its index
-  void remove(std::size_t index);
+  // kubectl delete: false when no such DaemonSet; its pods go in the background.
+  bool remove(const std::string& ns, const std::string& name);
   // DESIRED as `kubectl get ds` shows it: eligible live nodes.
   int desired_number_scheduled(std::size_t index) const;
   std::optional<PodId> pod_on(std::size_t index, const std::string& node) const;

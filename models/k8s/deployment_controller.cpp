@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/k8s/kubelet.hpp"
+#include "models/k8s/garbage_collector.hpp"
 #include "models/k8s/pod_factory.hpp"
 
 namespace eksim::k8s {
@@ -85,17 +85,34 @@ void DeploymentController::scale(const std::string& ns, const std::string& name,
   }
 }
 
-void DeploymentController::remove(const std::string& ns, const std::string& name) {
+bool DeploymentController::remove(const std::string& ns, const std::string& name) {
+  bool found = false;
   for (std::size_t i = 0; i < api_.deployments().size(); ++i) {
     Deployment& d = api_.deployments()[i];
     if (d.deleted || d.meta.ns != ns || d.meta.name != name) continue;
     d.deleted = true;
-    auto pods = state_[i].pods;
-    for (PodId p : pods) {
-      if (kubelet_) kubelet_->delete_pod(p);
-      else api_.remove_pod(p);
-    }
+    found = true;
+    delete_dependents(api_, kubelet_, std::vector<PodId>(state_[i].pods));
   }
+  return found;
+}
+
+bool DeploymentController::delete_replica_set(const std::string& ns, const std::string& name) {
+  for (std::size_t i = 0; i < api_.deployments().size(); ++i) {
+    const Deployment& d = api_.deployments()[i];
+    if (d.deleted || d.meta.ns != ns || replica_set_name(i) != name) continue;
+    // The garbage collector deletes the old ReplicaSet's pods (their owner's UID is gone), and
+    // the Deployment controller, finding no ReplicaSet for its template, creates one of the same
+    // name at full size: "Scaled up replica set <rs> from 0 to N" and a new set of pods.
+    State& st = state_[i];
+    std::vector<PodId> old = std::move(st.pods);
+    st.pods.clear();
+    st.rs_replicas = 0;
+    delete_dependents(api_, kubelet_, old);
+    reconcile(i);
+    return true;
+  }
+  return false;
 }
 
 std::vector<PodId> DeploymentController::pods(std::size_t index) const {
@@ -164,8 +181,7 @@ void DeploymentController::reconcile(std::size_t index) {
       PodId p = active[static_cast<std::size_t>(i)];
       api_.emit(EventType::Normal, "SuccessfulDelete", rs_ref, "Deleted pod: " + api_.pod(p).pod.meta.name,
                 "replicaset-controller");
-      if (kubelet_) kubelet_->delete_pod(p);
-      else api_.remove_pod(p);
+      delete_dependents(api_, kubelet_, {p});
     }
   }
 }

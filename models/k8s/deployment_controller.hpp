@@ -28,7 +28,11 @@ class DeploymentController {
   std::size_t apply(Deployment d);
   // kubectl scale.
   void scale(const std::string& ns, const std::string& name, std::int32_t replicas);
-  void remove(const std::string& ns, const std::string& name);
+  // kubectl delete deployment: false when there is none of that name.
+  bool remove(const std::string& ns, const std::string& name);
+  // kubectl delete replicaset of a Deployment's ReplicaSet (<deploy>-<pod-template-hash>): false
+  // when no live Deployment has one of that name.
+  bool delete_replica_set(const std::string& ns, const std::string& name);
   std::string replica_set_name(std::size_t index) const;
   std::vector<PodId> pods(std::size_t index) const;  // active pods
 

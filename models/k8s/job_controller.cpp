@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/k8s/garbage_collector.hpp"
 #include "models/k8s/kubelet.hpp"
 #include "models/k8s/pod_factory.hpp"
 
@@ -84,12 +85,7 @@ bool JobController::remove(const std::string& ns, const std::string& name) {
   api_.jobs()[index].deleted = true;
   State& st = state_[index];
   api_.sim().cancel(st.timer);
-  for (PodId p : st.pods) {
-    const PodRecord& r = api_.pod(p);
-    if (r.deleted || r.terminating) continue;
-    if (kubelet_) kubelet_->delete_pod(p);
-    else api_.remove_pod(p);
-  }
+  delete_dependents(api_, kubelet_, st.pods);
   return true;
 }
 

@@ -20,6 +20,15 @@ PodGcController::PodGcController(ApiServer& api, PodGcOptions options) : api_(ap
     terminated_.erase(it->second);
     key_by_slot_.erase(it);
   });
+  api_.on_node.push_back([this](NodeId id, NodeChange change) {
+    if (change != NodeChange::Deleted || api_.node(id).pods.empty()) return;
+    // The pass that finds the node quarantined long enough: passes run every gc_check_period
+    // from the start.
+    const std::int64_t period = options_.gc_check_period.us;
+    const std::int64_t due = (api_.now() + options_.quarantine_time).us;
+    const engine::SimTime pass{(due + period - 1) / period * period};
+    api_.sim().schedule(pass - api_.now(), [this, id] { gc_orphaned(id); });
+  });
   if (options_.terminated_pod_gc_threshold > 0)
     api_.sim().every(options_.gc_check_period, [this] { gc_terminated(); });
 }
@@ -39,6 +48,11 @@ void PodGcController::gc_terminated() {
     api_.remove_pod(id);  // the deletion notification drops it from the set
     api_.compact_removed_pod(id);
   }
+}
+
+void PodGcController::gc_orphaned(NodeId node) {
+  std::vector<PodId> orphans = api_.node(node).pods;  // copy: removal edits the list
+  for (PodId p : orphans) api_.remove_pod(p);
 }
 
 }  // namespace eksim::k8s

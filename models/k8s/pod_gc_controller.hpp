@@ -1,6 +1,12 @@
 #pragma once
-// The pod garbage collector of kube-controller-manager (pkg/controller/podgc), terminated-pod
-// part: every 20 s (gcCheckPeriod), when more than --terminated-pod-gc-threshold pods are in a
+// The pod garbage collector of kube-controller-manager (pkg/controller/podgc).
+//
+// Orphaned pods (gcOrphaned): pods bound to a Node that no longer exists (`kubectl delete node`
+// while its instance runs on) are force-deleted, marked Failed with DisruptionTarget
+// DeletionByPodGC "PodGC: node no longer exists", at the first pass at least quarantineTime
+// (40 s) after the Node went. A Node removed with its instance takes its pods at once.
+//
+// Terminated pods: every 20 s (gcCheckPeriod), when more than --terminated-pod-gc-threshold pods are in a
 // terminal phase (Succeeded or Failed), the oldest ones beyond the threshold are deleted, evicted
 // pods first, then by creationTimestamp. The default threshold is 12,500 and EKS does not change
 // it. No event is recorded: upstream only logs "Garbage collecting pods".
@@ -19,6 +25,7 @@ namespace eksim::k8s {
 struct PodGcOptions {
   std::int64_t terminated_pod_gc_threshold = 12500;                 // --terminated-pod-gc-threshold
   engine::Duration gc_check_period = engine::Duration::seconds(20);  // podgc gcCheckPeriod
+  engine::Duration quarantine_time = engine::Duration::seconds(40);  // podgc quarantineTime
 };
 
 class PodGcController {
@@ -27,6 +34,8 @@ class PodGcController {
   std::size_t terminated() const { return terminated_.size(); }
   // One pass now (the periodic loop calls it; tests call it directly).
   void gc_terminated();
+  // gcOrphaned for one deleted Node: deletes the pods still bound to it.
+  void gc_orphaned(NodeId node);
 
  private:
   // (not evicted, creationTimestamp, slot): upstream's byEvictionAndCreationTimestamp, with the

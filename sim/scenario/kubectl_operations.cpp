@@ -38,6 +38,18 @@ std::optional<k8s::NodeId> live_node(Cluster& c, const std::string& name) {
 
 }  // namespace
 
+const std::vector<std::string>& deletable_kinds() {
+  static const std::vector<std::string> kinds{"Pod",       "Deployment",   "ReplicaSet", "Job",       "DaemonSet",
+                                              "ConfigMap", "PodDisruptionBudget",       "Namespace", "Node",
+                                              "NodePool",  "NodeClaim",    "EC2NodeClass", "NodeClass"};
+  return kinds;
+}
+
+bool cluster_scoped_kind(const std::string& kind) {
+  return kind == "Namespace" || kind == "Node" || kind == "NodePool" || kind == "NodeClaim" ||
+         kind == "EC2NodeClass" || kind == "NodeClass";
+}
+
 std::string resource_name_of_kind(const std::string& kind) {
   std::string lower = kind;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
@@ -46,6 +58,55 @@ std::string resource_name_of_kind(const std::string& kind) {
   if (lower.back() == 'y') return lower.substr(0, lower.size() - 1) + "ies";  // PodDisruptionPolicy style
   return lower + "s";
 }
+
+namespace {
+
+autoscaling::karpenter::Controller* karpenter(Cluster& c) {
+  return dynamic_cast<autoscaling::karpenter::Controller*>(c.find_controller("karpenter"));
+}
+
+// The namespace controller's work, done at once: every object in the namespace is deleted (pods
+// through their grace periods), then the namespace. eksim does not show the Terminating phase.
+std::optional<KubectlError> delete_namespace(Cluster& c, const std::string& name) {
+  // NamespaceLifecycle's immortal namespaces.
+  for (const char* immortal : {"default", "kube-system", "kube-public"})
+    if (name == immortal)
+      return KubectlError{"Forbidden", 403, "namespaces \"" + name + "\" is forbidden: this namespace may not be deleted"};
+  auto& names = c.api.namespaces();
+  auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) return not_found("Namespace", name);
+  names.erase(it);
+  std::vector<std::string> owners;
+  for (const auto& d : c.api.deployments())
+    if (!d.deleted && d.meta.ns == name) owners.push_back(d.meta.name);
+  for (const auto& d : owners) c.deployments->remove(name, d);
+  owners.clear();
+  for (const auto& j : c.api.jobs())
+    if (!j.deleted && j.meta.ns == name) owners.push_back(j.meta.name);
+  for (const auto& j : owners) c.jobs->remove(name, j);
+  owners.clear();
+  for (const auto& ds : c.api.daemon_sets())
+    if (!ds.deleted && ds.meta.ns == name) owners.push_back(ds.meta.name);
+  for (const auto& ds : owners) c.daemon_sets->remove(name, ds);
+  std::vector<k8s::PodId> pods;
+  for (const auto& [key, id] : c.api.live_pods())
+    if (c.api.pod(id).pod.meta.ns == name) pods.push_back(id);
+  std::sort(pods.begin(), pods.end());  // the pod index is unordered: delete in creation order
+  for (k8s::PodId p : pods) c.kubelet->delete_pod(p);
+  owners.clear();
+  for (const auto& [key, data] : c.api.config_maps())
+    if (key.starts_with(name + "/")) owners.push_back(key.substr(name.size() + 1));
+  for (const auto& cm : owners) c.api.delete_config_map(name, cm);
+  if (const DisruptionController* pdbs = find_disruption_controller(c)) {
+    owners.clear();
+    for (const auto& b : pdbs->budgets())
+      if (b.spec.ns == name) owners.push_back(b.spec.name);
+    for (const auto& b : owners) disruption_controller(c).remove(name, b);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, const std::string& ns,
                                            const std::string& name, std::optional<std::int64_t> grace_seconds) {
@@ -56,16 +117,11 @@ std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, 
     return std::nullopt;
   }
   if (kind == "Deployment") {
-    for (const auto& d : c.api.deployments())
-      if (!d.deleted && d.meta.ns == ns && d.meta.name == name) {
-        c.deployments->remove(ns, name);
-        return std::nullopt;
-      }
-    return not_found(kind, name);
+    if (!c.deployments->remove(ns, name)) return not_found(kind, name);
+    return std::nullopt;
   }
-  if (kind == "NodePool") {
-    auto* k = dynamic_cast<autoscaling::karpenter::Controller*>(c.find_controller("karpenter"));
-    if (!k || !k->delete_node_pool(name)) return not_found(kind, name);
+  if (kind == "ReplicaSet") {
+    if (!c.deployments->delete_replica_set(ns, name)) return not_found(kind, name);
     return std::nullopt;
   }
   if (kind == "Job") {
@@ -73,13 +129,8 @@ std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, 
     return std::nullopt;
   }
   if (kind == "DaemonSet") {
-    auto& sets = c.api.daemon_sets();
-    for (std::size_t i = 0; i < sets.size(); ++i)
-      if (!sets[i].deleted && sets[i].meta.ns == ns && sets[i].meta.name == name) {
-        c.daemon_sets->remove(i);
-        return std::nullopt;
-      }
-    return not_found(kind, name);
+    if (!c.daemon_sets->remove(ns, name)) return not_found(kind, name);
+    return std::nullopt;
   }
   if (kind == "ConfigMap") {
     // Pods that mount it keep the files they read at start; a pod starting later finds none.
@@ -90,10 +141,33 @@ std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, 
     if (!disruption_controller(c).remove(ns, name)) return not_found(kind, name);
     return std::nullopt;
   }
-  return KubectlError{"MethodNotAllowed", 405,
-                      "eksim: deleting " + resource_name_of_kind(kind) +
-                          " is not modelled (pods, deployments, jobs, daemonsets, configmaps, poddisruptionbudgets and "
-                          "nodepools are)"};
+  if (kind == "Namespace") return delete_namespace(c, name);
+  if (kind == "Node") {
+    auto id = live_node(c, name);
+    if (!id) return not_found(kind, name);
+    // A Karpenter node's finalizer drains it and terminates its instance. Any other Node just
+    // goes: its kubelet, already registered, does not register it again; the pod GC deletes its
+    // pods and Cluster Autoscaler removes the instance as an unregistered node.
+    if (auto* k = karpenter(c); k && k->delete_node(*id)) return std::nullopt;
+    c.api.remove_node(*id);
+    return std::nullopt;
+  }
+  if (kind == "NodePool") {
+    auto* k = karpenter(c);
+    if (!k || !k->delete_node_pool(name)) return not_found(kind, name);
+    return std::nullopt;
+  }
+  if (kind == "NodeClaim") {
+    auto* k = karpenter(c);
+    if (!k || !k->delete_node_claim(name)) return not_found(kind, name);
+    return std::nullopt;
+  }
+  if (kind == "EC2NodeClass" || kind == "NodeClass") {
+    auto* k = karpenter(c);
+    if (!k || !k->delete_node_class(kind, name)) return not_found(kind, name);
+    return std::nullopt;
+  }
+  return KubectlError{"MethodNotAllowed", 405, "eksim: deleting " + resource_name_of_kind(kind) + " is not modelled"};
 }
 
 std::optional<KubectlError> kubectl_scale(Cluster& c, const std::string& kind, const std::string& ns,

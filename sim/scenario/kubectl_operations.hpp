@@ -22,6 +22,11 @@ struct KubectlError {
 // The plural resource name kubectl and the apiserver use in messages ("pods", "nodepools").
 std::string resource_name_of_kind(const std::string& kind);
 
+// The kinds kubectl_delete handles, and whether a kind is cluster-scoped (its objects have no
+// namespace: kubectl ignores -n for them).
+const std::vector<std::string>& deletable_kinds();
+bool cluster_scoped_kind(const std::string& kind);
+
 std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, const std::string& ns,
                                            const std::string& name, std::optional<std::int64_t> grace_seconds = std::nullopt);
 std::optional<KubectlError> kubectl_scale(Cluster& c, const std::string& kind, const std::string& ns,

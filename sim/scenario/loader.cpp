@@ -12,6 +12,7 @@
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/instance_pick.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
+#include "sim/scenario/kubectl_operations.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/scenario_size.hpp"
 #include "sim/scenario/yaml_reader.hpp"
@@ -101,8 +102,10 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     for (const auto& m : a.manifests) validate_karpenter_manifest(m);
   } else if (a.action == "kubectl.delete") {
     a.kind = r.require("kind").as_string();
+    check_one_of(r.require("kind"), a.kind, deletable_kinds(), "kind for kubectl.delete");
     a.name = r.require("name").as_string();
     a.ns = r.get("namespace") ? r.get("namespace")->as_string() : "default";
+    if (cluster_scoped_kind(a.kind)) a.ns.clear();
   } else if (a.action == "kubectl.scale") {
     a.kind = r.require("kind").as_string();
     if (a.kind != "Deployment") r.require("kind").fail("kubectl.scale scales a Deployment, got kind \"" + a.kind + "\"");

@@ -8,6 +8,8 @@ namespace {
 
 const std::vector<std::string> kReadOnly{"get", "list", "watch"};
 const std::vector<std::string> kAll{"create", "delete", "get", "list", "patch", "update", "watch"};
+// Objects eksim derives (a Deployment's ReplicaSet, Karpenter's NodeClaims): deleted, not written.
+const std::vector<std::string> kReadDelete{"delete", "get", "list", "watch"};
 
 }  // namespace
 
@@ -21,14 +23,14 @@ const std::vector<ResourceType>& resource_types() {
       {"", "v1", "namespaces", "namespace", "Namespace", false, {"ns"}, kAll, {}},
       {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, kAll, {}},
       {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, kAll, {"all"}},
-      {"apps", "v1", "replicasets", "replicaset", "ReplicaSet", true, {"rs"}, kReadOnly, {"all"}},
+      {"apps", "v1", "replicasets", "replicaset", "ReplicaSet", true, {"rs"}, kReadDelete, {"all"}},
       {"apps", "v1", "daemonsets", "daemonset", "DaemonSet", true, {"ds"}, kAll, {"all"}},
       {"batch", "v1", "jobs", "job", "Job", true, {}, kAll, {"all"}},
       {"events.k8s.io", "v1", "events", "event", "Event", true, {"ev"}, kReadOnly, {}},
       {"coordination.k8s.io", "v1", "leases", "lease", "Lease", true, {}, kReadOnly, {}},
-      {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true, {"pdb"}, kReadOnly, {}},
+      {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", true, {"pdb"}, kAll, {}},
       {"karpenter.sh", "v1", "nodepools", "nodepool", "NodePool", false, {}, kAll, {}},
-      {"karpenter.sh", "v1", "nodeclaims", "nodeclaim", "NodeClaim", false, {}, kReadOnly, {}},
+      {"karpenter.sh", "v1", "nodeclaims", "nodeclaim", "NodeClaim", false, {}, kReadDelete, {}},
       {"karpenter.k8s.aws", "v1", "ec2nodeclasses", "ec2nodeclass", "EC2NodeClass", false, {"ec2nc", "ec2ncs"}, kAll, {}},
       {"eks.amazonaws.com", "v1", "nodeclasses", "nodeclass", "NodeClass", false, {}, kAll, {}},
   };

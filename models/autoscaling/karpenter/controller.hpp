@@ -96,6 +96,15 @@ class Controller : public eksim::Controller {
   // The NodePool's NodeClass (nullptr: none of that name and kind).
   const NodeClass* node_class_of(const NodePool& p) const;
   bool delete_node_pool(const std::string& name);
+  // kubectl delete nodeclaim, or of the Node of a NodeClaim: the termination finalizer taints and
+  // drains the node, then terminates the instance. False when there is no such NodeClaim (or the
+  // node is not Karpenter's).
+  bool delete_node_claim(const std::string& name);
+  bool delete_node(k8s::NodeId node);
+  // kubectl delete ec2nodeclass|nodeclass: false when there is none. Its NodePools turn
+  // NodeClassReady=False (NodeClassTerminating) and launch nothing; the NodeClass goes once no
+  // NodeClaim uses it (nodeclass/termination.cpp).
+  bool delete_node_class(const std::string& kind, const std::string& name);
   // EC2 Spot Instance Interruption Warning for an instance: the two-minute notice.
   void spot_interruption(const std::string& instance_id);
   // EC2 Instance Rebalance Recommendation: Karpenter only records it (events
@@ -129,6 +138,10 @@ class Controller : public eksim::Controller {
 
  private:
   void reconcile_node_class_now(const std::string& name);
+  // The termination finalizer of a deleted NodeClass: waits while NodeClaims use it (every 10
+  // minutes, and whenever one of them is deleted), then lets it go.
+  void finalize_node_class(const std::string& name);
+  std::set<std::string> finalize_requeued_;
   std::set<std::string> requeued_classes_;  // NodeClasses with a reconcile scheduled
   void trigger();
   void on_batch_timer();

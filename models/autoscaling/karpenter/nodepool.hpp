@@ -78,6 +78,9 @@ struct NodeClass {
   std::vector<std::string> subnet_ids;
   std::vector<std::string> security_groups;
   ConditionSet conditions;
+  // metadata.deletionTimestamp: deleted, held by the termination finalizer until no NodeClaim
+  // uses it (nodeclass/termination.cpp).
+  std::optional<engine::SimTime> deletion_timestamp;
   bool ready() const { return is_true(conditions, "Ready"); }
 };
 

@@ -132,6 +132,11 @@ void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap&
   }
   for (const auto& [name, nc] : k->node_classes()) {
     json meta = {{"name", name}, {"uid", uid_of(nc.kind, name)}, {"creationTimestamp", t0}, {"generation", 1}};
+    if (nc.deletion_timestamp) {
+      // Held by the termination finalizer while NodeClaims use it.
+      meta["deletionTimestamp"] = tb.at(*nc.deletion_timestamp);
+      if (nc.kind == "EC2NodeClass") meta["finalizers"] = json::array({"karpenter.k8s.aws/termination"});
+    }
     json status = {{"conditions", conditions(nc.conditions, tb)}};
     json subnets = json::array(), groups = json::array();
     for (const auto& id : nc.subnet_ids) {

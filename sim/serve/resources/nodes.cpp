@@ -123,7 +123,7 @@ void render_leases(const RenderContext& ctx, ObjectMap& out) {
 }
 
 std::vector<std::string> namespace_names(const Cluster& cluster) {
-  std::vector<std::string> names = const_cast<Cluster&>(cluster).api.namespaces();  // read only
+  std::vector<std::string> names = cluster.api.namespaces();
   for (const char* builtin : {"kube-node-lease", "kube-public"})
     if (std::find(names.begin(), names.end(), builtin) == names.end()) names.push_back(builtin);
   return names;

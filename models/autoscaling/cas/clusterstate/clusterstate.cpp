@@ -121,6 +121,31 @@ void ClusterAutoscaler::check_provision_timeouts(GroupState& g) {
   for (const auto& iid : unregistered) c_.auto_scaling.terminate_instance(iid, true);
 }
 
+void ClusterAutoscaler::remove_old_unregistered() {
+  const engine::SimTime now = c_.sim.now();
+  for (auto it = unregistered_since_.begin(); it != unregistered_since_.end();) {
+    const aws::Instance* inst = c_.ec2.find(it->first);
+    const bool gone = !inst || (inst->state != aws::InstanceState::Running && inst->state != aws::InstanceState::Pending);
+    if (gone || c_.node_of_instance(it->first)) {
+      it = unregistered_since_.erase(it);
+      continue;
+    }
+    if (!it->second) it->second = now;
+    aws::AutoScalingGroup* asg = c_.auto_scaling.group_of(it->first);
+    const GroupState* g = asg ? group_by_id(asg->name) : nullptr;
+    // Not yet MaxNodeProvisionTime old; no node group CA manages ("No node group for node");
+    // or "node group min size reached, skipping unregistered node removal": checked again
+    // next loop.
+    if (*it->second + o_.max_node_provision_time >= now || !g || asg->sizes.desired <= g->min) {
+      ++it;
+      continue;
+    }
+    std::string iid = it->first;
+    it = unregistered_since_.erase(it);
+    c_.auto_scaling.terminate_instance(iid, true);  // DeleteNodes: TerminateInstanceInAutoScalingGroup
+  }
+}
+
 bool ClusterAutoscaler::healthy(const std::vector<LiveNode>& live) const {
   const engine::SimTime now = c_.sim.now();
   std::int64_t nodes = 0, unready = 0;

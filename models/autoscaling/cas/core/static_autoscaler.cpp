@@ -16,6 +16,15 @@ ClusterAutoscaler::ClusterAutoscaler(Cluster& cluster, CasOptions options)
   // The first loop runs one scan interval after start, as the real deployment's first RunOnce
   // follows its start-up.
   c_.sim.every(o_.scan_interval, [this] { run_once(); });
+  // A Node deleted while its instance runs on (kubectl delete node) leaves an instance the
+  // cloud provider lists and the API does not: an unregistered node.
+  c_.api.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange change) {
+    if (change != k8s::NodeChange::Deleted) return;
+    const std::string& iid = c_.api.node(id).instance_id;
+    const aws::Instance* inst = iid.empty() ? nullptr : c_.ec2.find(iid);
+    if (inst && (inst->state == aws::InstanceState::Running || inst->state == aws::InstanceState::Pending))
+      unregistered_since_.emplace(iid, std::nullopt);
+  });
   // Its events go out through client-go's broadcaster and its kube client (--kube-client-qps 5,
   // --kube-client-burst 10: rest.DefaultQPS/DefaultBurst).
   c_.log.limit_sink(name(), engine::SinkLimits{});
@@ -75,6 +84,7 @@ void ClusterAutoscaler::run_once() {
   backoff_.remove_stale(c_.sim.now());
   for (auto& g : groups_) check_failed_activities(g);
   for (auto& g : groups_) check_provision_timeouts(g);
+  remove_old_unregistered();
   auto nodes = live_nodes();
   if (!healthy(nodes)) {
     // static_autoscaler.go RunOnce: the loop stops here (no scale-up, no scale-down, unneeded

@@ -110,6 +110,8 @@ bool reconcile_node_pool_readiness(NodePool& pool, const NodeClass* nc, engine::
   ConditionSet& cs = pool.conditions;
   bool changed = set_true(cs, "ValidationSucceeded", now);
   if (!nc) return set_false(cs, "NodeClassReady", "NodeClassNotFound", "NodeClass not found on cluster", now) || changed;
+  if (nc->deletion_timestamp)
+    return set_false(cs, "NodeClassReady", "NodeClassTerminating", "NodeClass is Terminating", now) || changed;
   const Condition* ready = find_condition(nc->conditions, "Ready");
   if (!ready || ready->status == "Unknown")
     changed |= set_false(cs, "NodeClassReady", "NodeClassReadinessUnknown", "Node Class Readiness Unknown", now);

@@ -413,6 +413,10 @@ std::vector<ExistingNode> Controller::rebuilt_simulation_nodes() {
 
 void Controller::claim_phase_changed(const NodeClaimState& c) {
   state_.touch();
+  // The NodeClass termination controller watches NodeClaims: the last one gone releases it.
+  if (c.phase == NodeClaimPhase::Deleted)
+    if (auto nc = classes_.find(c.node_class); nc != classes_.end() && nc->second.deletion_timestamp)
+      c_.sim.schedule(engine::Duration{}, [this, name = c.node_class] { finalize_node_class(name); });
   if (auto n = node_of(c)) state_.mark_changed(n->v);
   if (!c.instance_id.empty())
     if (auto n = c_.node_of_instance(c.instance_id)) state_.mark_changed(n->v);

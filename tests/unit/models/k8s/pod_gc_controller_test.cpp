@@ -51,5 +51,24 @@ TEST(PodGcController, ThresholdZeroDisablesIt) {
   EXPECT_FALSE(w.api.pod(a).deleted);
 }
 
+TEST(PodGcController, OrphanedPodsGoAtTheFirstPassFortySecondsAfterTheirNodeWent) {
+  K8sWorld w;
+  PodGcController gc(w.api);
+  NodeId n = w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
+  NodeId other = w.add_ready_node("n2", ResourceList{{"cpu", 4000}, {"pods", 20}});
+  PodId a = w.api.create_pod(testing::make_pod("a", "busybox"));
+  PodId b = w.api.create_pod(testing::make_pod("b", "busybox"));
+  w.api.bind(a, n);
+  w.api.bind(b, other);
+  w.run_until_s(5);
+  w.api.remove_node(n);  // kubectl delete node at 5 s: quarantined until 45 s, next pass at 60 s
+  w.run_until_s(59);
+  EXPECT_FALSE(w.api.pod(a).deleted);
+  w.run_until_s(60);
+  EXPECT_TRUE(w.api.pod(a).deleted);
+  EXPECT_FALSE(w.api.pod(b).deleted);
+  EXPECT_TRUE(w.api.node(n).pods.empty());
+}
+
 }  // namespace
 }  // namespace eksim::k8s

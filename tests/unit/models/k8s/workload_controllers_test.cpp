@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 
 #include "models/k8s/daemonset_controller.hpp"
@@ -60,6 +61,38 @@ TEST(DeploymentController, NamesEventsAndReplacement) {
   EXPECT_EQ(w.events("ScalingReplicaSet").back().message, "Scaled down replica set " + rs + " from 3 to 1");
   w.run_until_s(300);
   EXPECT_EQ(dc.pods(idx).size(), 1u);
+}
+
+TEST(DeploymentController, DeletedReplicaSetComesBackUnderItsNameWithNewPods) {
+  World w;
+  DeploymentController dc(w.api, &w.kubelet);
+  w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
+  Deployment d;
+  d.meta.name = "web";
+  d.replicas = 2;
+  d.tmpl = tmpl({"sleep", "infinity"});
+  std::size_t idx = dc.apply(d);
+  const std::string rs = dc.replica_set_name(idx);
+  w.run_until_s(60);
+  const auto before = dc.pods(idx);
+  ASSERT_EQ(before.size(), 2u);
+  EXPECT_FALSE(dc.delete_replica_set("default", "web"));  // the Deployment's name, not its ReplicaSet's
+  EXPECT_FALSE(dc.delete_replica_set("other", rs));
+  ASSERT_TRUE(dc.delete_replica_set("default", rs));
+  // The old pods terminate (background cascade) while two new ones are created at once.
+  for (PodId p : before) EXPECT_TRUE(w.api.pod(p).terminating || w.api.pod(p).deleted);
+  const auto after = dc.pods(idx);
+  ASSERT_EQ(after.size(), 2u);
+  for (PodId p : after) EXPECT_TRUE(std::find(before.begin(), before.end(), p) == before.end());
+  auto scaling = w.events("ScalingReplicaSet", "Deployment/default/web");
+  ASSERT_EQ(scaling.size(), 2u);
+  EXPECT_EQ(scaling[1].message, "Scaled up replica set " + rs + " from 0 to 2");
+  EXPECT_EQ(w.events("SuccessfulCreate", "ReplicaSet/default/" + rs).size(), 4u);
+  w.run_until_s(200);
+  EXPECT_EQ(dc.pods(idx).size(), 2u);  // the old pods' removal creates no more
+  EXPECT_EQ(w.events("SuccessfulCreate", "ReplicaSet/default/" + rs).size(), 4u);
+  EXPECT_TRUE(dc.remove("default", "web"));
+  EXPECT_FALSE(dc.remove("default", "web"));
 }
 
 TEST(JobController, CompletionsParallelismAndCompleted) {

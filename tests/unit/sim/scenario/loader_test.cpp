@@ -140,6 +140,8 @@ TEST_F(LoaderTest, LocatedErrors) {
       {"seed: -4\ncluster: {region: ap-northeast-2}\n", "4:7: error: expected a non-negative seed, got -4"},
       {"cluster: {region: ap-northeast-2}\ntimeline: [{at: 1m, action: sg.revoke-ingress, group: nodesg, rule: {protocol: tcp, fromPort: 1, toPort: 2, cidr: 10.0.0.0/8}}]\n",
        "5:55: error: unknown security group \"nodesg\""},
+      {"cluster: {region: ap-northeast-2}\ntimeline: [{at: 1m, action: kubectl.delete, kind: Deploymnt, name: web}]\n",
+       "5:51: error: unknown kind for kubectl.delete \"Deploymnt\"; did you mean \"Deployment\"?"},
   };
   for (const auto& c : cases) {
     std::string p = write("bad.yaml", std::string(kHeader) + c.body);

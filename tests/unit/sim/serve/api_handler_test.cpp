@@ -180,6 +180,41 @@ TEST_F(ApiHandler, WatchAsksForAStreamFromTheListsVersion) {
   EXPECT_NE(std::find(statuses.begin(), statuses.end(), "ContainerCreating"), statuses.end());
 }
 
+TEST(ApiHandlerKarpenter, DeletedEc2NodeClassIsHeldByItsFinalizerWhileNodeClaimsUseIt) {
+  Session session(std::make_unique<scenario::Scenario>(scenario::load_scenario(
+                      std::string(EKSIM_SOURCE_DIR) + "/scenarios/examples/kubectl-delete-karpenter-objects.yaml")),
+                  std::nullopt, *parse_speed("paused", nullptr));
+  auto call = [&](const std::string& method, const std::string& target, const std::string& body = "") {
+    HttpRequest req;
+    req.method = method;
+    parse_target(target, req);
+    req.body = body;
+    req.content_type = "application/json";
+    req.accept = "application/json";
+    return handle_request(session, req);
+  };
+  ASSERT_EQ(call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"3m"})").status, 200);
+  ASSERT_EQ(json::parse(call("GET", "/apis/karpenter.sh/v1/nodeclaims").body)["items"].size(), 2u);
+  ASSERT_EQ(call("DELETE", "/apis/karpenter.k8s.aws/v1/ec2nodeclasses/default").status, 200);
+  json nc = json::parse(call("GET", "/apis/karpenter.k8s.aws/v1/ec2nodeclasses/default").body);
+  ASSERT_TRUE(nc["metadata"].contains("deletionTimestamp"));
+  EXPECT_NE(nc["metadata"]["deletionTimestamp"], nc["metadata"]["creationTimestamp"]);  // 3m later
+  EXPECT_EQ(nc["metadata"]["finalizers"], json::array({"karpenter.k8s.aws/termination"}));
+  json pool = json::parse(call("GET", "/apis/karpenter.sh/v1/nodepools/default").body);
+  bool terminating = false;
+  for (const auto& c : pool["status"]["conditions"])
+    terminating |= c["type"] == "NodeClassReady" && c["reason"] == "NodeClassTerminating";
+  EXPECT_TRUE(terminating) << pool["status"].dump();
+  // Deleting both NodeClaims lets it go once their instances are terminated.
+  const json claims = json::parse(call("GET", "/apis/karpenter.sh/v1/nodeclaims").body);
+  for (const auto& c : claims["items"])
+    ASSERT_EQ(call("DELETE", "/apis/karpenter.sh/v1/nodeclaims/" + c["metadata"]["name"].get<std::string>()).status, 200);
+  ASSERT_EQ(call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"2m"})").status, 200);
+  EXPECT_EQ(call("GET", "/apis/karpenter.k8s.aws/v1/ec2nodeclasses/default").status, 404);
+  EXPECT_TRUE(json::parse(call("GET", "/apis/karpenter.sh/v1/nodeclaims").body)["items"].empty())
+      << call("GET", "/apis/karpenter.sh/v1/nodeclaims").body << call("GET", "/eksim/v1/clock").body;
+}
+
 }  // namespace
 }  // namespace eksim::serve
 
@@ -241,6 +276,37 @@ TEST_F(ApiHandler, DeploymentsHaveTheirReplicaSet) {
   EXPECT_EQ(table["columnDefinitions"][1]["name"], "Desired");
   EXPECT_EQ(table["rows"][0]["cells"][0], name);
   EXPECT_EQ(table["rows"][0]["cells"][1], 2);
+}
+
+TEST_F(ApiHandler, DeletingAReplicaSetOrANamespace) {
+  const std::string deploy =
+      R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"team"},"spec":{"replicas":1,)"
+      R"("selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},)"
+      R"("spec":{"containers":[{"name":"web","image":"nginx:1.27","resources":{"requests":{"cpu":"100m"}}}]}}}})";
+  ASSERT_EQ(call("POST", "/api/v1/namespaces", R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":"team"}})").status, 201);
+  ASSERT_EQ(call("POST", "/apis/apps/v1/namespaces/team/deployments", deploy).status, 201);
+  const std::string rs = parse(call("GET", "/apis/apps/v1/namespaces/team/replicasets"))["items"][0]["metadata"]["name"];
+  const std::string first = parse(call("GET", "/api/v1/namespaces/team/pods"))["items"][0]["metadata"]["name"];
+  ASSERT_EQ(call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"1m"})").status, 200);  // running
+  // The ReplicaSet comes back under its name with a new pod; the old one terminates.
+  ASSERT_EQ(call("DELETE", "/apis/apps/v1/namespaces/team/replicasets/" + rs).status, 200);
+  json pods = parse(call("GET", "/api/v1/namespaces/team/pods"));
+  ASSERT_EQ(pods["items"].size(), 2u) << pods.dump();
+  int terminating = 0;
+  for (const auto& p : pods["items"]) terminating += p["metadata"].contains("deletionTimestamp");
+  EXPECT_EQ(terminating, 1);
+  EXPECT_EQ(parse(call("GET", "/apis/apps/v1/namespaces/team/replicasets"))["items"][0]["metadata"]["name"], rs);
+  // An immortal namespace is refused; a created one takes its Deployment with it.
+  json refused = parse(call("DELETE", "/api/v1/namespaces/kube-system"));
+  EXPECT_EQ(refused["code"], 403);
+  EXPECT_EQ(refused["reason"], "Forbidden");
+  EXPECT_EQ(refused["message"], "namespaces \"kube-system\" is forbidden: this namespace may not be deleted");
+  ASSERT_EQ(call("DELETE", "/api/v1/namespaces/team").status, 200);
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/team").status, 404);
+  EXPECT_TRUE(parse(call("GET", "/apis/apps/v1/namespaces/team/deployments"))["items"].empty());
+  const json left = parse(call("GET", "/api/v1/namespaces/team/pods"));
+  for (const auto& p : left["items"])
+    EXPECT_TRUE(p["metadata"].contains("deletionTimestamp")) << p["metadata"]["name"] << " (first was " << first << ")";
 }
 
 TEST_F(ApiHandler, ReplicasAreValidatedAndHeldToThePodLimit) {

@@ -35,6 +35,23 @@ void Controller::delete_claim(NodeClaimState& c, const std::string& reason, bool
   finish_drain(c.name);
 }
 
+bool Controller::delete_node_claim(const std::string& name) {
+  NodeClaimState* c = claim_by_name(name);
+  if (!c || c->phase == NodeClaimPhase::Deleted) return false;
+  delete_claim(*c, "", false);
+  return true;
+}
+
+bool Controller::delete_node(k8s::NodeId node) {
+  // The Node carries karpenter.sh/termination: deleting it runs the same termination as
+  // deleting its NodeClaim, and the NodeClaim goes with it.
+  const std::string& instance = c_.api.node(node).instance_id;
+  NodeClaimState* c = instance.empty() ? nullptr : claim_by_instance(instance);
+  if (!c || c->phase == NodeClaimPhase::Deleted) return false;
+  delete_claim(*c, "", false);
+  return true;
+}
+
 void Controller::set_disrupted_taint(const std::string& node_name, bool on) {
   auto node = node_name.empty() ? std::nullopt : c_.api.find_node(node_name);
   if (!node) return;

@@ -1,0 +1,69 @@
+// Deleting an EC2NodeClass (or Auto Mode NodeClass): karpenter-provider-aws
+// pkg/controllers/nodeclass termination. The termination finalizer keeps the object while
+// NodeClaims reference it, publishing WaitingOnNodeClaimTermination (requeued every 10 minutes,
+// and reconciled again when one of them goes); Karpenter deletes none of them itself. Meanwhile
+// the NodePools that use it are not Ready (NodeClassTerminating) and launch nothing.
+#include "models/autoscaling/karpenter/controller.hpp"
+
+#include "models/autoscaling/karpenter/internal.hpp"
+
+namespace eksim::autoscaling::karpenter {
+
+using namespace detail;
+
+namespace {
+
+// utils.PrettySlice: the first `max` items, then "and N other(s)".
+std::string pretty_slice(const std::vector<std::string>& items, std::size_t max) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i == max) {
+      out += " and " + std::to_string(items.size() - i) + " other(s)";
+      break;
+    }
+    if (i > 0) out += ", ";
+    out += items[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+bool Controller::delete_node_class(const std::string& kind, const std::string& name) {
+  auto it = classes_.find(name);
+  if (it == classes_.end() || it->second.kind != kind) return false;
+  if (!it->second.deletion_timestamp) {
+    it->second.deletion_timestamp = c_.sim.now();
+    ++config_version_;
+    for (auto& [pool_name, p] : pools_)
+      if (p.node_class_name == name) reconcile_node_pool_readiness(p, node_class_of(p), c_.sim.now());
+  }
+  finalize_node_class(name);
+  return true;
+}
+
+void Controller::finalize_node_class(const std::string& name) {
+  auto it = classes_.find(name);
+  if (it == classes_.end() || !it->second.deletion_timestamp) return;
+  std::vector<std::string> using_it;
+  for (std::size_t i : live_claims())
+    if (claims_[i].node_class == name) using_it.push_back(claims_[i].name);
+  if (!using_it.empty()) {
+    // DedupeValues: the NodeClass's UID, for the recorder's default two minutes.
+    event(EventType::Normal, "WaitingOnNodeClaimTermination", {it->second.kind, "", name},
+          "Waiting on NodeClaim termination for " + pretty_slice(using_it, 5), Duration::minutes(2));
+    if (finalize_requeued_.insert(name).second)
+      c_.sim.schedule(Duration::minutes(10), [this, name] {
+        finalize_requeued_.erase(name);
+        finalize_node_class(name);
+      });
+    return;
+  }
+  classes_.erase(it);
+  types_by_class_.erase(name);
+  ++config_version_;
+  for (auto& [pool_name, p] : pools_)
+    if (p.node_class_name == name) reconcile_node_pool_readiness(p, node_class_of(p), c_.sim.now());
+}
+
+}  // namespace eksim::autoscaling::karpenter
