@@ -26,6 +26,7 @@ void ObjectStore::sync(const Cluster& cluster, const TimeBase& time) {
   render_leases(ctx, now["coordination.k8s.io/leases"]);
   render_events(ctx, now["events"], now["events.k8s.io/events"]);
   render_workloads(ctx, now["apps/deployments"], now["apps/replicasets"], now["apps/daemonsets"], now["batch/jobs"]);
+  render_crds(ctx, now["apiextensions.k8s.io/customresourcedefinitions"]);
   render_karpenter(ctx, now["karpenter.sh/nodepools"], now["karpenter.sh/nodeclaims"],
                    now["karpenter.k8s.aws/ec2nodeclasses"], now["eks.amazonaws.com/nodeclasses"]);
   for (auto& [type, extra] : metadata_) {

@@ -33,6 +33,8 @@ const std::vector<ResourceType>& resource_types() {
       {"karpenter.sh", "v1", "nodeclaims", "nodeclaim", "NodeClaim", false, {}, kReadDelete, {}},
       {"karpenter.k8s.aws", "v1", "ec2nodeclasses", "ec2nodeclass", "EC2NodeClass", false, {"ec2nc", "ec2ncs"}, kAll, {}},
       {"eks.amazonaws.com", "v1", "nodeclasses", "nodeclass", "NodeClass", false, {}, kAll, {}},
+      {"apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition", "CustomResourceDefinition",
+       false, {"crd", "crds"}, kReadOnly, {"api-extensions"}},
   };
   return types;
 }

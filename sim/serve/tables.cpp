@@ -166,6 +166,8 @@ std::vector<TableColumn> table_columns(const std::string& kind) {
     return {c("Name", "string", 0, "name"), c("Status", "string"), c("Completions", "string"), c("Duration", "string"),
             c("Age", "string"), c("Containers", "string", 1), c("Images", "string", 1), c("Selector", "string", 1)};
   if (kind == "Lease") return {c("Name", "string", 0, "name"), c("Holder", "string"), c("Age", "string")};
+  // The API server's default table (no printer columns): the creation time as written.
+  if (kind == "CustomResourceDefinition") return {c("Name", "string", 0, "name"), c("Created At", "date")};
   // Karpenter's and EKS Auto Mode's additionalPrinterColumns.
   if (kind == "NodePool")
     return {c("Name", "string", 0, "name"), c("NodeClass", "string"), c("Nodes", "string"), c("Ready", "string"),
@@ -245,6 +247,7 @@ json table_cells(const std::string& kind, const json& o, std::int64_t now_us) {
                         str(field(o, {"spec", "nodeClassRef", "name"})), ""});
   }
   if (kind == "EC2NodeClass") return json::array({name, condition_status(o, "Ready"), age(o, now_us)});
+  if (kind == "CustomResourceDefinition") return json::array({name, field(o, {"metadata", "creationTimestamp"})});
   if (kind == "NodeClass")
     return json::array({name, str(field(o, {"spec", "role"})), condition_status(o, "Ready"), age(o, now_us)});
   return json::array({name, age(o, now_us)});

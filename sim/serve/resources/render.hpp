@@ -40,6 +40,9 @@ void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMa
 void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap& nodeclaims, ObjectMap& ec2nodeclasses,
                       ObjectMap& nodeclasses);
 
+// The CustomResourceDefinitions the cluster lists: EKS's own, Auto Mode's, the charts'.
+void render_crds(const RenderContext& ctx, ObjectMap& out);
+
 // The uid of an object the model keeps no uid for (NodePools, NodeClaims, node classes): stable
 // per kind and name, so describe's event lookup by involvedObject.uid finds its events.
 std::string uid_of(const std::string& kind, const std::string& name);

@@ -193,6 +193,9 @@ TEST(ApiHandlerKarpenter, DeletedEc2NodeClassIsHeldByItsFinalizerWhileNodeClaims
     req.accept = "application/json";
     return handle_request(session, req);
   };
+  // The Karpenter chart's CRDs are listed beside EKS's.
+  EXPECT_EQ(call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/ec2nodeclasses.karpenter.k8s.aws").status, 200);
+  EXPECT_EQ(call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/nodeclasses.eks.amazonaws.com").status, 404);
   ASSERT_EQ(call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"3m"})").status, 200);
   ASSERT_EQ(json::parse(call("GET", "/apis/karpenter.sh/v1/nodeclaims").body)["items"].size(), 2u);
   ASSERT_EQ(call("DELETE", "/apis/karpenter.k8s.aws/v1/ec2nodeclasses/default").status, 200);
@@ -307,6 +310,31 @@ TEST_F(ApiHandler, DeletingAReplicaSetOrANamespace) {
   const json left = parse(call("GET", "/api/v1/namespaces/team/pods"));
   for (const auto& p : left["items"])
     EXPECT_TRUE(p["metadata"].contains("deletionTimestamp")) << p["metadata"]["name"] << " (first was " << first << ")";
+}
+
+TEST_F(ApiHandler, CustomResourceDefinitionsOfTheCluster) {
+  // Lab 000: a standard cluster with the device plugin chart, no Karpenter: EKS's own CRDs only.
+  json list = parse(call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions"));
+  std::vector<std::string> names;
+  for (const auto& c : list["items"]) names.push_back(c["metadata"]["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"applicationnetworkpolicies.networking.k8s.aws",
+                                             "clusternetworkpolicies.networking.k8s.aws",
+                                             "clusterpolicyendpoints.networking.k8s.aws",
+                                             "cninodes.vpcresources.k8s.aws", "policyendpoints.networking.k8s.aws",
+                                             "securitygrouppolicies.vpcresources.k8s.aws"}));
+  json crd = parse(call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/policyendpoints.networking.k8s.aws"));
+  EXPECT_EQ(crd["spec"]["scope"], "Namespaced");
+  EXPECT_EQ(crd["spec"]["names"]["kind"], "PolicyEndpoint");
+  // `kubectl get crd`: the API server's default table, NAME and CREATED AT.
+  json table = parse(call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", "", "application/json", kTableAccept));
+  ASSERT_EQ(table["columnDefinitions"].size(), 2u);
+  EXPECT_EQ(table["columnDefinitions"][1]["name"], "Created At");
+  EXPECT_EQ(table["rows"][0]["cells"][1], list["items"][0]["metadata"]["creationTimestamp"]);
+  bool short_name = false;
+  const json group = parse(call("GET", "/apis/apiextensions.k8s.io/v1"));
+  for (const auto& r : group["resources"])
+    short_name |= r["name"] == "customresourcedefinitions" && r["shortNames"] == json::array({"crd", "crds"});
+  EXPECT_TRUE(short_name);
 }
 
 TEST_F(ApiHandler, ReplicasAreValidatedAndHeldToThePodLimit) {

@@ -247,6 +247,11 @@ TEST(KubectlE2E, Lab001AutoModeGpuPool) {
   EXPECT_NE(pools.text.find("general-purpose   default     0       True"), std::string::npos) << pools.text;
   Output nodes = lab.kubectl("get nodes -o wide");
   EXPECT_NE(nodes.text.find("No resources found"), std::string::npos) << nodes.text;
+  // The lab's `kubectl get crd -o wide`: its thirteen CRDs, Auto Mode's NodeClass among them.
+  Output crds = lab.kubectl("get crd -o wide --no-headers");
+  ASSERT_EQ(crds.rc, 0) << crds.text;
+  EXPECT_EQ(std::count(crds.text.begin(), crds.text.end(), '\n'), 13) << crds.text;
+  EXPECT_NE(crds.text.find("nodeclasses.eks.amazonaws.com"), std::string::npos) << crds.text;
   // The lab's gpu-nodepool.yaml, unchanged, before the scenario's own apply at 5m.
   Output pool = lab.kubectl("apply -f " + source("tests/serve/lab001-gpu-nodepool.yaml"));
   EXPECT_NE(pool.text.find("nodepool.karpenter.sh/gpu-pool created"), std::string::npos) << pool.text;
