@@ -16,6 +16,7 @@
 #include "sim/serve/api_handler.hpp"
 #include "sim/serve/merge_patch.hpp"
 #include "sim/serve/pod_exec.hpp"
+#include "sim/serve/protobuf_body.hpp"
 
 namespace eksim::serve {
 
@@ -46,9 +47,9 @@ std::optional<HttpResponse> replicas_error(const std::string& kind, const std::s
 
 HttpResponse protobuf_refused() {
   return status_error(415, "UnsupportedMediaType",
-                      "eksim serve speaks JSON only and this kubectl sent protobuf (kubectl 1.32+ does for create "
-                      "deployment|job|namespace|configmap); write the object as YAML instead: kubectl create ... "
-                      "--dry-run=client -o yaml | kubectl apply -f -");
+                      "eksim serve reads protobuf bodies only for kubectl create namespace|configmap|deployment|job, "
+                      "and this kubectl sent another one in protobuf; write the object as YAML instead: kubectl "
+                      "create ... --dry-run=client -o yaml | kubectl apply -f -");
 }
 
 bool parse_body(const HttpRequest& req, json& out, HttpResponse& err) {
@@ -242,7 +243,18 @@ HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPat
     if (failure) return from_error(*failure, p);
     return json_response({{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"}}, 201);
   }
-  if (is_protobuf(req) && req.method != "DELETE") return protobuf_refused();
+  // kubectl 1.32+'s `create namespace|configmap|deployment|job` POST protobuf: read as the JSON
+  // kubectl 1.31 sent. Any other protobuf write is refused with the way around it.
+  std::optional<json> protobuf_object;
+  if (is_protobuf(req) && req.method != "DELETE") {
+    if (req.method != "POST" || !p.name.empty()) return protobuf_refused();
+    try {
+      protobuf_object = decode_protobuf_object(req.body);
+    } catch (const std::exception& e) {
+      return status_error(400, "BadRequest", std::string("the protobuf body could not be read: ") + e.what());
+    }
+    if (!protobuf_object) return protobuf_refused();
+  }
   if (req.method == "POST") {
     if (!p.name.empty()) {
       if (p.subresource == "exec" && t.resource == "pods") {
@@ -258,7 +270,8 @@ HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPat
     }
     json body;
     HttpResponse err;
-    if (!parse_body(req, body, err)) return err;
+    if (protobuf_object) body = std::move(*protobuf_object);
+    else if (!parse_body(req, body, err)) return err;
     return create(session, req, p, body);
   }
   if (p.name.empty())

@@ -252,6 +252,13 @@ TEST(KubectlE2E, Lab001AutoModeGpuPool) {
   ASSERT_EQ(crds.rc, 0) << crds.text;
   EXPECT_EQ(std::count(crds.text.begin(), crds.text.end(), '\n'), 13) << crds.text;
   EXPECT_NE(crds.text.find("nodeclasses.eks.amazonaws.com"), std::string::npos) << crds.text;
+  // kubectl 1.32's generator commands send protobuf.
+  Output ns = lab.kubectl("create ns karpenter");
+  EXPECT_NE(ns.text.find("namespace/karpenter created"), std::string::npos) << ns.text;
+  Output cm = lab.kubectl("create configmap settings -n karpenter --from-literal=mode=fast");
+  EXPECT_NE(cm.text.find("configmap/settings created"), std::string::npos) << cm.text;
+  Output data = lab.kubectl("get configmap settings -n karpenter -o jsonpath={.data.mode}");
+  EXPECT_EQ(data.text, "fast");
   // The lab's gpu-nodepool.yaml, unchanged, before the scenario's own apply at 5m.
   Output pool = lab.kubectl("apply -f " + source("tests/serve/lab001-gpu-nodepool.yaml"));
   EXPECT_NE(pool.text.find("nodepool.karpenter.sh/gpu-pool created"), std::string::npos) << pool.text;
