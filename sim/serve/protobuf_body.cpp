@@ -50,6 +50,25 @@ struct Reader {
   }
 };
 
+// proto3 strings are UTF-8 (the API server rejects others); JSON holds only UTF-8.
+std::string utf8(std::string_view s) {
+  auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = byte(i);
+    const std::size_t extra = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : 4;
+    bool ok = extra < 4 && s.size() - i > extra;
+    for (std::size_t k = 1; ok && k <= extra; ++k) ok = (byte(i + k) & 0xc0) == 0x80;
+    // No overlong forms, surrogates or code points above U+10FFFF.
+    if (ok && extra >= 2) {
+      const unsigned char n = byte(i + 1);
+      ok = !(c == 0xe0 && n < 0xa0) && !(c == 0xed && n >= 0xa0) && !(c == 0xf0 && n < 0x90) && !(c == 0xf4 && n >= 0x90);
+    }
+    if (!ok) throw std::runtime_error("a string field is not UTF-8");
+    i += extra + 1;
+  }
+  return std::string(s);
+}
+
 // --- the messages kubectl's generators fill ---------------------------------------------------
 
 enum class Kind { String, Int, Bool, Message, StringMap, RepeatedString, RepeatedMessage };
@@ -108,7 +127,9 @@ const Message kJobSpec{{{1, "parallelism", Kind::Int},
                         {7, "backoffLimit", Kind::Int},
                         {9, "completionMode", Kind::String}}};
 const Message kJob{{{1, "metadata", Kind::Message, &kObjectMeta}, {2, "spec", Kind::Message, &kJobSpec}}};
-const Message kUnknown{{{1, "typeMeta", Kind::Message, &kTypeMeta}, {2, "raw", Kind::String}}};
+// runtime.Unknown's raw is bytes (the encoded object), not text: marked by this message.
+const Message kRawBytes{};
+const Message kUnknown{{{1, "typeMeta", Kind::Message, &kTypeMeta}, {2, "raw", Kind::String, &kRawBytes}}};
 
 // A map entry {key = 1, value = 2}.
 std::pair<std::string, std::string> map_entry(std::string_view bytes) {
@@ -117,7 +138,7 @@ std::pair<std::string, std::string> map_entry(std::string_view bytes) {
   while (!r.done()) {
     const std::uint64_t tag = r.varint();
     const int number = static_cast<int>(tag >> 3), wire = static_cast<int>(tag & 7);
-    if (wire == 2 && (number == 1 || number == 2)) (number == 1 ? kv.first : kv.second) = std::string(r.bytes());
+    if (wire == 2 && (number == 1 || number == 2)) (number == 1 ? kv.first : kv.second) = utf8(r.bytes());
     else r.skip(wire);
   }
   return kv;
@@ -139,7 +160,7 @@ json decode(std::string_view bytes, const Message& m, int depth = 0) {
       continue;
     }
     switch (f->kind) {
-      case Kind::String: out[f->name] = std::string(r.bytes()); break;
+      case Kind::String: out[f->name] = f->message == &kRawBytes ? std::string(r.bytes()) : utf8(r.bytes()); break;
       case Kind::Int: out[f->name] = static_cast<std::int64_t>(r.varint()); break;
       case Kind::Bool: out[f->name] = r.varint() != 0; break;
       case Kind::Message: out[f->name] = decode(r.bytes(), *f->message, depth + 1); break;
@@ -148,7 +169,7 @@ json decode(std::string_view bytes, const Message& m, int depth = 0) {
         out[f->name][k] = v;
         break;
       }
-      case Kind::RepeatedString: out[f->name].push_back(std::string(r.bytes())); break;
+      case Kind::RepeatedString: out[f->name].push_back(utf8(r.bytes())); break;
       case Kind::RepeatedMessage: out[f->name].push_back(decode(r.bytes(), *f->message, depth + 1)); break;
     }
   }

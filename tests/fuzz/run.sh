@@ -26,7 +26,7 @@ seconds=${1:-60}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(realpath -m "${2:-$src/build-fuzz}")
 jobs=${JOBS:-2}
-targets=(fuzz_scenario fuzz_manifest fuzz_sweep_plan fuzz_sweep_merge fuzz_trace_csv)
+targets=(fuzz_scenario fuzz_manifest fuzz_sweep_plan fuzz_sweep_merge fuzz_trace_csv fuzz_protobuf_body)
 
 if ! grep -q '^EKSIM_FUZZ:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
@@ -53,6 +53,7 @@ seed scenario "${yaml[@]}"
 seed manifest "${yaml[@]}"
 seed sweep_merge "$src"/tests/fuzz/seeds/*.jsonl
 seed trace_csv "${csv[@]}"
+seed protobuf_body "$src"/tests/fuzz/seeds/protobuf/*.pb
 # fuzz_sweep_plan runs in a directory whose base.yaml is the planning base scenario.
 mkdir -p "$out/corpus-sweep_plan"
 for f in "${plans[@]}"; do
@@ -61,8 +62,8 @@ done
 
 # Inputs per target in `short` mode (seed corpus included): about 60 s each, measured on a quiet
 # 2-core machine of the CI kind with the ASan/UBSan build (the README's Fuzzing section).
-declare -A short_runs=([fuzz_scenario]=10000 [fuzz_manifest]=120000 [fuzz_sweep_plan]=40000 [fuzz_sweep_merge]=400000 [fuzz_trace_csv]=15000)
-declare -A max_len=([fuzz_scenario]=65536 [fuzz_manifest]=65536 [fuzz_sweep_plan]=16384 [fuzz_sweep_merge]=16384 [fuzz_trace_csv]=16384)
+declare -A short_runs=([fuzz_scenario]=10000 [fuzz_manifest]=120000 [fuzz_sweep_plan]=40000 [fuzz_sweep_merge]=400000 [fuzz_trace_csv]=15000 [fuzz_protobuf_body]=300000)
+declare -A max_len=([fuzz_scenario]=65536 [fuzz_manifest]=65536 [fuzz_sweep_plan]=16384 [fuzz_sweep_merge]=16384 [fuzz_trace_csv]=16384 [fuzz_protobuf_body]=4096)
 # A run is slow when it should be refused: 10 s per input and 2 GB are findings, not waits.
 fuzz() {  # TARGET: runs one target; its output goes to log-TARGET and its exit status to status-TARGET
   local t=$1 rc=0

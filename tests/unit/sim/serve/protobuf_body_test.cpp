@@ -90,6 +90,12 @@ TEST(ProtobufBody, OtherKindsAreNotDecodedAndBrokenBodiesThrow) {
   truncated.resize(truncated.size() - 12);
   EXPECT_THROW(decode_protobuf_object(truncated), std::runtime_error);
   EXPECT_THROW(decode_protobuf_object(std::string("k8s\0\xff\xff\xff", 7)), std::runtime_error);
+  // Strings are UTF-8: a name of other bytes is refused; one of multi-byte characters is kept.
+  EXPECT_THROW(decode_protobuf_object(envelope("v1", "Namespace", bytes_field(1, bytes_field(1, "bad\xc3(")))), std::runtime_error);
+  EXPECT_THROW(decode_protobuf_object(envelope("v1", "Namespace", bytes_field(1, bytes_field(1, "\xed\xa0\x80")))), std::runtime_error);
+  auto korean = decode_protobuf_object(envelope("v1", "ConfigMap", map_entry(2, "note", "\xeb\x85\xb8\xeb\x93\x9c")));
+  ASSERT_TRUE(korean.has_value());
+  EXPECT_EQ((*korean)["data"]["note"], "\xeb\x85\xb8\xeb\x93\x9c");
 }
 
 }  // namespace
