@@ -29,15 +29,20 @@ PodTemplate tmpl(std::vector<std::string> command, std::string restart = "Always
   return t;
 }
 
+// Deployment "web" of `replicas` pods that sleep forever.
+Deployment web(std::int32_t replicas) {
+  Deployment d;
+  d.meta.name = "web";
+  d.replicas = replicas;
+  d.tmpl = tmpl({"sleep", "infinity"});
+  return d;
+}
+
 TEST(DeploymentController, NamesEventsAndReplacement) {
   World w;
   DeploymentController dc(w.api, &w.kubelet);
   w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
-  Deployment d;
-  d.meta.name = "web";
-  d.replicas = 3;
-  d.tmpl = tmpl({"sleep", "infinity"});
-  std::size_t idx = dc.apply(d);
+  std::size_t idx = dc.apply(web(3));
   std::string rs = dc.replica_set_name(idx);
   EXPECT_TRUE(std::regex_match(rs, std::regex("web-[bcdfghjklmnpqrstvwxz2456789]{9,10}")));
   auto scaling = w.events("ScalingReplicaSet", "Deployment/default/web");
@@ -67,11 +72,7 @@ TEST(DeploymentController, DeletedReplicaSetComesBackUnderItsNameWithNewPods) {
   World w;
   DeploymentController dc(w.api, &w.kubelet);
   w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
-  Deployment d;
-  d.meta.name = "web";
-  d.replicas = 2;
-  d.tmpl = tmpl({"sleep", "infinity"});
-  std::size_t idx = dc.apply(d);
+  std::size_t idx = dc.apply(web(2));
   const std::string rs = dc.replica_set_name(idx);
   w.run_until_s(60);
   const auto before = dc.pods(idx);

@@ -16,11 +16,10 @@ using nlohmann::json;
 
 constexpr const char* kTableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
 
-class ApiHandler : public ::testing::Test {
- protected:
-  ApiHandler()
-      : session(std::make_unique<scenario::Scenario>(
-                    scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/labs/000-gpu-pod-no-toleration.yaml")),
+// A paused Session on one scenario, and requests as kubectl sends them.
+struct Served {
+  explicit Served(const std::string& scenario)
+      : session(std::make_unique<scenario::Scenario>(scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/" + scenario)),
                 std::nullopt, *parse_speed("paused", nullptr)) {}
 
   HttpResponse call(const std::string& method, const std::string& target, const std::string& body = "",
@@ -36,6 +35,11 @@ class ApiHandler : public ::testing::Test {
   static json parse(const HttpResponse& r) { return json::parse(r.body); }
 
   Session session;
+};
+
+class ApiHandler : public ::testing::Test, protected Served {
+ protected:
+  ApiHandler() : Served("scenarios/labs/000-gpu-pod-no-toleration.yaml") {}
 };
 
 TEST_F(ApiHandler, VersionAndLegacyDiscovery) {
@@ -85,16 +89,9 @@ TEST_F(ApiHandler, ErrorsAreStatusesWithTheApiserversTexts) {
 // Control plane -> kubelet 10250: logs and exec are proxied by the API server to the node's
 // kubelet; without ingress_cluster_kubelet the dial times out.
 TEST(ApiHandlerKubeletPort, LogsAndExecFailWithTheDialError) {
-  Session session(std::make_unique<scenario::Scenario>(scenario::load_scenario(
-                      std::string(EKSIM_SOURCE_DIR) + "/tests/scenarios/serve/kubelet-port-closed.yaml")),
-                  std::nullopt, *parse_speed("paused", nullptr));
+  Served lab("tests/scenarios/serve/kubelet-port-closed.yaml");
   auto call = [&](const std::string& method, const std::string& target, const std::string& body = "") {
-    HttpRequest req;
-    req.method = method;
-    parse_target(target, req);
-    req.body = body;
-    req.accept = "application/json";
-    return handle_request(session, req);
+    return lab.call(method, target, body);
   };
   json clock = json::parse(call("POST", "/eksim/v1/clock", R"({"action":"until","condition":"pod/gpu-pod Running"})").body);
   EXPECT_EQ(clock["now"], "4m3s");
@@ -111,7 +108,7 @@ TEST(ApiHandlerKubeletPort, LogsAndExecFailWithTheDialError) {
   HttpResponse plain = call("GET", "/api/v1/namespaces/default/pods/gpu-pod/log");
   EXPECT_EQ(json::parse(plain.body)["message"], "Get \"https://" + ip + ":10250/containerLogs/default/gpu-pod/cuda-container\": dial tcp " +
                                                     ip + ":10250: i/o timeout");
-  ExecResult exec = exec_in_pod(session, parse_api_path("/api/v1/namespaces/default/pods/gpu-pod/exec"), {"nvidia-smi"}, "");
+  ExecResult exec = exec_in_pod(lab.session, parse_api_path("/api/v1/namespaces/default/pods/gpu-pod/exec"), {"nvidia-smi"}, "");
   ASSERT_TRUE(exec.refused);
   EXPECT_EQ(json::parse(exec.refused->body)["message"], "error dialing backend: dial tcp " + ip + ":10250: i/o timeout");
 }
@@ -188,17 +185,9 @@ TEST_F(ApiHandler, WatchAsksForAStreamFromTheListsVersion) {
 }
 
 TEST(ApiHandlerKarpenter, DeletedEc2NodeClassIsHeldByItsFinalizerWhileNodeClaimsUseIt) {
-  Session session(std::make_unique<scenario::Scenario>(scenario::load_scenario(
-                      std::string(EKSIM_SOURCE_DIR) + "/scenarios/examples/kubectl-delete-karpenter-objects.yaml")),
-                  std::nullopt, *parse_speed("paused", nullptr));
+  Served lab("scenarios/examples/kubectl-delete-karpenter-objects.yaml");
   auto call = [&](const std::string& method, const std::string& target, const std::string& body = "") {
-    HttpRequest req;
-    req.method = method;
-    parse_target(target, req);
-    req.body = body;
-    req.content_type = "application/json";
-    req.accept = "application/json";
-    return handle_request(session, req);
+    return lab.call(method, target, body);
   };
   // The Karpenter chart's CRDs are listed beside EKS's.
   EXPECT_EQ(call("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/ec2nodeclasses.karpenter.k8s.aws").status, 200);
@@ -401,14 +390,8 @@ TEST_F(ApiHandler, ConfigMapsOfANewClusterAndAppliedOnes) {
 }
 
 TEST(ApiHandlerAwsAuth, DeclaredMapRolesAreServedAsAwsAuth) {
-  Session session(std::make_unique<scenario::Scenario>(scenario::load_scenario(
-                      std::string(EKSIM_SOURCE_DIR) + "/scenarios/karpenter/lab002-sg-tagged-later.yaml")),
-                  std::nullopt, *parse_speed("paused", nullptr));
-  HttpRequest req;
-  req.method = "GET";
-  parse_target("/api/v1/namespaces/kube-system/configmaps/aws-auth", req);
-  req.accept = "application/json";
-  HttpResponse r = handle_request(session, req);
+  Served lab("scenarios/karpenter/lab002-sg-tagged-later.yaml");
+  HttpResponse r = lab.call("GET", "/api/v1/namespaces/kube-system/configmaps/aws-auth");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(json::parse(r.body)["data"]["mapRoles"],
             "- groups:\n"
