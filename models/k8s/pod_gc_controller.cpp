@@ -51,6 +51,7 @@ void PodGcController::gc_terminated() {
 }
 
 void PodGcController::gc_orphaned(NodeId node) {
+  if (!api_.node(node).deleted) return;  // upstream checks the Node is still gone
   std::vector<PodId> orphans = api_.node(node).pods;  // copy: removal edits the list
   for (PodId p : orphans) api_.remove_pod(p);
 }
