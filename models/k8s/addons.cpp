@@ -149,7 +149,11 @@ AddonController::AddonController(ApiServer& api, DaemonSetController& daemon_set
                                  AddonTimings timings, DeploymentController* deployments)
     : api_(api), daemon_sets_(daemon_sets), kubelet_(kubelet), timings_(timings), deployments_(deployments) {
   kubelet_.on_container_started.push_back([this](PodId id) { on_started(id); });
-  kubelet_.container_run_override = [this](PodId id) { return device_plugin_run(id); };
+  kubelet_.container_run_override = [this](PodId id) -> std::optional<ContainerRun> {
+    if (gpu_operator_)
+      if (auto run = gpu_operator_->container_run(id)) return run;
+    return device_plugin_run(id);
+  };
   kubelet_.device_allocate = [this](PodId id) { return allocate(id); };
 }
 
@@ -163,7 +167,8 @@ std::vector<std::size_t> AddonController::install(const std::string& addon, cons
     for (const auto& [ds, op] : objects.daemon_sets)
       if (op != GpuOperand::None) operands[ds.meta.name] = op;
     gpu_operator_ = std::make_unique<GpuOperatorOperands>(api_, kubelet_, ns, std::move(operands),
-                                                          objects.toolkit_enabled, objects.timings);
+                                                          objects.toolkit_enabled, objects.timings,
+                                                          std::move(objects.validator_workload));
     kubelet_.init_wait = [this](PodId id) { return gpu_operator_->init_wait(id); };
     if (deployments_)
       for (auto& d : objects.deployments) deployments_->apply(std::move(d));

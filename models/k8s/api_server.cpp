@@ -10,12 +10,12 @@ namespace {
 std::string pod_key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
 }  // namespace
 
-std::string ApiServer::random_suffix(int length) {
+std::string ApiServer::random_suffix(const std::string& stream) {
   // The alphabet of k8s.io/apimachinery/pkg/util/rand (no vowels, no confusable digits).
   static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-  auto& r = rng_.get("k8s/names");
+  auto& r = rng_.get(stream);
   std::string out;
-  for (int i = 0; i < length; ++i) out += kAlphabet[r.below(sizeof(kAlphabet) - 1)];
+  for (int i = 0; i < 5; ++i) out += kAlphabet[r.below(sizeof(kAlphabet) - 1)];
   return out;
 }
 

@@ -141,8 +141,9 @@ class ApiServer {
   static engine::ObjectRef ref(const Node& n) { return {"Node", "", n.meta.name}; }
 
   // A random lowercase-alphanumeric suffix as the API server's generateName gives
-  // ("gpu-pool-6csft"), drawn from the "k8s/names" stream.
-  std::string random_suffix(int length = 5);
+  // ("gpu-pool-6csft"), drawn from the "k8s/names" stream unless another is named (eksim keeps
+  // some system objects' names off the user's stream, pod_factory.hpp).
+  std::string random_suffix(const std::string& stream = "k8s/names");
   std::string new_uid();
 
   // --- notification bus

@@ -168,13 +168,27 @@ GpuOperatorObjects build_gpu_operator(const std::string& version, const FlatValu
     operand("nvidia-dcgm-exporter", "dcgm-exporter", GpuOperand::DcgmExporter,
             container("nvidia-dcgm-exporter", image_of(v, "dcgmExporter", chart->dcgm_exporter_image)),
             {wait_toolkit()});
-  // The validator has no enabled switch: ClusterPolicy always deploys it.
+  // The validator has no enabled switch: ClusterPolicy always deploys it. Its init containers
+  // run nvidia-validator with COMPONENT=...; the cuda check runs a workload pod unless
+  // WITH_WORKLOAD says otherwise, the plugin check only when told to (the asset sets "false").
+  // TransformValidatorComponent then sets validator.cuda.env / validator.plugin.env over them.
+  out.validator_workload.image = validator_image;
+  out.validator_workload.tolerations = tolerations;
+  auto validation = [&](const char* component, std::vector<EnvVar> env) {
+    Container c = container(std::string(component) + "-validation", validator_image, {"sh", "-c"});
+    c.args = {"nvidia-validator"};
+    c.env = std::move(env);
+    const std::string values_env = std::string("validator.") + component + ".env";
+    for (int i : indexes(v, values_env))
+      set_env(c, get(v, idx(values_env, i) + ".name"), get(v, idx(values_env, i) + ".value"));
+    return c;
+  };
   operand("nvidia-operator-validator", "operator-validator", GpuOperand::Validator,
           container("nvidia-operator-validator", validator_image),
-          {container("driver-validation", validator_image, {"sh", "-c"}),
-           container("toolkit-validation", validator_image, {"sh", "-c"}),
-           container("cuda-validation", validator_image, {"sh", "-c"}),
-           container("plugin-validation", validator_image, {"sh", "-c"})});
+          {validation("driver", {{"WITH_WAIT", "true"}, {"COMPONENT", "driver"}}),
+           validation("toolkit", {{"NVIDIA_VISIBLE_DEVICES", "all"}, {"WITH_WAIT", "false"}, {"COMPONENT", "toolkit"}}),
+           validation("cuda", {{"WITH_WAIT", "false"}, {"COMPONENT", "cuda"}}),
+           validation("plugin", {{"COMPONENT", "plugin"}, {"WITH_WAIT", "false"}, {"WITH_WORKLOAD", "false"}})});
   if (get_bool(v, "migManager.enabled", true))
     operand("nvidia-mig-manager", "mig-manager", GpuOperand::MigManager,
             container("nvidia-mig-manager", image_of(v, "migManager", chart->mig_manager_image)), {wait_toolkit()});

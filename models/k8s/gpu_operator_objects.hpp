@@ -19,6 +19,7 @@ struct GpuOperatorObjects {
   bool driver_enabled = true;   // driver.enabled
   bool toolkit_enabled = true;  // toolkit.enabled
   GpuOperatorTimings timings;   // the driver's startup probe from driver.startupProbe.*
+  GpuValidatorWorkload validator_workload;
 };
 
 // Throws std::invalid_argument for a chart version eksim does not know (the scenario loader

@@ -61,6 +61,54 @@ bool is_extended_resource(const std::string& name) {
   return name.rfind("kubernetes.io/", 0) != 0 && name.rfind("requests.", 0) != 0;
 }
 
+struct AdmitRejection {
+  std::string reason;
+  std::string message;
+};
+
+// devicemanager devicesToAllocate: a resource a device plugin serves on the node (the node lists
+// it) needs enough healthy devices that no admitted pod holds; the error comes back through
+// admission.GetPodAdmitResult as UnexpectedAdmissionError.
+std::optional<AdmitRejection> devices_unavailable(const ResourceList& want, const ResourceList& alloc,
+                                                  const ResourceList& used) {
+  for (const auto& [name, amount] : want.items()) {
+    const std::string resource(name);
+    if (amount == 0 || !is_extended_resource(resource) || !alloc.has(resource)) continue;
+    const std::int64_t free = alloc.get(resource) - used.get(resource);
+    std::string error;
+    if (alloc.get(resource) == 0) error = "no healthy devices present; cannot allocate unhealthy devices " + resource;
+    else if (amount > free)
+      error = "requested number of devices unavailable for " + resource + ". Requested: " + std::to_string(amount) +
+              ", Available: " + std::to_string(free);
+    if (!error.empty()) return AdmitRejection{"UnexpectedAdmissionError", "Allocate failed due to " + error + ", which is unexpected"};
+  }
+  return std::nullopt;
+}
+
+// lifecycle/predicate.go: extended resources the node does not list at all are dropped before
+// the fit check (removeMissingExtendedResources); then noderesources.Fits order: pods, cpu,
+// memory, ephemeral-storage, scalar resources.
+std::optional<AdmitRejection> does_not_fit(const ResourceList& want, const ResourceList& alloc, const ResourceList& used,
+                                           std::int64_t pods_used) {
+  if (alloc.has(kPods) && pods_used + 1 > alloc.get(kPods))
+    return AdmitRejection{"OutOfpods", "Node didn't have enough resource: pods, requested: 1, used: " +
+                                           std::to_string(pods_used) + ", capacity: " + std::to_string(alloc.get(kPods))};
+  std::vector<std::string> order;
+  for (auto r : {kCpu, kMemory, kEphemeralStorage}) order.emplace_back(r);
+  for (const auto& [name, amount] : want.items())
+    if (name != kCpu && name != kMemory && name != kEphemeralStorage && name != kPods) order.emplace_back(name);
+  for (const auto& r : order) {
+    const std::int64_t req = want.get(r);
+    if (req == 0) continue;
+    if (is_extended_resource(r) && !alloc.has(r)) continue;
+    if (req > alloc.get(r) - used.get(r))
+      return AdmitRejection{"OutOf" + r, "Node didn't have enough resource: " + r + ", requested: " +
+                                             std::to_string(req) + ", used: " + std::to_string(used.get(r)) +
+                                             ", capacity: " + std::to_string(alloc.get(r))};
+  }
+  return std::nullopt;
+}
+
 std::string go_duration_ms(Duration d) {
   // The kubelet prints pull times truncated to the millisecond (Duration.Truncate(time.Millisecond)).
   return engine::format_duration(Duration{d.us - d.us % 1000});
@@ -205,40 +253,16 @@ bool Kubelet::admit(PodId id) {
       used += pod_requests(o.pod.spec);
     ++pods_used;
   }
-  ResourceList want = pod_requests(rec.pod.spec);
-  // lifecycle/predicate.go: extended resources the node does not list at all are dropped before
-  // the fit check (removeMissingExtendedResources); then noderesources.Fits order: pods, cpu,
-  // memory, ephemeral-storage, scalar resources.
-  std::vector<std::string> order;
-  for (auto r : {kCpu, kMemory, kEphemeralStorage}) order.emplace_back(r);
-  for (const auto& [name, amount] : want.items())
-    if (name != kCpu && name != kMemory && name != kEphemeralStorage && name != kPods) order.push_back(name);
-  std::string reason, message;
-  if (alloc.has(kPods) && pods_used + 1 > alloc.get(kPods)) {
-    reason = "OutOfpods";
-    message = "Node didn't have enough resource: pods, requested: 1, used: " + std::to_string(pods_used) +
-              ", capacity: " + std::to_string(alloc.get(kPods));
-  } else {
-    for (const auto& r : order) {
-      std::int64_t req = want.get(r);
-      if (req == 0) continue;
-      if (is_extended_resource(r) && !alloc.has(r)) continue;
-      if (req > alloc.get(r) - used.get(r)) {
-        reason = "OutOf" + r;
-        message = "Node didn't have enough resource: " + r + ", requested: " + std::to_string(req) +
-                  ", used: " + std::to_string(used.get(r)) + ", capacity: " + std::to_string(alloc.get(r));
-        break;
-      }
-    }
-  }
-  // Then the device manager allocates the pod's devices from their plugins (Allocate), whose
-  // error the kubelet wraps as gRPC gave it (lifecycle/predicate.go).
-  if (reason.empty() && device_allocate)
-    if (auto err = device_allocate(id)) {
-      reason = "UnexpectedAdmissionError";
-      message = "Allocate failed due to rpc error: code = Unknown desc = " + *err + ", which is unexpected";
-    }
-  if (reason.empty()) return true;
+  const ResourceList want = pod_requests(rec.pod.spec);
+  // The device manager's admit handler comes before the predicate's (kubelet.go NewMainKubelet).
+  std::optional<AdmitRejection> rejected = devices_unavailable(want, alloc, used);
+  if (!rejected && device_allocate)
+    if (auto err = device_allocate(id))
+      rejected = AdmitRejection{"UnexpectedAdmissionError",
+                                "Allocate failed due to rpc error: code = Unknown desc = " + *err + ", which is unexpected"};
+  if (!rejected) rejected = does_not_fit(want, alloc, used, pods_used);
+  if (!rejected) return true;
+  const auto& [reason, message] = *rejected;
   api_.emit(EventType::Warning, reason, ApiServer::ref(rec.pod), message, kSource);
   rec.pod.status.message = "Pod was rejected: " + message;
   rec.pod.status.finished_at = api_.now();

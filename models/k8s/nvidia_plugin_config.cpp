@@ -10,12 +10,6 @@ namespace {
 
 const std::string kGpu = "nvidia.com/gpu";
 
-std::string env_of(const Container& c, const std::string& name) {
-  for (const auto& e : c.env)
-    if (e.name == name) return e.value;
-  return {};
-}
-
 std::string program_of(const Container& c) {
   if (c.command.empty()) return {};
   const std::string& p = c.command.front();

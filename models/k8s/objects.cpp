@@ -9,6 +9,21 @@ ResourceList pod_requests(const PodSpec& spec) {
   return total;
 }
 
+std::string env_of(const Container& c, const std::string& name) {
+  for (const auto& e : c.env)
+    if (e.name == name) return e.value;
+  return {};
+}
+
+void set_env(Container& c, const std::string& name, const std::string& value) {
+  for (auto& e : c.env)
+    if (e.name == name) {
+      e.value = value;
+      return;
+    }
+  c.env.push_back(EnvVar{name, value});
+}
+
 const OwnerReference* controller_ref(const ObjectMeta& meta) {
   for (const auto& o : meta.owner_references)
     if (o.controller) return &o;

@@ -161,6 +161,13 @@ struct Container {
   bool operator==(const Container&) const = default;
 };
 
+// The value of the container's variable `name` ("" when it has none), as a program reading its
+// environment sees it.
+std::string env_of(const Container& c, const std::string& name);
+// Sets the variable, replacing its value if the container has it (the GPU Operator's
+// setContainerEnv, how its ClusterPolicy values reach the operands).
+void set_env(Container& c, const std::string& name, const std::string& value);
+
 // A pod volume, as much as Cluster Autoscaler's drain rules need: its name and the kind of its
 // source (the VolumeSource key: emptyDir, hostPath, persistentVolumeClaim, configMap, ...), and
 // for a configMap source the ConfigMap's name (device plugins read their config files from one).

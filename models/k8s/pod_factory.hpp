@@ -14,12 +14,7 @@ namespace eksim::k8s {
 // which system pods the cluster runs and when their nodes join.
 inline std::string pod_name_suffix(ApiServer& api, const std::string& ns, const std::string& generate_name) {
   if (ns != "kube-system") return api.random_suffix();
-  // The alphabet of k8s.io/apimachinery/pkg/util/rand, as ApiServer::random_suffix draws it.
-  static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
-  auto& r = api.rng().get("k8s/names/kube-system/" + generate_name);
-  std::string out;
-  for (int i = 0; i < 5; ++i) out += kAlphabet[r.below(sizeof(kAlphabet) - 1)];
-  return out;
+  return api.random_suffix("k8s/names/kube-system/" + generate_name);
 }
 
 inline Pod pod_from_template(ApiServer& api, const PodTemplate& tmpl, const std::string& ns,

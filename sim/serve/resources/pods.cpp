@@ -22,9 +22,12 @@ json render_meta(const k8s::ObjectMeta& meta, const TimeBase& time) {
       std::string api = o.kind == "ReplicaSet" || o.kind == "DaemonSet" ? "apps/v1"
                         : o.kind == "Job"                                ? "batch/v1"
                         : o.kind == "NodeClaim"                          ? "karpenter.sh/v1"
+                        : o.kind == "ClusterPolicy"                      ? "nvidia.com/v1"
                                                                          : "v1";
       // ReplicaSets are rendered from their Deployment under this uid (resources/workloads.cpp).
-      std::string uid = o.kind == "ReplicaSet" ? uid_of("ReplicaSet", meta.ns + "/" + o.name) : "";
+      std::string uid = o.kind == "ReplicaSet"      ? uid_of("ReplicaSet", meta.ns + "/" + o.name)
+                        : o.kind == "ClusterPolicy" ? uid_of("ClusterPolicy", o.name)
+                                                    : "";
       refs.push_back({{"apiVersion", api}, {"kind", o.kind}, {"name", o.name}, {"uid", uid}, {"controller", o.controller},
                       {"blockOwnerDeletion", true}});
     }

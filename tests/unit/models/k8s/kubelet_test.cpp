@@ -270,15 +270,36 @@ TEST(Kubelet, AdmissionRejectsWhatTheNodeCannotHold) {
   w.api.bind(b, none);
   const auto& sa = w.api.pod(a).pod.status;
   EXPECT_EQ(sa.phase, PodPhase::Failed);
-  EXPECT_EQ(sa.reason, "OutOfnvidia.com/gpu");
-  EXPECT_EQ(sa.message, "Pod was rejected: Node didn't have enough resource: nvidia.com/gpu, requested: 1, used: 0, "
-                        "capacity: 0");
-  auto ev = w.events("OutOfnvidia.com/gpu");
+  // The device manager's admit handler runs before the resource fit (kubelet.go), so a node
+  // listing nvidia.com/gpu: 0 (the plugin's devices unhealthy) refuses it in its words.
+  EXPECT_EQ(sa.reason, "UnexpectedAdmissionError");
+  EXPECT_EQ(sa.message, "Pod was rejected: Allocate failed due to no healthy devices present; cannot allocate "
+                        "unhealthy devices nvidia.com/gpu, which is unexpected");
+  auto ev = w.events("UnexpectedAdmissionError");
   ASSERT_EQ(ev.size(), 1u);
   EXPECT_EQ(ev[0].source, "kubelet");
   // A node that does not list the extended resource at all admits the pod
   // (lifecycle/predicate.go removeMissingExtendedResources).
   EXPECT_EQ(w.api.pod(b).pod.status.reason, "ContainerCreating");
+}
+
+TEST(Kubelet, DeviceManagerRefusesDevicesAnotherPodHolds) {
+  K8sWorld w;
+  Kubelet kubelet(w.api);
+  NodeId node = w.add_ready_node("one-gpu", node_alloc(1));
+  Pod p = make_pod("first", kCuda, {"sleep", "600"});
+  p.spec.containers.mut()[0].requests.set(kNvidiaGpu, 1);
+  PodId first = w.api.create_pod(p);
+  w.api.bind(first, node);
+  p.meta.name = "second";
+  PodId second = w.api.create_pod(p);
+  w.api.bind(second, node);
+  EXPECT_EQ(w.api.pod(first).pod.status.reason, "ContainerCreating");
+  const auto& st = w.api.pod(second).pod.status;
+  EXPECT_EQ(st.phase, PodPhase::Failed);
+  EXPECT_EQ(st.reason, "UnexpectedAdmissionError");
+  EXPECT_EQ(st.message, "Pod was rejected: Allocate failed due to requested number of devices unavailable for "
+                        "nvidia.com/gpu. Requested: 1, Available: 0, which is unexpected");
 }
 
 }  // namespace
