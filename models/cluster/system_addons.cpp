@@ -1,7 +1,5 @@
 #include "models/cluster/system_addons.hpp"
 
-#include <algorithm>
-
 #include "models/cluster/cluster.hpp"
 #include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/eks_addons.hpp"
@@ -108,8 +106,15 @@ void install_system_deployments(Cluster& c) {
   if (installed(s, "metrics-server")) c.deployments->apply(k8s::metrics_server_deployment());
   if (s.autoscaler.kind == "clusterAutoscaler")
     c.autoscaler_deployment = c.deployments->apply(k8s::cluster_autoscaler_deployment(s.kubernetes_minor));
-  else if (s.autoscaler.kind == "karpenter")
-    c.autoscaler_deployment = c.deployments->apply(k8s::karpenter_deployment(karpenter_version(s)));
+  else if (s.autoscaler.kind == "karpenter") {
+    auto ns = s.autoscaler.flags.find("namespace");
+    k8s::Deployment d = k8s::karpenter_deployment(karpenter_version(s));
+    if (ns != s.autoscaler.flags.end()) {
+      d.meta.ns = ns->second;
+      c.api.add_system_namespace(d.meta.ns);
+    }
+    c.autoscaler_deployment = c.deployments->apply(std::move(d));
+  }
 }
 
 }  // namespace eksim

@@ -19,6 +19,11 @@ std::string ApiServer::random_suffix(const std::string& stream) {
   return out;
 }
 
+void ApiServer::add_system_namespace(const std::string& ns) {
+  if (std::find(namespaces_.begin(), namespaces_.end(), ns) == namespaces_.end()) namespaces_.push_back(ns);
+  if (!is_system_namespace(ns)) system_namespaces_.push_back(ns);
+}
+
 std::string ApiServer::new_uid() {
   // Deterministic UUID-shaped ids: a counter, not random, so adding a pod elsewhere shifts nothing
   // but the counter.

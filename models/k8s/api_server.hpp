@@ -5,6 +5,7 @@
 //
 // Objects live in deques (stable addresses) and are referred to by typed ids; deleted objects
 // keep their slot with `deleted = true`, so an id never dangles.
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -115,6 +116,11 @@ class ApiServer {
   std::deque<DaemonSet>& daemon_sets() { return daemon_sets_; }
   std::vector<std::string>& namespaces() { return namespaces_; }
   const std::vector<std::string>& namespaces() const { return namespaces_; }
+  // Namespaces eksim installs system workloads into (pod_factory.hpp names their pods apart).
+  void add_system_namespace(const std::string& ns);
+  bool is_system_namespace(const std::string& ns) const {
+    return std::find(system_namespaces_.begin(), system_namespaces_.end(), ns) != system_namespaces_.end();
+  }
   // ConfigMaps as applied: "ns/name" -> data. Programs that read them as mounted files look
   // them up here when their containers start.
   std::map<std::string, std::map<std::string, std::string>>& config_maps() { return config_maps_; }
@@ -191,6 +197,7 @@ class ApiServer {
   std::deque<Job> jobs_;
   std::deque<DaemonSet> daemon_sets_;
   std::vector<std::string> namespaces_{"default", "kube-system"};
+  std::vector<std::string> system_namespaces_{"kube-system"};
   std::map<std::string, std::map<std::string, std::string>> config_maps_;
   std::map<std::string, ObjectMeta> config_map_meta_;
   std::uint64_t uid_counter_ = 0;

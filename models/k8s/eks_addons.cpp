@@ -199,7 +199,8 @@ Deployment cluster_autoscaler_deployment(int kubernetes_minor) {
 // the hostname, a DoNotSchedule spread over zones, toleration CriticalAddonsOnly (Exists). The
 // chart leaves `controller.resources` empty; the Karpenter getting-started install (which the
 // labs follow) sets requests and limits cpu 1 memory 1Gi, used here. Installed in kube-system as
-// the getting-started guide does.
+// the getting-started guide does (the karpenter setting `namespace` moves it, as lab 002's
+// KARPENTER_NAMESPACE=karpenter does).
 Deployment karpenter_deployment(const std::string& version) {
   const Labels labels{{"app.kubernetes.io/name", "karpenter"}, {"app.kubernetes.io/instance", "karpenter"}};
   Deployment d = cluster_deployment("karpenter", 2, labels);

@@ -8,13 +8,14 @@
 
 namespace eksim::k8s {
 
-// The generateName suffix of a workload's pod. kube-system workloads (the EKS add-ons, the
-// autoscaler's controller) each draw from a stream of their own: the API server's draws are one
-// sequence in a real cluster too, but eksim keeps the names of the user's pods independent of
-// which system pods the cluster runs and when their nodes join.
+// The generateName suffix of a workload's pod. Workloads in the system namespaces (kube-system:
+// the EKS add-ons, the autoscaler's controller; Karpenter's own namespace when it has one) each
+// draw from a stream of their own: the API server's draws are one sequence in a real cluster
+// too, but eksim keeps the names of the user's pods independent of which system pods the
+// cluster runs and when their nodes join.
 inline std::string pod_name_suffix(ApiServer& api, const std::string& ns, const std::string& generate_name) {
-  if (ns != "kube-system") return api.random_suffix();
-  return api.random_suffix("k8s/names/kube-system/" + generate_name);
+  if (!api.is_system_namespace(ns)) return api.random_suffix();
+  return api.random_suffix("k8s/names/" + ns + "/" + generate_name);
 }
 
 inline Pod pod_from_template(ApiServer& api, const PodTemplate& tmpl, const std::string& ns,

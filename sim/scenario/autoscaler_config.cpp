@@ -7,6 +7,7 @@
 #include "sim/scenario/cluster_loader.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/input_limits.hpp"
+#include "sim/scenario/k8s_syntax.hpp"
 
 namespace eksim::scenario {
 
@@ -61,6 +62,9 @@ const std::vector<std::pair<std::string, FlagKind>>& cas_flags() {
 const std::vector<std::pair<std::string, FlagKind>>& karpenter_settings() {
   static const std::vector<std::pair<std::string, FlagKind>> flags{
       {"version", FlagKind::String},
+      // Helm's --namespace for the chart: the getting-started guide's kube-system, or the
+      // KARPENTER_NAMESPACE a lab chooses (lab 002: karpenter).
+      {"namespace", FlagKind::String},
       {"batch-idle-duration", FlagKind::Duration},
       {"batch-max-duration", FlagKind::Duration},
       {"interruption-queue", FlagKind::String},
@@ -166,6 +170,8 @@ AutoscalerSpec read_autoscaler(const Value& v) {
         if (!ok) one.fail("nodes takes MIN:MAX:NAME with 0 <= MIN <= MAX, got \"" + s + "\"");
       }
     }
+    if (spec.kind == "karpenter" && flag == "namespace" && !syntax::dns1123_label(value))
+      val.fail("namespace must be a DNS-1123 label (lowercase letters, digits and '-', at most 63), got \"" + value + "\"");
     if (flag == "expander") {
       for (std::size_t start = 0; start <= value.size();) {
         auto comma = value.find(',', start);
