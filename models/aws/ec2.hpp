@@ -56,6 +56,8 @@ struct Instance {
   std::int64_t template_version = 1;
   // DescribeInstances StateReason.Message when EC2 itself ended the instance (Spot interruption).
   std::string state_reason;
+  // Pending or running: what DescribeInstances callers count as a live instance.
+  bool alive() const { return state == InstanceState::Pending || state == InstanceState::Running; }
 };
 
 struct LaunchRequest {

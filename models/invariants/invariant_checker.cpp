@@ -17,7 +17,7 @@ bool finished(const k8s::PodRecord& r) {
 }
 
 bool shut_down(const aws::Instance& i) {
-  return i.state == aws::InstanceState::ShuttingDown || i.state == aws::InstanceState::Terminated;
+  return !i.alive();
 }
 
 std::string pod_name(const k8s::PodRecord& r) { return "pod " + r.pod.meta.ns + "/" + r.pod.meta.name; }

@@ -152,6 +152,11 @@ const NodeClass* Controller::node_class_of(const NodePool& p) const {
   return &it->second;
 }
 
+void Controller::refresh_pool_readiness(const std::string& node_class) {
+  for (auto& [name, p] : pools_)
+    if (p.node_class_name == node_class) reconcile_node_pool_readiness(p, node_class_of(p), c_.sim.now());
+}
+
 // The nodeclass controller's reconcile of one NodeClass, then the readiness of the NodePools that
 // use it. Not found subnets or groups requeue after a minute (subnet.go, securitygroup.go), so
 // tags added later are picked up.
@@ -163,8 +168,7 @@ void Controller::reconcile_node_class_now(const std::string& name) {
   if (reconcile_node_class(nc, c_.ec2, c_.security_groups, c_.sim.now())) {
     if (nc.subnet_ids != subnets_before) types_by_class_.erase(name);  // offerings follow the zones
     ++config_version_;
-    for (auto& [pn, p] : pools_)
-      if (p.node_class_name == name) reconcile_node_pool_readiness(p, node_class_of(p), c_.sim.now());
+    refresh_pool_readiness(name);
     trigger();
   }
   if (!nc.ready() && !requeued_classes_.count(name)) {

@@ -95,6 +95,9 @@ class Controller : public eksim::Controller {
   void apply_node_class(NodeClass node_class);
   // The NodePool's NodeClass (nullptr: none of that name and kind).
   const NodeClass* node_class_of(const NodePool& p) const;
+  // The nodepool readiness controller on every NodePool that refers to the NodeClass `name`
+  // (after the class changed, began terminating or went).
+  void refresh_pool_readiness(const std::string& node_class);
   bool delete_node_pool(const std::string& name);
   // kubectl delete nodeclaim, or of the Node of a NodeClaim: the termination finalizer taints and
   // drains the node, then terminates the instance. False when there is no such NodeClaim (or the

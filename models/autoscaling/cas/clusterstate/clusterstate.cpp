@@ -125,7 +125,7 @@ void ClusterAutoscaler::remove_old_unregistered() {
   const engine::SimTime now = c_.sim.now();
   for (auto it = unregistered_since_.begin(); it != unregistered_since_.end();) {
     const aws::Instance* inst = c_.ec2.find(it->first);
-    const bool gone = !inst || (inst->state != aws::InstanceState::Running && inst->state != aws::InstanceState::Pending);
+    const bool gone = !inst || !inst->alive();
     if (gone || c_.node_of_instance(it->first)) {
       it = unregistered_since_.erase(it);
       continue;

@@ -22,7 +22,7 @@ ClusterAutoscaler::ClusterAutoscaler(Cluster& cluster, CasOptions options)
     if (change != k8s::NodeChange::Deleted) return;
     const std::string& iid = c_.api.node(id).instance_id;
     const aws::Instance* inst = iid.empty() ? nullptr : c_.ec2.find(iid);
-    if (inst && (inst->state == aws::InstanceState::Running || inst->state == aws::InstanceState::Pending))
+    if (inst && inst->alive())
       unregistered_since_.emplace(iid, std::nullopt);
   });
   // Its events go out through client-go's broadcaster and its kube client (--kube-client-qps 5,

@@ -23,7 +23,7 @@ void Controller::spot_interruption(const std::string& instance_id) {
   std::string id = instance_id;
   c_.sim.schedule(kSpotNotice, [this, id] {
     aws::Instance* inst = c_.ec2.find(id);
-    if (inst && inst->state != aws::InstanceState::Terminated && inst->state != aws::InstanceState::ShuttingDown)
+    if (inst && inst->alive())
       c_.ec2.terminate(id);
   });
   trigger();

@@ -35,8 +35,7 @@ bool Controller::delete_node_class(const std::string& kind, const std::string& n
   if (!it->second.deletion_timestamp) {
     it->second.deletion_timestamp = c_.sim.now();
     ++config_version_;
-    for (auto& [pool_name, p] : pools_)
-      if (p.node_class_name == name) reconcile_node_pool_readiness(p, node_class_of(p), c_.sim.now());
+    refresh_pool_readiness(name);
   }
   finalize_node_class(name);
   return true;
@@ -62,8 +61,7 @@ void Controller::finalize_node_class(const std::string& name) {
   classes_.erase(it);
   types_by_class_.erase(name);
   ++config_version_;
-  for (auto& [pool_name, p] : pools_)
-    if (p.node_class_name == name) reconcile_node_pool_readiness(p, node_class_of(p), c_.sim.now());
+  refresh_pool_readiness(name);
 }
 
 }  // namespace eksim::autoscaling::karpenter

@@ -80,7 +80,7 @@ void Controller::finish_drain(const std::string& name) {
     }
   }
   aws::Instance* inst = c_.ec2.find(c->instance_id);
-  if (inst && inst->state != aws::InstanceState::Terminated && inst->state != aws::InstanceState::ShuttingDown)
+  if (inst && inst->alive())
     c_.ec2.terminate(c->instance_id);
 }
 
