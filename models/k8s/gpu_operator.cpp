@@ -260,7 +260,7 @@ void GpuOperatorOperands::run_workload(NodeId node, bool plugin) {
   const std::string app = plugin ? kPluginWorkloadApp : kCudaWorkloadApp;
   // "check if ... validation pod is already running and cleanup": the node's previous one goes
   // at once (grace period 0).
-  PodId& last = plugin ? s.plugin_pod : s.cuda_pod;
+  const PodId last = plugin ? s.plugin_pod : s.cuda_pod;
   if (last.valid() && !api_.pod(last).deleted) kubelet_.delete_pod(last, 0);
   Pod p;
   p.meta.ns = ns_;
@@ -292,10 +292,12 @@ void GpuOperatorOperands::run_workload(NodeId node, bool plugin) {
   p.spec.init_containers = {std::move(init)};
   p.spec.containers = {std::move(main)};
   PodId id = api_.create_pod(std::move(p));
-  last = id;
-  s.workload = id;
-  s.polls = 0;
-  api_.sim().schedule(kWorkloadPodPoll, [this, node, id, uid = s.validator_uid] { poll_workload(node, id, uid); });
+  // create_pod runs the API's watchers: look the node's state up again rather than trust `s`.
+  NodeState& st = state(node);
+  (plugin ? st.plugin_pod : st.cuda_pod) = id;
+  st.workload = id;
+  st.polls = 0;
+  api_.sim().schedule(kWorkloadPodPoll, [this, node, id, uid = st.validator_uid] { poll_workload(node, id, uid); });
 }
 
 void GpuOperatorOperands::poll_workload(NodeId node, PodId pod, std::string validator_uid) {
