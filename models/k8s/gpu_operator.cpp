@@ -3,7 +3,6 @@
 #include <utility>
 
 #include "models/k8s/kubelet.hpp"
-#include "models/k8s/pod_factory.hpp"
 #include "models/k8s/resources.hpp"
 
 namespace eksim::k8s {
