@@ -343,17 +343,13 @@ void GpuOperatorOperands::validation_failed(NodeId node) {
   ++rec.pod.status.restart_count;
   // The kubelet restarts the failed init container after its back-off (10 s doubling to 5 min);
   // the pod reads Init:Error, then Init:CrashLoopBackOff from the second failure, with BackOff.
-  const auto& config = kubelet_.config();
-  Duration delay = config.backoff_initial;
-  for (int i = 1; i < s.failures && delay < config.backoff_max; ++i) delay = delay * 2;
-  if (delay > config.backoff_max) delay = config.backoff_max;
-  const std::string container = s.stage == 2 ? "cuda-validation" : "plugin-validation";
+  const Duration delay = restart_backoff(kubelet_.config(), s.failures);
   if (s.failures == 1) {
     api_.set_pod_phase(s.validator, PodPhase::Pending, "Init:Error");
   } else {
     api_.set_pod_phase(s.validator, PodPhase::Pending, "Init:CrashLoopBackOff");
     api_.emit(EventType::Warning, "BackOff", ApiServer::ref(rec.pod),
-              "Back-off restarting failed container " + container + " in pod " + kubelet_pod_ref(rec.pod), "kubelet");
+              restart_backoff_message(s.stage == 2 ? "cuda-validation" : "plugin-validation", rec.pod), "kubelet");
   }
   api_.sim().schedule(delay, [this, node, pod = s.validator, uid = s.validator_uid] {
     if (!validator_alive(node, pod, uid)) return;

@@ -177,6 +177,16 @@ std::string kubelet_pod_ref(const Pod& pod) {
   return pod.meta.name + "_" + pod.meta.ns + "(" + pod.meta.uid + ")";
 }
 
+Duration restart_backoff(const KubeletConfig& config, int exits) {
+  Duration delay = config.backoff_initial;
+  for (int i = 1; i < exits && delay < config.backoff_max; ++i) delay = delay * 2;
+  return delay > config.backoff_max ? config.backoff_max : delay;
+}
+
+std::string restart_backoff_message(const std::string& container, const Pod& pod) {
+  return "Back-off restarting failed container " + container + " in pod " + kubelet_pod_ref(pod);
+}
+
 Kubelet::Kubelet(ApiServer& api, KubeletConfig config) : api_(api), config_(std::move(config)) {
   api_.on_pod_bound.push_back([this](PodId id) { on_bound(id); });
   api_.on_node.push_back([this](NodeId id, NodeChange ch) { on_node(id, ch); });
@@ -468,9 +478,7 @@ void Kubelet::container_exited(PodId id) {
   if (api_.now() - rt.started_at >= config_.backoff_reset) rt.exits = 0;
   ++rt.exits;
   ++rec.pod.status.restart_count;
-  Duration delay = config_.backoff_initial;
-  for (int i = 1; i < rt.exits && delay < config_.backoff_max; ++i) delay = delay * 2;
-  if (delay > config_.backoff_max) delay = config_.backoff_max;
+  const Duration delay = restart_backoff(config_, rt.exits);
   rt.backoff = delay;
   rt.exited_at = api_.now();
   api_.set_pod_phase(id, PodPhase::Running, "CrashLoopBackOff");  // phase stays Running, as kubectl shows it
@@ -494,7 +502,7 @@ void Kubelet::backoff_sync(PodId id) {
   }
   const std::string& name = rec.pod.spec.containers.empty() ? std::string() : rec.pod.spec.containers.front().name;
   api_.emit(EventType::Warning, "BackOff", ApiServer::ref(rec.pod),
-            "Back-off restarting failed container " + name + " in pod " + kubelet_pod_ref(rec.pod), kSource);
+            restart_backoff_message(name, rec.pod), kSource);
   rt.timer = api_.sim().schedule(resync_interval(rec.node), [this, id] { backoff_sync(id); });
 }
 

@@ -71,6 +71,12 @@ ContainerRun container_run(const Pod& pod);
 // "gpu-pod_default(<uid>)": format.Pod as the kubelet prints pods in events.
 std::string kubelet_pod_ref(const Pod& pod);
 
+// The restart back-off after a container's `exits`-th failed run in a row: backoff_initial
+// doubling up to backoff_max (the kubelet's crash-loop back-off, init containers included).
+engine::Duration restart_backoff(const KubeletConfig& config, int exits);
+// The BackOff event's text while a failed container waits out its back-off.
+std::string restart_backoff_message(const std::string& container, const Pod& pod);
+
 class Kubelet {
  public:
   Kubelet(ApiServer& api, KubeletConfig config = {});
