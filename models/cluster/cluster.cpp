@@ -111,6 +111,7 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
     security_groups.put(std::move(primary));
   }
   eks.set_cluster_security_group(spec_.primary_security_group);
+  if (auto vpc = aws::parse_ipv4_block(spec_.vpc_cidr)) api.services().set_cidr(k8s::eks_default_service_cidr(vpc->first));
   ec2.on_running.push_back([this](aws::Instance& i) { on_instance_running(i); });
   ec2.on_terminated.push_back([this](aws::Instance& i) { on_instance_terminated(i); });
   eks.on_labels_or_taints_changed.push_back([this](aws::ManagedNodegroup& ng) { on_labels_or_taints_changed(ng); });
@@ -160,6 +161,7 @@ void Cluster::gpu_operator_version_hint(const AddonSpec& addon) {
 void Cluster::start() {
   starting_ = true;
   install_system_config_maps(*this);
+  install_system_services(*this);
   for (const auto& a : spec_.addons) {
     addons->install(a.name, a.version, a.values, a.release_name, a.ns);
     if (a.name == "gpuOperator") gpu_operator_version_hint(a);

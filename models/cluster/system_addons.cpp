@@ -77,6 +77,15 @@ void install_system_config_maps(Cluster& c) {
     c.api.put_config_map("kube-system", "aws-auth", {{"mapRoles", map_roles_yaml(s.access.map_roles)}});
 }
 
+void install_system_services(Cluster& c) {
+  const ClusterSpec& s = c.spec();
+  k8s::ServiceRegistry& services = c.api.services();
+  c.api.apply_service(k8s::kubernetes_service(services.address_at(1)));
+  c.api.apply_service(k8s::eks_extension_metrics_api_service());
+  // Auto Mode runs DNS on each node, not as the CoreDNS add-on: no kube-dns Service.
+  if (s.mode != "auto" && installed(s, "coredns")) c.api.apply_service(k8s::kube_dns_service(services.address_at(10)));
+}
+
 void install_system_daemonsets(Cluster& c) {
   const ClusterSpec& s = c.spec();
   if (s.mode == "auto") return;
@@ -103,7 +112,10 @@ void install_system_deployments(Cluster& c) {
     pdb.max_unavailable = 1;
     disruption_controller(c).apply(std::move(pdb));
   }
-  if (installed(s, "metrics-server")) c.deployments->apply(k8s::metrics_server_deployment());
+  if (installed(s, "metrics-server")) {
+    c.deployments->apply(k8s::metrics_server_deployment());
+    c.api.apply_service(k8s::metrics_server_service());
+  }
   if (s.autoscaler.kind == "clusterAutoscaler")
     c.autoscaler_deployment = c.deployments->apply(k8s::cluster_autoscaler_deployment(s.kubernetes_minor));
   else if (s.autoscaler.kind == "karpenter") {
@@ -113,6 +125,7 @@ void install_system_deployments(Cluster& c) {
       d.meta.ns = ns->second;
       c.api.add_system_namespace(d.meta.ns);
     }
+    c.api.apply_service(k8s::karpenter_service(karpenter_version(s), d.meta.ns));
     c.autoscaler_deployment = c.deployments->apply(std::move(d));
   }
 }

@@ -9,6 +9,9 @@ class Cluster;
 // ConfigMaps the cluster has from its creation: CoreDNS's Corefile (with the add-on), and
 // kube-system/aws-auth when the scenario declares its mapRoles.
 void install_system_config_maps(Cluster& c);
+// Services the cluster has from its creation: default/kubernetes, eks-extension-metrics-api, and
+// kube-dns with the CoreDNS add-on.
+void install_system_services(Cluster& c);
 // DaemonSets first (before the nodes exist, as on a cluster that had them since creation).
 void install_system_daemonsets(Cluster& c);
 // Deployments once the starting nodes are there: CoreDNS, metrics-server, and the Cluster

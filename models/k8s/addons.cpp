@@ -172,6 +172,7 @@ std::vector<std::size_t> AddonController::install(const std::string& addon, cons
     kubelet_.init_wait = [this](PodId id) { return gpu_operator_->init_wait(id); };
     if (deployments_)
       for (auto& d : objects.deployments) deployments_->apply(std::move(d));
+    for (auto& s : objects.services) api_.apply_service(std::move(s));
     std::vector<std::size_t> out;
     for (auto& [ds, op] : objects.daemon_sets) out.push_back(daemon_sets_.apply(std::move(ds)));
     return out;

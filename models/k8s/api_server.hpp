@@ -17,6 +17,7 @@
 
 #include "models/k8s/admission.hpp"
 #include "models/k8s/objects.hpp"
+#include "models/k8s/services.hpp"
 #include "models/k8s/workloads.hpp"
 #include "sim/engine/event_log.hpp"
 #include "sim/engine/rng.hpp"
@@ -140,6 +141,12 @@ class ApiServer {
     return it == config_map_meta_.end() ? nullptr : &it->second;
   }
 
+  // Services and their ClusterIPs.
+  ServiceRegistry& services() { return services_; }
+  const ServiceRegistry& services() const { return services_; }
+  // Creates or replaces a Service, its address drawn from the allocator's own stream.
+  const Service& apply_service(Service s) { return services_.apply(std::move(s), rng_.get("k8s/service-ips"), now()); }
+
   // --- events (all components emit through here, so the object reference is uniform)
   void emit(engine::EventType type, std::string_view reason, const engine::ObjectRef& object, std::string_view message,
             std::string_view source);
@@ -200,6 +207,7 @@ class ApiServer {
   std::vector<std::string> system_namespaces_{"kube-system"};
   std::map<std::string, std::map<std::string, std::string>> config_maps_;
   std::map<std::string, ObjectMeta> config_map_meta_;
+  ServiceRegistry services_;
   std::uint64_t uid_counter_ = 0;
   Admission admission_;
 };

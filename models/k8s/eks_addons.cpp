@@ -225,4 +225,62 @@ bool any_replica_running(const ApiServer& api, const DeploymentController& deplo
   return false;
 }
 
+Service kubernetes_service(const std::string& cluster_ip) {
+  Service s;
+  s.meta.name = "kubernetes";
+  s.meta.ns = "default";
+  s.meta.labels = {{"component", "apiserver"}, {"provider", "kubernetes"}};
+  s.cluster_ip = cluster_ip;
+  s.ports = {ServicePort{"https", "TCP", 443, "443", 0}};
+  return s;
+}
+
+Service kube_dns_service(const std::string& cluster_ip) {
+  Service s;
+  s.meta.name = "kube-dns";
+  s.meta.ns = kSystem;
+  s.meta.labels = {{"eks.amazonaws.com/component", "kube-dns"},
+                   {"k8s-app", "kube-dns"},
+                   {"kubernetes.io/cluster-service", "true"},
+                   {"kubernetes.io/name", "CoreDNS"}};
+  s.meta.annotations = {{"prometheus.io/port", "9153"}, {"prometheus.io/scrape", "true"}};
+  s.cluster_ip = cluster_ip;
+  s.selector = {{"k8s-app", "kube-dns"}};
+  // The metrics port is listed since aws/containers-roadmap#2177 was fixed.
+  s.ports = {ServicePort{"dns", "UDP", 53, "53", 0}, ServicePort{"dns-tcp", "TCP", 53, "53", 0},
+             ServicePort{"metrics", "TCP", 9153, "9153", 0}};
+  return s;
+}
+
+Service eks_extension_metrics_api_service() {
+  Service s;
+  s.meta.name = "eks-extension-metrics-api";
+  s.meta.ns = kSystem;
+  s.ports = {ServicePort{"", "TCP", 443, "", 0}};
+  return s;
+}
+
+Service metrics_server_service() {
+  Service s;
+  s.meta.name = "metrics-server";
+  s.meta.ns = kSystem;
+  s.meta.labels = {{"app.kubernetes.io/name", "metrics-server"}, {"app.kubernetes.io/instance", "metrics-server"}};
+  s.selector = s.meta.labels;
+  s.ports = {ServicePort{"https", "TCP", 443, "https", 0}};
+  return s;
+}
+
+Service karpenter_service(const std::string& version, const std::string& ns) {
+  Service s;
+  s.meta.name = "karpenter";
+  s.meta.ns = ns;
+  s.selector = {{"app.kubernetes.io/name", "karpenter"}, {"app.kubernetes.io/instance", "karpenter"}};
+  s.meta.labels = s.selector;
+  s.meta.labels["helm.sh/chart"] = "karpenter-" + version;
+  s.meta.labels["app.kubernetes.io/version"] = version;
+  s.meta.labels["app.kubernetes.io/managed-by"] = "Helm";
+  s.ports = {ServicePort{"http-metrics", "TCP", 8080, "http-metrics", 0}};
+  return s;
+}
+
 }  // namespace eksim::k8s

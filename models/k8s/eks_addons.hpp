@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "models/k8s/services.hpp"
 #include "models/k8s/workloads.hpp"
 
 namespace eksim::k8s {
@@ -44,5 +45,18 @@ Deployment karpenter_deployment(const std::string& version = "1.14.1");
 class ApiServer;
 class DeploymentController;
 bool any_replica_running(const ApiServer& api, const DeploymentController& deployments, std::size_t index);
+
+// The Services that come with them. Addresses are the ServiceRegistry's: cluster_ip is set only
+// where the installer picks one (kube-dns at the CIDR's .10).
+// default/kubernetes: the API server's own, at the CIDR's first address.
+Service kubernetes_service(const std::string& cluster_ip);
+// kube-system/kube-dns of the CoreDNS add-on, at the CIDR's .10 (kubelet's clusterDNS).
+Service kube_dns_service(const std::string& cluster_ip);
+// kube-system/eks-extension-metrics-api, which EKS creates with every cluster (listed with no
+// selector, 443/TCP).
+Service eks_extension_metrics_api_service();
+Service metrics_server_service();
+// The Karpenter chart's Service (templates/service.yaml): its metrics port, 8080.
+Service karpenter_service(const std::string& version, const std::string& ns);
 
 }  // namespace eksim::k8s

@@ -86,6 +86,21 @@ GpuOperatorObjects build_gpu_operator(const std::string& version, const FlatValu
         "gpu-operator", ns, c,
         tolerations_or(v, "operator.tolerations", {tol("node-role.kubernetes.io/control-plane", "Equal", "", kNoSchedule)})));
   }
+  // The operator's metrics Service and dcgm-exporter's (assets/state-*/0*_service.yaml), both
+  // annotated prometheus.io/scrape and selecting the pods by their app label. The operator
+  // creates them while reconciling ClusterPolicy; eksim puts them in with its DaemonSets.
+  auto metrics_service = [&](const std::string& name, const std::string& port_name, int port) {
+    Service s;
+    s.meta.name = name;
+    s.meta.ns = ns;
+    s.meta.labels = {{"app", name}};
+    s.meta.annotations = {{"prometheus.io/scrape", "true"}};
+    s.selector = {{"app", name}};
+    s.ports = {ServicePort{port_name, "TCP", port, std::to_string(port), 0}};
+    out.services.push_back(std::move(s));
+  };
+  metrics_service("gpu-operator", "gpu-operator-metrics", 8080);
+  if (get_bool(v, "dcgmExporter.enabled", true)) metrics_service("nvidia-dcgm-exporter", "gpu-metrics", 9400);
   // The NFD subchart (node-feature-discovery.*): master and gc tolerate the control-plane taint
   // only (their values' defaults), the worker also nvidia.com/gpu (the GPU Operator's override).
   const std::string nfd = release + "-node-feature-discovery";

@@ -9,6 +9,7 @@
 
 #include "models/k8s/addons.hpp"
 #include "models/k8s/gpu_operator.hpp"
+#include "models/k8s/services.hpp"
 #include "models/k8s/workloads.hpp"
 
 namespace eksim::k8s {
@@ -16,6 +17,8 @@ namespace eksim::k8s {
 struct GpuOperatorObjects {
   std::vector<std::pair<DaemonSet, GpuOperand>> daemon_sets;  // the NFD worker is GpuOperand::None
   std::vector<Deployment> deployments;
+  // assets/state-operator-metrics (gpu-operator, 8080) and state-dcgm-exporter (9400).
+  std::vector<Service> services;
   bool driver_enabled = true;   // driver.enabled
   bool toolkit_enabled = true;  // toolkit.enabled
   GpuOperatorTimings timings;   // the driver's startup probe from driver.startupProbe.*

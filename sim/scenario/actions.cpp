@@ -215,6 +215,9 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
     } else if (const auto* ns = std::get_if<NamespaceObject>(&m.object)) {
       auto& list = c.api.namespaces();
       if (std::find(list.begin(), list.end(), ns->meta.name) == list.end()) list.push_back(ns->meta.name);
+    } else if (const auto* svc = std::get_if<k8s::Service>(&m.object)) {
+      if (auto why = c.api.services().refusal(*svc)) warn(c, {"Service", svc->meta.ns, svc->meta.name}, "Invalid", *why, "kubectl");
+      else c.api.apply_service(*svc);
     } else if (m.kind == "PodDisruptionBudget") {
       apply_pdb(c, std::get<RawObject>(m.object));
     } else if (m.kind == "ConfigMap") {

@@ -11,6 +11,7 @@
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/k8s_syntax.hpp"
 #include "sim/scenario/pod_spec_decoding.hpp"
+#include "sim/scenario/service_manifest.hpp"
 
 namespace eksim::scenario {
 
@@ -210,6 +211,9 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
     top.allow({"spec", "status"});
     top.finish();
     m.object = std::move(ns);
+  } else if (m.kind == "Service") {
+    k8s::ObjectMeta meta = object_meta(ctx, v, top.get("metadata"), NameRule::Label, true);
+    m.object = decode_service(ctx, v, top, std::move(meta));
   } else if (m.kind == "Deployment" || m.kind == "DaemonSet" || m.kind == "Job") {
     k8s::ObjectMeta meta = object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
     auto spec_v = top.get("spec");

@@ -8,7 +8,7 @@
 //   "spec.containers[0].imagee"; did you mean "image"?
 // The first problem found is reported (the API server lists them all), located at the YAML node.
 //
-// Pod, Deployment, Job, DaemonSet and Namespace become model structs; every other kind the API
+// Pod, Deployment, Job, DaemonSet, Namespace and Service become model structs; every other kind the API
 // knows (NodePool, EC2NodeClass, NodeClass, PodDisruptionBudget, PriorityClass, ConfigMap, ...)
 // is checked for apiVersion/kind only and kept as a RawObject for the component that models it.
 // How long a container runs is not decided here: command, args and annotations are kept as
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "models/k8s/objects.hpp"
+#include "models/k8s/services.hpp"
 #include "models/k8s/workloads.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
@@ -36,7 +37,7 @@ struct RawObject {
 struct Manifest {
   std::string api_version, kind;
   Location where;  // of the object
-  std::variant<k8s::Pod, k8s::Deployment, k8s::Job, k8s::DaemonSet, NamespaceObject, RawObject> object;
+  std::variant<k8s::Pod, k8s::Deployment, k8s::Job, k8s::DaemonSet, NamespaceObject, k8s::Service, RawObject> object;
 };
 
 // list_or_object: the scenario's `manifests:` value (a list of inline objects and {file: path}

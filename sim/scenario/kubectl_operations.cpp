@@ -40,7 +40,7 @@ std::optional<k8s::NodeId> live_node(Cluster& c, const std::string& name) {
 
 const std::vector<std::string>& deletable_kinds() {
   static const std::vector<std::string> kinds{"Pod",       "Deployment",   "ReplicaSet", "Job",       "DaemonSet",
-                                              "ConfigMap", "PodDisruptionBudget",       "Namespace", "Node",
+                                              "ConfigMap", "Service",   "PodDisruptionBudget",   "Namespace", "Node",
                                               "NodePool",  "NodeClaim",    "EC2NodeClass", "NodeClass"};
   return kinds;
 }
@@ -135,6 +135,10 @@ std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, 
   if (kind == "ConfigMap") {
     // Pods that mount it keep the files they read at start; a pod starting later finds none.
     if (!c.api.delete_config_map(ns, name)) return not_found(kind, name);
+    return std::nullopt;
+  }
+  if (kind == "Service") {
+    if (!c.api.services().remove(ns, name)) return not_found(kind, name);
     return std::nullopt;
   }
   if (kind == "PodDisruptionBudget") {

@@ -117,6 +117,16 @@ void keep_metadata(Session& session, const ResourceType& t, const std::string& n
   session.store().set_metadata(store_type(t), object_key(ns, name), meta);
 }
 
+// The Service allocator's refusal of an address asked for (out of range, taken, changed), as
+// kube-apiserver answers it: 422 Invalid.
+std::optional<HttpResponse> service_refusal(Session& session, const std::vector<scenario::Manifest>& manifests) {
+  for (const auto& m : manifests)
+    if (const auto* svc = std::get_if<k8s::Service>(&m.object))
+      if (auto why = session.cluster().api.services().refusal(*svc))
+        return status_error(422, "Invalid", *why, {{"name", svc->meta.name}, {"kind", "services"}});
+  return std::nullopt;
+}
+
 HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, json body, int created_code = 201) {
   const ResourceType& t = *p.type;
   if (!body.contains("kind")) body["kind"] = t.kind;
@@ -143,6 +153,7 @@ HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, 
     if (scenario::pods_at_once(m) > scenario::kMaxPods)
       return status_error(422, "Invalid", "eksim: " + t.kind + " \"" + name + "\" asks for " + std::to_string(scenario::pods_at_once(m)) +
                                               " pods at once; eksim simulates at most " + std::to_string(scenario::kMaxPods));
+  if (auto bad = service_refusal(session, manifests)) return *bad;
   if (req.param("dryRun") == "All") return json_response(body, created_code);
   std::string ns = t.namespaced ? body["metadata"]["namespace"].get<std::string>() : "";
   keep_metadata(session, t, ns, name, body);
@@ -206,9 +217,11 @@ HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, 
     if (client_fields(before)["spec"]["template"] != client_fields(after)["spec"]["template"])
       ignored.push_back("Deployment template changes are not rolled out by eksim; only spec.replicas is applied");
     session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
-  } else if (t.kind == "NodePool" || t.kind == "EC2NodeClass" || t.kind == "NodeClass" || t.kind == "ConfigMap") {
+  } else if (t.kind == "NodePool" || t.kind == "EC2NodeClass" || t.kind == "NodeClass" || t.kind == "ConfigMap" ||
+             t.kind == "Service") {
     std::vector<scenario::Manifest> manifests;
     if (!decode(client_fields(after), manifests, err)) return err;
+    if (auto bad = service_refusal(session, manifests)) return *bad;
     keep_metadata(session, t, p.ns, p.name, after);
     session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
   } else {

@@ -23,6 +23,7 @@ void ObjectStore::sync(const Cluster& cluster, const TimeBase& time) {
   render_nodes(ctx, now["nodes"]);
   render_namespaces(ctx, now["namespaces"]);
   render_config_maps(ctx, now["configmaps"]);
+  render_services(ctx, now["services"]);
   render_leases(ctx, now["coordination.k8s.io/leases"]);
   render_events(ctx, now["events"], now["events.k8s.io/events"]);
   render_workloads(ctx, now["apps/deployments"], now["apps/replicasets"], now["apps/daemonsets"], now["batch/jobs"]);

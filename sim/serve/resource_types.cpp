@@ -22,6 +22,7 @@ const std::vector<ResourceType>& resource_types() {
       {"", "v1", "events", "event", "Event", true, {"ev"}, kReadOnly, {}},
       {"", "v1", "namespaces", "namespace", "Namespace", false, {"ns"}, kAll, {}},
       {"", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, kAll, {}},
+      {"", "v1", "services", "service", "Service", true, {"svc"}, kAll, {"all"}},
       {"apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, kAll, {"all"}},
       {"apps", "v1", "replicasets", "replicaset", "ReplicaSet", true, {"rs"}, kReadDelete, {"all"}},
       {"apps", "v1", "daemonsets", "daemonset", "DaemonSet", true, {"ds"}, kAll, {"all"}},

@@ -119,6 +119,27 @@ json names_of(const json& containers, const char* key) {
   return join(v);
 }
 
+// kubectl's printService: EXTERNAL-IP is <none> for a ClusterIP Service, <pending> for a
+// LoadBalancer with no ingress yet; PORT(S) is port[:nodePort]/protocol joined by commas.
+json service_cells(const json& o, std::int64_t now_us) {
+  const json& spec = field(o, {"spec"});
+  const std::string type = str(field(spec, {"type"}));
+  std::string external = "<none>";
+  if (type == "ExternalName") external = str(field(spec, {"externalName"}));
+  else if (type == "LoadBalancer") external = "<pending>";
+  std::vector<std::string> ports;
+  for (const auto& p : field(spec, {"ports"})) {
+    std::string text = std::to_string(p.value("port", 0));
+    if (p.contains("nodePort")) text += ":" + std::to_string(p.value("nodePort", 0));
+    ports.push_back(text + "/" + p.value("protocol", "TCP"));
+  }
+  std::vector<std::string> sel;
+  for (const auto& [k, v] : field(spec, {"selector"}).items()) sel.push_back(k + "=" + str(v));
+  const std::string ip = type == "ExternalName" ? "<none>" : str(field(spec, {"clusterIP"}));
+  return json::array({str(field(o, {"metadata", "name"})), type, ip, external, ports.empty() ? "<none>" : join(ports),
+                      age(o, now_us), sel.empty() ? "<none>" : join(sel)});
+}
+
 std::string selector_text(const json& sel) {
   std::vector<std::string> v;
   for (const auto& [k, val] : field(sel, {"matchLabels"}).items()) v.push_back(k + "=" + str(val));
@@ -152,6 +173,9 @@ std::vector<TableColumn> table_columns(const std::string& kind) {
             c("Name", "string", 1, "name")};
   if (kind == "Namespace") return {c("Name", "string", 0, "name"), c("Status", "string"), c("Age", "string")};
   if (kind == "ConfigMap") return {c("Name", "string", 0, "name"), c("Data", "integer"), c("Age", "string")};
+  if (kind == "Service")
+    return {c("Name", "string", 0, "name"), c("Type", "string"), c("Cluster-IP", "string"), c("External-IP", "string"),
+            c("Port(s)", "string"), c("Age", "string"), c("Selector", "string", 1)};
   if (kind == "Deployment")
     return {c("Name", "string", 0, "name"), c("Ready", "string"), c("Up-to-date", "string"), c("Available", "string"),
             c("Age", "string"), c("Containers", "string", 1), c("Images", "string", 1), c("Selector", "string", 1)};
@@ -189,6 +213,7 @@ json table_cells(const std::string& kind, const json& o, std::int64_t now_us) {
   if (kind == "Event") return event_cells(o, now_us);
   if (kind == "Namespace") return json::array({name, str(field(o, {"status", "phase"})), age(o, now_us)});
   if (kind == "ConfigMap") return json::array({name, field(o, {"data"}).size(), age(o, now_us)});
+  if (kind == "Service") return service_cells(o, now_us);
   const json& tmpl_containers = field(o, {"spec", "template", "spec", "containers"});
   if (kind == "Deployment") {
     int replicas = field(o, {"spec", "replicas"}).is_number() ? field(o, {"spec", "replicas"}).get<int>() : 1;

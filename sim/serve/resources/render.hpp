@@ -33,6 +33,8 @@ void render_namespaces(const RenderContext& ctx, ObjectMap& out);
 void render_config_maps(const RenderContext& ctx, ObjectMap& out);
 // Every namespace the API server lists, the built-in kube-node-lease and kube-public included.
 std::vector<std::string> namespace_names(const Cluster& cluster);
+// core/v1 Services and the addresses their allocator gave.
+void render_services(const RenderContext& ctx, ObjectMap& out);
 // core/v1 Events; events.k8s.io/v1 Events are the same series in the newer shape.
 void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_k8s_io);
 void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMap& replicasets, ObjectMap& daemonsets,

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "sim/scenario/scenario.hpp"
@@ -404,6 +405,55 @@ TEST(ApiHandlerAwsAuth, DeclaredMapRolesAreServedAsAwsAuth) {
             "  - system:nodes\n"
             "  rolearn: arn:aws:iam::123456789012:role/KarpenterNodeRole-myeks\n"
             "  username: system:node:{{EC2PrivateDNSName}}\n");
+}
+
+TEST_F(ApiHandler, ServicesOfANewClusterAndAppliedOnes) {
+  // EKS's own: kubernetes at the Service CIDR's first address, kube-dns at .10 (lab 000's VPC is
+  // 192.168.0.0/16, so the CIDR is 10.100.0.0/16), eks-extension-metrics-api from the dynamic range.
+  json table = parse(call("GET", "/api/v1/services", "", "application/json", kTableAccept));
+  std::map<std::string, json> rows;
+  for (const auto& row : table["rows"]) rows[row["cells"][0].get<std::string>()] = row["cells"];
+  ASSERT_TRUE(rows.count("kubernetes") && rows.count("kube-dns") && rows.count("eks-extension-metrics-api")) << table.dump();
+  EXPECT_EQ(rows["kubernetes"][1], "ClusterIP");
+  EXPECT_EQ(rows["kubernetes"][2], "10.100.0.1");
+  EXPECT_EQ(rows["kubernetes"][3], "<none>");
+  EXPECT_EQ(rows["kubernetes"][4], "443/TCP");
+  EXPECT_EQ(rows["kube-dns"][2], "10.100.0.10");
+  EXPECT_EQ(rows["kube-dns"][4], "53/UDP,53/TCP,9153/TCP");
+  EXPECT_EQ(rows["kube-dns"][6], "k8s-app=kube-dns");
+  EXPECT_EQ(rows["eks-extension-metrics-api"][6], "<none>");
+  EXPECT_EQ(rows["eks-extension-metrics-api"][2].get<std::string>().rfind("10.100.", 0), 0u);
+
+  // `kubectl expose`-style Service: a ClusterIP drawn for it, a NodePort one with its node port.
+  HttpResponse created = call("POST", "/api/v1/namespaces/default/services",
+                              R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"web"},)"
+                              R"("spec":{"type":"NodePort","selector":{"app":"web"},"ports":[{"port":80,"targetPort":8080}]}})");
+  ASSERT_EQ(created.status, 201) << created.body;
+  json web = parse(call("GET", "/api/v1/namespaces/default/services/web"));
+  EXPECT_EQ(web["spec"]["ports"][0]["targetPort"], 8080);
+  EXPECT_GE(web["spec"]["ports"][0]["nodePort"].get<int>(), 30000);
+  EXPECT_NE(web["spec"]["clusterIP"], "");
+  // An address another Service holds is refused with the allocator's words; nothing is created.
+  HttpResponse taken = call("POST", "/api/v1/namespaces/default/services",
+                            R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"dns2"},)"
+                            R"("spec":{"clusterIP":"10.100.0.10","ports":[{"port":53}]}})");
+  EXPECT_EQ(taken.status, 422);
+  EXPECT_NE(parse(taken)["message"].get<std::string>().find("provided IP is already allocated"), std::string::npos);
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/default/services/dns2").status, 404);
+  EXPECT_EQ(call("DELETE", "/api/v1/namespaces/default/services/web").status, 200);
+  EXPECT_EQ(call("GET", "/api/v1/namespaces/default/services/web").status, 404);
+}
+
+TEST(ApiHandlerKarpenterService, TheChartsServiceIsInKarpentersNamespace) {
+  // Lab 002 installs Karpenter into "karpenter"; `kubectl get all -n karpenter` lists service/karpenter.
+  Served lab("scenarios/karpenter/lab002-sg-tagged-later.yaml");
+  json svc = json::parse(lab.call("GET", "/api/v1/namespaces/karpenter/services/karpenter").body);
+  EXPECT_EQ(svc["spec"]["ports"][0]["port"], 8080);
+  EXPECT_EQ(svc["spec"]["ports"][0]["targetPort"], "http-metrics");
+  EXPECT_EQ(svc["spec"]["selector"]["app.kubernetes.io/name"], "karpenter");
+  EXPECT_EQ(svc["metadata"]["labels"]["app.kubernetes.io/managed-by"], "Helm");
+  // Its VPC is 10.0.0.0/16 (as eksctl's), so EKS gave the cluster 172.20.0.0/16.
+  EXPECT_EQ(svc["spec"]["clusterIP"].get<std::string>().rfind("172.20.", 0), 0u);
 }
 
 }  // namespace
