@@ -106,6 +106,7 @@ std::string nvidia_smi_on_node(const Cluster& c, const k8s::NodeRecord& node, st
 std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s::Container& container,
                           std::int64_t unix_us_of_sim0) {
   if (!pod.node.valid()) return "";
+  if (auto karpenter = karpenter_controller_log(c, pod, container, unix_us_of_sim0)) return *karpenter;
   if (runs_nvidia_smi(container)) {
     std::int64_t started = unix_us_of_sim0 + pod.pod.status.started_at.value_or(c.sim.now()).us;
     return nvidia_smi_on_node(c, c.api.node(pod.node), started);

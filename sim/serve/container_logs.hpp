@@ -5,6 +5,7 @@
 // lines the models logged for it (ContainerLog events: NCCL's retries, c10d's name-resolution and
 // store errors, the watchdog); other commands print nothing eksim knows about.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "models/cluster/cluster.hpp"
@@ -36,5 +37,11 @@ std::string nvidia_smi_on_node(const Cluster& cluster, const k8s::NodeRecord& no
 // The log of a pod's container from its command and node; unix_us_of_sim0 anchors the date line.
 std::string container_log(const Cluster& cluster, const k8s::PodRecord& pod, const k8s::Container& container,
                           std::int64_t unix_us_of_sim0);
+
+// A Karpenter controller pod's log (karpenter_logs.cpp): the start-up lines both replicas print,
+// and for the leader the lease it took and what the controller logged since; nullopt for any
+// other container.
+std::optional<std::string> karpenter_controller_log(const Cluster& cluster, const k8s::PodRecord& pod,
+                                                    const k8s::Container& container, std::int64_t unix_us_of_sim0);
 
 }  // namespace eksim::serve

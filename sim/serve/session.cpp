@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/autoscaling/karpenter/controller.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/serve/api_handler.hpp"
 
@@ -12,6 +13,9 @@ Session::Session(std::unique_ptr<scenario::Scenario> scenario, std::optional<std
   scenario::RunOptions options;
   options.seed = seed;
   run_ = scenario::start_run(*scenario_, options);
+  // Karpenter's controller log has a reader here (kubectl logs); a batch run keeps none.
+  if (auto* k = dynamic_cast<autoscaling::karpenter::Controller*>(run_.cluster->find_controller("karpenter")))
+    k->controller_log().enable();
   sim0_unix_us_ = run_.cluster->start_epoch_seconds() * 1000000;
   // t=0 itself: the manifests applied, the nodes that exist when the lab starts.
   advance_to(engine::SimTime{});

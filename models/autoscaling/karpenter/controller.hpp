@@ -17,6 +17,7 @@
 #include "models/autoscaling/karpenter/instance_types.hpp"
 #include "models/autoscaling/karpenter/nodeclass/discovery.hpp"
 #include "models/autoscaling/karpenter/nodepool.hpp"
+#include "models/autoscaling/karpenter/logging.hpp"
 #include "models/autoscaling/karpenter/provisioning/pending_pods.hpp"
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 #include "models/autoscaling/karpenter/state/cluster.hpp"
@@ -115,6 +116,9 @@ class Controller : public eksim::Controller {
   void rebalance_recommendation(const std::string& instance_id);
 
   const Settings& settings() const { return settings_; }
+  // The leader's controller log (logging.hpp); eksim serve enables it before the run.
+  ControllerLog& controller_log() { return controller_log_; }
+  const ControllerLog& controller_log() const { return controller_log_; }
   const std::map<std::string, NodePool>& node_pools() const { return pools_; }
   const std::map<std::string, NodeClass>& node_classes() const { return classes_; }
   const std::vector<NodeClaimState>& node_claims() const { return claims_; }
@@ -206,6 +210,16 @@ class Controller : public eksim::Controller {
   std::vector<NodeClaimTemplate> templates(std::vector<k8s::Pod>& daemons);
   // Creates and launches a NodeClaim for a planned claim; returns its index or -1.
   int launch(const PlannedNodeClaim& planned, bool replacement);
+  // The controller log's lines (controller_log.cpp), each where upstream logs it.
+  void log_provisioning(const OrderedPods& pods, const SchedulingResults& res);
+  void log_created(const NodeClaimState& c, const PlannedNodeClaim& planned, bool replacement);
+  void log_launched(const NodeClaimState& c);
+  void log_registered(const NodeClaimState& c);
+  void log_initialized(const NodeClaimState& c, const k8s::NodeRecord& rec);
+  void log_disrupting(const std::vector<std::size_t>& candidates, const std::string& reason,
+                      const std::vector<PlannedNodeClaim>& replacements);
+  void log_tainted(const NodeClaimState& c);
+  void log_deleted(const NodeClaimState& c);
   // Liveness: deletes the NodeClaim if it has not registered within the registration timeout.
   void start_liveness(const std::string& name);
   void on_instance_running(aws::Instance& inst);
@@ -296,6 +310,8 @@ class Controller : public eksim::Controller {
 
   Cluster& c_;
   Settings settings_;
+  ControllerLog controller_log_;
+  std::string provisioner_log_context_;  // this pass's reconcile, for its "created nodeclaim" lines
   std::map<std::string, NodePool> pools_;
   std::map<std::string, NodeClass> classes_;
   std::map<std::string, std::vector<InstanceTypeInfo>> types_by_class_;

@@ -215,6 +215,7 @@ void Controller::disrupt() {
     // executeCommand: the candidate is tainted karpenter.sh/disrupted:NoSchedule before any
     // replacement is launched, so that nothing new schedules onto it meanwhile.
     set_disrupted_taint(c->node_name, true);
+    log_disrupting({index}, reason, replacements);
     if (replacements.empty()) {
       event(EventType::Normal, "DisruptionTerminating", {"Node", "", c->node_name}, "Disrupting Node: " + reason);
       event(EventType::Normal, "DisruptionTerminating", claim_ref(c->name), "Disrupting NodeClaim: " + reason);

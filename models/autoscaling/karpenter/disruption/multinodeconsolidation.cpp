@@ -66,6 +66,7 @@ bool Controller::multi_node_consolidation(SimTime now) {
   if (now < pending_multi_->validate_at) return true;
   pending_multi_.reset();
   const std::string reason = "Underutilized";
+  log_disrupting(best->candidates, reason, best->replacement);
   if (best->replacement.empty()) {
     for (std::size_t index : best->candidates) {
       NodeClaimState& c = claims_[index];

@@ -243,6 +243,7 @@ void Controller::provision() {
   k8s::SchedulerOptions opts;
   opts.version.minor = c_.spec().kubernetes_minor;
   SchedulingResults res = solve(pods, existing, tmpls, domain(), opts);
+  log_provisioning(pods, res);
   // Karpenter's event recorder dedupes per pod (Nominated and FailedScheduling carry the pod UID
   // as dedupe value; see pod_event).
   std::size_t at = 0;

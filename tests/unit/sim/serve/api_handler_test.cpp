@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/pod_exec.hpp"
@@ -454,6 +456,48 @@ TEST(ApiHandlerKarpenterService, TheChartsServiceIsInKarpentersNamespace) {
   EXPECT_EQ(svc["metadata"]["labels"]["app.kubernetes.io/managed-by"], "Helm");
   // Its VPC is 10.0.0.0/16 (as eksctl's), so EKS gave the cluster 172.20.0.0/16.
   EXPECT_EQ(svc["spec"]["clusterIP"].get<std::string>().rfind("172.20.", 0), 0u);
+}
+
+TEST(ApiHandlerKarpenterLogs, TheLeaderLogsWhatTheControllersDoTheOtherReplicaOnlyItsStart) {
+  Served lab("scenarios/karpenter/lab002-sg-tagged-later.yaml");
+  lab.call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"10m"})");
+  json pods = json::parse(lab.call("GET", "/api/v1/namespaces/karpenter/pods?labelSelector=app.kubernetes.io%2Fname%3Dkarpenter").body);
+  ASSERT_EQ(pods["items"].size(), 2u);
+  std::vector<std::vector<json>> logs;
+  std::vector<std::string> raw;
+  for (const auto& pod : pods["items"]) {
+    HttpResponse r = lab.call("GET", "/api/v1/namespaces/karpenter/pods/" + pod["metadata"]["name"].get<std::string>() +
+                                         "/log?container=controller");
+    ASSERT_EQ(r.status, 200) << r.body;
+    raw.push_back(r.body);
+    std::vector<json> lines;
+    std::istringstream in(r.body);
+    for (std::string l; std::getline(in, l);) lines.push_back(json::parse(l));
+    logs.push_back(lines);
+  }
+  if (logs[0].size() < logs[1].size()) std::swap(logs[0], logs[1]);
+  const std::vector<json>& leader = logs[0];
+  const std::vector<json>& other = logs[1];
+  // Both: the metrics server, the health probe, the leader-election attempt (zap's key order).
+  ASSERT_EQ(other.size(), 4u);
+  for (const auto& body : raw)  // zap's key order: level, time, logger, message, commit
+    EXPECT_EQ(body.find(R"({"level":"INFO","time":")"), 0u) << body;
+  EXPECT_NE(raw[0].find(R"(","logger":"controller.controller-runtime.metrics","message":"Starting metrics server","commit":")"),
+            std::string::npos);
+  EXPECT_EQ(other[0]["logger"], "controller.controller-runtime.metrics");
+  EXPECT_EQ(other[0]["commit"], "c9c3a48");  // Karpenter 1.8.3
+  EXPECT_EQ(other[3]["message"], "attempting to acquire leader lease karpenter/karpenter-leader-election...");
+  ASSERT_GT(leader.size(), 5u);
+  EXPECT_EQ(leader[4]["message"], "successfully acquired lease karpenter/karpenter-leader-election");
+  std::vector<std::string> messages;
+  for (const auto& l : leader) messages.push_back(l["message"]);
+  for (const char* m : {"found provisionable pod(s)", "computed new nodeclaim(s) to fit pod(s)", "created nodeclaim",
+                        "launched nodeclaim"})
+    EXPECT_NE(std::find(messages.begin(), messages.end(), m), messages.end()) << m;
+  // Times are ISO 8601 with milliseconds.
+  const std::string t = leader.back()["time"];
+  EXPECT_EQ(t.size(), 24u) << t;
+  EXPECT_EQ(t.back(), 'Z');
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ void Controller::delete_claim(NodeClaimState& c, const std::string& reason, bool
   // Termination: taint karpenter.sh/disrupted:NoSchedule, evict what a drain moves, then
   // terminate the instance (its Node goes with it).
   set_disrupted_taint(c.node_name, true);
+  log_tainted(c);
   k8s::NodeRecord& rec = c_.api.node(*node);
   std::vector<k8s::PodId> evict;
   for (k8s::PodId p : rec.pods)

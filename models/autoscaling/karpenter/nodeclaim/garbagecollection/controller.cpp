@@ -15,6 +15,7 @@ void Controller::on_instance_terminated(aws::Instance& inst) {
   ++claims_version_;
   claim_phase_changed(*c);
   c->deleted_at = c_.sim.now();
+  log_deleted(*c);
   trigger();
 }
 

@@ -27,6 +27,7 @@ void Controller::check_initialized(NodeClaimState& c, k8s::NodeRecord& rec) {
   c.phase = NodeClaimPhase::Initialized;
   claim_phase_changed(c);
   c.initialized_at = c_.sim.now();
+  log_initialized(c, rec);
   c.last_pod_event = std::max(c.last_pod_event, c_.sim.now());
   rec.node.meta.labels[kLabelInitialized] = "true";
   in_node_update_ = true;

@@ -148,6 +148,8 @@ int Controller::launch(const PlannedNodeClaim& planned, bool replacement) {
   a.description = "launched nodeclaim " + c.name + " instance-type=" + c.instance_type + " zone=" + c.zone +
                   " capacity-type=" + ct + " provider-id=aws:///" + c.zone + "/" + c.instance_id;
   c_.log.record_activity(std::move(a));
+  log_created(c, planned, replacement);
+  log_launched(c);
   const std::size_t idx = add_claim(c);
   start_liveness(c.name);
   return static_cast<int>(idx);

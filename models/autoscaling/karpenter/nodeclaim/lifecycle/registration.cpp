@@ -63,6 +63,7 @@ void Controller::on_node(k8s::NodeId id, k8s::NodeChange change) {
     c->node_name = rec.node.meta.name;
     c->node_id = id;
     if (c->phase == NodeClaimPhase::Launched) c->phase = NodeClaimPhase::Registered;
+    log_registered(*c);
     rec.node.meta.labels[kLabelRegistered] = "true";
     in_node_update_ = true;
     c_.api.node_changed(id, k8s::NodeChange::Updated);
