@@ -218,6 +218,7 @@ class Controller : public eksim::Controller {
   void log_initialized(const NodeClaimState& c, const k8s::NodeRecord& rec);
   void log_disrupting(const std::vector<std::size_t>& candidates, const std::string& reason,
                       const std::vector<PlannedNodeClaim>& replacements);
+  void log_interruption(const NodeClaimState& c);
   void log_tainted(const NodeClaimState& c);
   void log_deleted(const NodeClaimState& c);
   // Liveness: deletes the NodeClaim if it has not registered within the registration timeout.

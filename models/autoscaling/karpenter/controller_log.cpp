@@ -139,6 +139,16 @@ void Controller::log_disrupting(const std::vector<std::size_t>& candidates, cons
                            ",\"disrupted-nodes\":" + disrupted + ",\"replacement-nodes\":" + replacing);
 }
 
+void Controller::log_interruption(const NodeClaimState& c) {
+  if (!controller_log_.enabled()) return;
+  // interruption/controller.go deleteNodeClaim: the queue's message and what it does about it.
+  std::string fields = controller_log_.singleton("interruption") + ",\"queue\":" +
+                       json_string(settings_.interruption_queue) + ",\"messageKind\":\"spot_interrupted\",\"NodeClaim\":" +
+                       object_ref(c.name) + ",\"action\":\"CordonAndDrain\"";
+  if (!c.node_name.empty()) fields += ",\"Node\":" + object_ref(c.node_name);
+  controller_log_.info(c_.sim.now(), "initiating delete from interruption message", fields);
+}
+
 void Controller::log_tainted(const NodeClaimState& c) {
   if (!controller_log_.enabled() || c.node_name.empty()) return;
   controller_log_.info(c_.sim.now(), "tainted node",

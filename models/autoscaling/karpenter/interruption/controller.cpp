@@ -18,6 +18,7 @@ void Controller::spot_interruption(const std::string& instance_id) {
   if (!c->node_name.empty())
     event(EventType::Warning, "TerminatingOnInterruption", {"Node", "", c->node_name}, "Interruption triggered termination for the Node");
   if (c->capacity_type == "spot") ice_.mark(c->instance_type, c->zone, "spot", c_.sim.now());
+  log_interruption(*c);
   delete_claim(*c, "Interrupted", true);
   // EC2 reclaims the instance at the end of the notice whether or not the drain finished.
   std::string id = instance_id;

@@ -2,6 +2,8 @@
 // order, with upstream's messages and keys.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include "tests/unit/models/autoscaling/karpenter/karpenter_world.hpp"
@@ -109,6 +111,31 @@ TEST(KarpenterControllerLog, ProvisioningAndConsolidationLines) {
   EXPECT_EQ(deleted_nodes, 4);
   EXPECT_EQ(deleted_claims, 4);
   EXPECT_EQ(find("tainted node")["taint.Key"], "karpenter.sh/disrupted");
+}
+
+TEST(KarpenterControllerLog, SpotInterruptionMessage) {
+  World w;
+  w.k->controller_log().enable();
+  NodePool p;
+  p.name = "spot";
+  p.requirements = {{"node.kubernetes.io/instance-type", "In", {"m5.large"}}, {"karpenter.sh/capacity-type", "In", {"spot"}}};
+  p.consolidate_after = std::nullopt;
+  w.k->apply_node_pool(p);
+  w.pod("x", 500);
+  w.run_to(Duration::minutes(3));
+  const std::string claim = w.claim().name, node = w.claim().node_name;
+  w.k->spot_interruption(w.claim().instance_id);
+  const std::vector<json> lines = lines_of(w);
+  auto it = std::find_if(lines.begin(), lines.end(),
+                         [](const json& l) { return l["message"] == "initiating delete from interruption message"; });
+  ASSERT_NE(it, lines.end());
+  EXPECT_EQ((*it)["controller"], "interruption");
+  EXPECT_EQ((*it)["messageKind"], "spot_interrupted");
+  EXPECT_EQ((*it)["action"], "CordonAndDrain");
+  EXPECT_EQ((*it)["NodeClaim"]["name"], claim);
+  EXPECT_EQ((*it)["Node"]["name"], node);
+  // Termination follows: the node tainted.
+  EXPECT_EQ((*(it + 1))["message"], "tainted node");
 }
 
 TEST(KarpenterControllerLog, NothingIsKeptUnlessEnabled) {
