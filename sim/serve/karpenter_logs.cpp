@@ -56,7 +56,9 @@ std::optional<std::string> karpenter_controller_log(const Cluster& c, const k8s:
   if (!is_karpenter_controller(pod, container)) return std::nullopt;
   const auto* k = dynamic_cast<const kp::Controller*>(c.find_controller("karpenter"));
   if (!k || !pod.pod.status.started_at) return std::string();
-  const std::string commit = kp::karpenter_commit(k->settings().version);
+  // The release the pod runs: its image's tag (public.ecr.aws/karpenter/controller:1.8.3).
+  const std::string& image = container.image;
+  const std::string commit = kp::karpenter_commit(image.substr(image.rfind(':') + 1));
   const engine::SimTime started = *pod.pod.status.started_at;
   const std::int64_t t0 = unix_us_of_sim0 + started.us;
   const std::string lease = pod.pod.meta.ns + "/karpenter-leader-election";
