@@ -67,15 +67,17 @@ k8s::Service decode_service(const Ctx& ctx, const Value& obj, Fields& top, k8s::
     if (auto x = f.get("externalName")) s.external_name = str(ctx, *x, "ServiceSpec", "spec.externalName");
     if (auto x = f.get("selector")) s.selector = labels_impl(ctx, *x, "spec.selector", "ServiceSpec");
     ports_v = f.get("ports");
+    std::vector<Value> items;
     if (ports_v) {
-      auto items = list(ctx, *ports_v, "ServiceSpec", "spec.ports", "[]v1.ServicePort");
+      items = list(ctx, *ports_v, "ServiceSpec", "spec.ports", "[]v1.ServicePort");
       for (std::size_t i = 0; i < items.size(); ++i) s.ports.push_back(service_port(ctx, items[i], index("spec.ports", i)));
-      if (s.ports.size() > 1)
-        for (std::size_t i = 0; i < items.size(); ++i)
-          if (s.ports[i].name.empty()) ctx.invalid(items[i], fe_required(child(index("spec.ports", i), "name")));
     }
     f.allow(kIgnoredServiceSpec);
     f.finish();
+    // Validation after decoding, as the API server decodes the whole object first.
+    if (s.ports.size() > 1)
+      for (std::size_t i = 0; i < items.size(); ++i)
+        if (s.ports[i].name.empty()) ctx.invalid(items[i], fe_required(child(index("spec.ports", i), "name")));
   }
   if (s.type == "ExternalName") {
     if (s.external_name.empty()) ctx.invalid(sv ? *sv : obj, fe_required("spec.externalName"));
