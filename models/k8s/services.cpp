@@ -82,6 +82,30 @@ std::string ServiceRegistry::allocate(engine::Rng& rng) {
   return ipv4_text(base + *offset);
 }
 
+void ServiceRegistry::assign_node_ports(Service& s, const Service* old, engine::Rng& rng) {
+  const std::string key = key_of(s.meta.ns, s.meta.name);
+  if (old)
+    for (const auto& p : old->ports) node_ports_.erase(p.node_port);
+  if (s.type != "NodePort" && s.type != "LoadBalancer") {
+    for (auto& p : s.ports) p.node_port = 0;
+    return;
+  }
+  for (auto& p : s.ports) {
+    // An update keeps the node port a port had (kubectl apply sends none back).
+    if (p.node_port == 0 && old)
+      for (const auto& o : old->ports)
+        if (o.port == p.port && o.protocol == p.protocol && o.node_port && !node_ports_.count(o.node_port))
+          p.node_port = o.node_port;
+    if (p.node_port == 0) {
+      constexpr int kFirst = 30000, kSize = 2768;  // --service-node-port-range 30000-32767
+      const int start = static_cast<int>(rng.below(kSize));
+      for (int i = 0; i < kSize && p.node_port == 0; ++i)
+        if (!node_ports_.count(kFirst + (start + i) % kSize)) p.node_port = kFirst + (start + i) % kSize;
+    }
+    if (p.node_port) node_ports_[p.node_port] = key;
+  }
+}
+
 const Service& ServiceRegistry::apply(Service s, engine::Rng& rng, engine::SimTime now) {
   const std::string key = key_of(s.meta.ns, s.meta.name);
   auto it = services_.find(key);
@@ -89,20 +113,12 @@ const Service& ServiceRegistry::apply(Service s, engine::Rng& rng, engine::SimTi
     s.cluster_ip = it->second.cluster_ip;
     s.meta.creation_timestamp = it->second.meta.creation_timestamp;
     s.meta.uid = it->second.meta.uid;
+    assign_node_ports(s, &it->second, rng);
     it->second = std::move(s);
     return it->second;
   }
   s.meta.creation_timestamp = now;
-  if (s.type == "NodePort" || s.type == "LoadBalancer")
-    for (auto& p : s.ports) {
-      if (p.node_port == 0) {
-        constexpr int kFirst = 30000, kSize = 2768;
-        const int start = static_cast<int>(rng.below(kSize));
-        for (int i = 0; i < kSize && p.node_port == 0; ++i)
-          if (!node_ports_.count(kFirst + (start + i) % kSize)) p.node_port = kFirst + (start + i) % kSize;
-      }
-      if (p.node_port) node_ports_[p.node_port] = key;
-    }
+  assign_node_ports(s, nullptr, rng);
   if (s.type == "ExternalName") {
     s.cluster_ip.clear();
   } else if (s.cluster_ip != "None") {

@@ -67,6 +67,9 @@ class ServiceRegistry {
   // range above the first min(max(16, size/16), 256) (the static band kept for addresses users
   // and installers pick, as .10 for DNS), at a random offset, the next free one after it if taken.
   std::string allocate(engine::Rng& rng);
+  // Node ports of a NodePort or LoadBalancer Service, from --service-node-port-range; an update
+  // keeps those its ports had (`old`), a type changed to ClusterIP gives them back.
+  void assign_node_ports(Service& s, const Service* old, engine::Rng& rng);
   std::optional<std::uint32_t> parse(const std::string& ip) const;
   ServiceCidr cidr_{0xAC140000u, 0xAC14FFFFu, "172.20.0.0/16"};
   std::map<std::string, Service> services_;

@@ -83,8 +83,17 @@ TEST(ServiceRegistry, NodePortsAreDrawnFromTheNodePortRange) {
   Service s = svc("np");
   s.type = "NodePort";
   const Service& got = r.apply(s, rng, engine::SimTime{});
-  EXPECT_GE(got.ports[0].node_port, 30000);
-  EXPECT_LE(got.ports[0].node_port, 32767);
+  const int port = got.ports[0].node_port;
+  EXPECT_GE(port, 30000);
+  EXPECT_LE(port, 32767);
+  // kubectl apply of the same Service (no nodePort in it) keeps the port; back to ClusterIP frees it.
+  EXPECT_EQ(r.apply(s, rng, engine::SimTime{}).ports[0].node_port, port);
+  Service cluster_ip = svc("np");
+  EXPECT_EQ(r.apply(cluster_ip, rng, engine::SimTime{}).ports[0].node_port, 0);
+  Service other = svc("other");
+  other.type = "NodePort";
+  other.ports[0].node_port = port;
+  EXPECT_EQ(r.apply(other, rng, engine::SimTime{}).ports[0].node_port, port);
 }
 
 }  // namespace
