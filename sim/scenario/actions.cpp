@@ -222,9 +222,11 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
       apply_pdb(c, std::get<RawObject>(m.object));
     } else if (m.kind == "ConfigMap") {
       apply_config_map(c, std::get<RawObject>(m.object));
-    } else if (!apply_karpenter_manifest(c, m)) {
+    } else if (!apply_karpenter_manifest(c, m) && is_custom_kind(m.api_version)) {
       // kubectl apply of a kind whose CRD is not installed: the API server has no such resource.
-      warn(c, {m.kind, "", ""}, "NoMatchingResource",
+      // Built-in kinds eksim does not model (ServiceAccount, Secret, RBAC, ...) are stored by a
+      // real API server and change nothing eksim simulates: accepted without a word.
+      warn(c, {m.kind, "", raw_name(std::get<RawObject>(m.object).value)}, "NoMatchingResource",
            "resource mapping not found for kind \"" + m.kind + "\" in version \"" + m.api_version +
                "\": ensure CRDs are installed first",
            "kubectl");

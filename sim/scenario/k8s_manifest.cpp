@@ -392,4 +392,10 @@ k8s::ResourceList parse_resource_list(const Value& v, const ObjectRef& obj, cons
   return to_resource_list(resource_entries(Ctx{obj}, v, path));
 }
 
+bool is_custom_kind(const std::string& api_version) {
+  for (const char* group : {"karpenter.sh/", "karpenter.k8s.aws/", "eks.amazonaws.com/"})
+    if (api_version.rfind(group, 0) == 0) return true;
+  return false;
+}
+
 }  // namespace eksim::scenario

@@ -47,6 +47,10 @@ struct Manifest {
 // at the `file:` entry.
 std::vector<Manifest> parse_manifests(const Value& list_or_object, FileLoader& loader);
 
+// Whether a group/version is a CustomResourceDefinition's (Karpenter's, Auto Mode's), not a
+// built-in API group: applying such a kind needs its CRD installed.
+bool is_custom_kind(const std::string& api_version);
+
 // metadata.name of an object as written, or "" when it has none (or metadata is not a mapping):
 // only to name the object in messages before it is validated, so it never throws.
 std::string raw_name(const Value& obj);
