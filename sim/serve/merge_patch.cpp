@@ -1,5 +1,6 @@
 #include "sim/serve/merge_patch.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -81,6 +82,17 @@ json merge_object(json target, const json& patch) {
 
 json merge_list(const std::string& field, json target, const json& patch, const json* order) {
   const char* mk = merge_key(field);
+  // Two types name a list "ports": a container's merge by containerPort, a Service's
+  // (ServiceSpec.Ports) by port. The items say which: every ServicePort has a port, no
+  // ContainerPort does.
+  if (field == "ports") {
+    auto has_port = [](const json& list) {
+      return list.is_array() && std::any_of(list.begin(), list.end(), [](const json& x) {
+               return x.is_object() && x.contains("port") && !x.contains("containerPort");
+             });
+    };
+    if (has_port(patch) || has_port(target)) mk = "port";
+  }
   if (!mk || !*mk || !target.is_array()) {
     // Atomic list (or a primitive list without a merge strategy): the patch replaces it.
     if (mk && !*mk && target.is_array()) {  // "merge" primitive lists (finalizers): union

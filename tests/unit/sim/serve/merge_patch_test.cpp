@@ -28,6 +28,19 @@ TEST(MergePatch, ClientSideApplyBodyMergesContainersAndEnvByName) {
   EXPECT_FALSE(containers[1].contains("$setElementOrder/env"));
 }
 
+TEST(MergePatch, ServicePortsMergeByPortContainerPortsByContainerPort) {
+  // kubectl apply of a Service whose port changed 80 -> 81 (what kubectl 1.32 sent).
+  json live = json::parse(R"({"spec":{"type":"NodePort","ports":[{"port":80,"targetPort":8080,"nodePort":30247,"protocol":"TCP"}]}})");
+  json patch = json::parse(R"({"spec":{"$setElementOrder/ports":[{"port":81}],
+    "ports":[{"port":81,"targetPort":8080},{"$patch":"delete","port":80}]}})");
+  json out = strategic_merge_patch(live, patch);
+  EXPECT_EQ(out["spec"]["ports"], json::parse(R"([{"port":81,"targetPort":8080}])"));
+  // A container's ports still merge by containerPort.
+  json pod = json::parse(R"({"spec":{"containers":[{"name":"c","ports":[{"containerPort":80,"protocol":"TCP"}]}]}})");
+  json add = json::parse(R"({"spec":{"containers":[{"name":"c","ports":[{"containerPort":443}]}]}})");
+  EXPECT_EQ(strategic_merge_patch(pod, add)["spec"]["containers"][0]["ports"].size(), 2u);
+}
+
 TEST(MergePatch, DirectivesDeleteReplaceAndNull) {
   json live = json::parse(R"({"spec":{"taints":[{"key":"a","effect":"NoSchedule"},{"key":"b","effect":"NoExecute"}],
     "unschedulable":true,"finalizers":["x","y"]}})");
