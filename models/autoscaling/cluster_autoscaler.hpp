@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "models/autoscaling/cas/cloudprovider/aws/node_template.hpp"
+#include "models/autoscaling/cas/clusterstate/api/types.hpp"
 #include "models/autoscaling/cas/config/autoscaling_options.hpp"
 #include "models/autoscaling/cas/expander/expander.hpp"
 #include "models/autoscaling/cas/processors/nodegroupset/balancing_processor.hpp"
@@ -71,6 +72,7 @@ class ClusterAutoscaler : public Controller {
     // Pending scale-up (clusterstate ScaleUpRequest).
     std::optional<engine::SimTime> scale_up_time;
     std::int64_t scale_up_target = 0;
+    std::int64_t scale_up_increase = 0;  // ScaleUpRequest.Increase: nodes asked for since scale_up_time
     std::size_t activities_seen = 0;  // index into the activity log already inspected
   };
   const std::vector<GroupState>& groups() const { return groups_; }
@@ -109,6 +111,14 @@ class ClusterAutoscaler : public Controller {
   // The NodeInfos CA's informers keep (rebuilt only where something changed).
   const cas::NodeInfoCache& node_infos() const { return node_infos_; }
 
+  // The status ConfigMap kube-system/cluster-autoscaler-status (--write-status-configmap):
+  // written at the end of every loop once enabled. `eksim serve` enables it; a batch run has
+  // no reader for it and keeps none.
+  void enable_status_config_map() { status_enabled_ = true; }
+  const std::optional<cas::api::ClusterAutoscalerStatus>& status_config_map() const { return status_; }
+  // When the loop first wrote it (the ConfigMap's creationTimestamp).
+  std::optional<engine::SimTime> status_config_map_created() const { return status_created_; }
+
  private:
   struct LiveNode {
     k8s::NodeId id;
@@ -141,6 +151,20 @@ class ClusterAutoscaler : public Controller {
   std::int64_t registered_usable(const GroupState& g, const std::vector<LiveNode>& nodes) const;
   std::int64_t deleting_in(const GroupState& g) const;
   bool healthy(const std::vector<LiveNode>& nodes) const;  // clusterstate.IsClusterHealthy over the registered nodes
+
+  // clusterstate's readiness stats and GetStatus (cas/clusterstate/status.cpp): counted where
+  // the loop updates its cluster state, written when the loop ends.
+  struct Readiness {
+    cas::api::NodeCount counts;
+    bool any = false;  // a node or an unregistered instance of the group was seen
+    std::int64_t target = 0;
+  };
+  struct LoopReadiness {
+    Readiness total;
+    std::vector<Readiness> groups;  // by index into groups_
+  };
+  LoopReadiness readiness(const std::vector<LiveNode>& nodes);
+  void write_status(const LoopReadiness& readiness, bool cluster_healthy);
 
   // core/static_autoscaler.cpp
   std::vector<k8s::PodId> default_unschedulable() const;
@@ -211,6 +235,10 @@ class ClusterAutoscaler : public Controller {
     std::vector<std::string> messages;  // by equivalence group
   };
   ScaleUpMemo scale_up_memo_;
+  bool status_enabled_ = false;
+  std::optional<cas::api::ClusterAutoscalerStatus> status_;
+  std::optional<engine::SimTime> status_created_;
+  std::optional<engine::SimTime> scale_down_probed_;  // lastScaleDownUpdateTime
   std::optional<engine::SimTime> last_scale_up_;
   std::optional<engine::SimTime> last_scale_down_delete_;
   std::optional<engine::SimTime> last_scale_down_fail_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "models/autoscaling/cluster_autoscaler.hpp"
 #include "models/autoscaling/karpenter/controller.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/serve/api_handler.hpp"
@@ -16,6 +17,9 @@ Session::Session(std::unique_ptr<scenario::Scenario> scenario, std::optional<std
   // Karpenter's controller log has a reader here (kubectl logs); a batch run keeps none.
   if (auto* k = dynamic_cast<autoscaling::karpenter::Controller*>(run_.cluster->find_controller("karpenter")))
     k->controller_log().enable();
+  // So is Cluster Autoscaler's status ConfigMap (kubectl get/describe configmap).
+  if (auto* ca = dynamic_cast<autoscaling::ClusterAutoscaler*>(run_.cluster->find_controller("cluster-autoscaler")))
+    ca->enable_status_config_map();
   sim0_unix_us_ = run_.cluster->start_epoch_seconds() * 1000000;
   // t=0 itself: the manifests applied, the nodes that exist when the lab starts.
   advance_to(engine::SimTime{});

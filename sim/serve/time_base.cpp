@@ -1,5 +1,7 @@
 #include "sim/serve/time_base.hpp"
 
+#include "sim/serve/cluster_autoscaler_status.hpp"
+
 #include <cstdio>
 #include <ctime>
 
@@ -69,6 +71,9 @@ bool parse_rfc3339(const std::string& s, std::int64_t& unix_us) {
 void rebase_timestamps(nlohmann::json& v, std::int64_t delta_us) {
   if (delta_us == 0) return;
   if (v.is_object() || v.is_array()) {
+    // Cluster Autoscaler's status ConfigMap carries its times inside a YAML text.
+    if (v.is_object())
+      if (auto kind = v.find("kind"); kind != v.end() && *kind == "ConfigMap") rebase_cluster_autoscaler_status(v, delta_us);
     for (auto& x : v) rebase_timestamps(x, delta_us);
   } else if (v.is_string()) {
     const std::string& s = v.get_ref<const std::string&>();

@@ -1,5 +1,7 @@
 // core/v1 ConfigMaps: those the API server holds (kubectl-applied ones, the add-ons' and charts'
 // own, aws-auth) and each namespace's kube-root-ca.crt.
+#include "models/autoscaling/cluster_autoscaler.hpp"
+#include "sim/serve/cluster_autoscaler_status.hpp"
 #include "sim/serve/resources/render.hpp"
 
 namespace eksim::serve {
@@ -46,6 +48,19 @@ void render_config_maps(const RenderContext& ctx, ObjectMap& out) {
     meta["creationTimestamp"] = tb.at(m ? m->creation_timestamp : engine::SimTime{});
     if (m && !m->labels.empty()) meta["labels"] = m->labels;
     out[key] = config_map(std::move(meta), data);
+  }
+  // Cluster Autoscaler's status, rewritten at the end of every loop (utils.WriteStatusConfigMap):
+  // no labels, one annotation with the loop's time.
+  const auto* ca = dynamic_cast<const autoscaling::ClusterAutoscaler*>(ctx.cluster.find_controller("cluster-autoscaler"));
+  if (ca && ca->status_config_map()) {
+    const auto& status = *ca->status_config_map();
+    const std::string key = object_key("kube-system", kCasStatusConfigMap);
+    json meta = {{"name", kCasStatusConfigMap},
+                 {"namespace", "kube-system"},
+                 {"uid", uid_of("ConfigMap", key)},
+                 {"creationTimestamp", tb.at(*ca->status_config_map_created())},
+                 {"annotations", {{kCasLastUpdatedAnnotation, go_status_time(tb.sim0_unix_us + status.time.us)}}}};
+    out[key] = config_map(std::move(meta), {{"status", cluster_autoscaler_status_yaml(status, tb.sim0_unix_us)}});
   }
 }
 

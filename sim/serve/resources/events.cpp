@@ -37,11 +37,16 @@ void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_
   const TimeBase& tb = ctx.time;
   c.log.for_each_series([&](const engine::Event& e, std::size_t i) {
     if (!kubernetes_kinds().count(e.object.kind)) return;
+    // The training model's records are a worker's log lines (kubectl logs serves them) and
+    // eksim's own account of the job; no Kubernetes component records them as Events.
+    if (e.source == "training") return;
     // Events of cluster-scoped objects live in "default", as the recorders write them.
     std::string ns = e.object.ns.empty() ? "default" : e.object.ns;
     std::string uid;
     if (e.object.kind == "Pod") {
       if (auto id = c.api.find_pod(e.object.ns, e.object.name)) uid = c.api.pod(*id).pod.meta.uid;
+    } else if (e.object.kind == "ConfigMap") {
+      uid = uid_of("ConfigMap", e.object.ns + "/" + e.object.name);  // as config_maps.cpp serves it
     } else if (e.object.kind == "Node") {
       uid = e.object.name;  // the kubelet and node controllers record node events with UID = name
     } else if (e.object.kind == "NodePool" || e.object.kind == "NodeClaim" || e.object.kind == "EC2NodeClass" ||

@@ -112,10 +112,12 @@ void ClusterAutoscaler::check_provision_timeouts(GroupState& g) {
     g.scale_up_time.reset();
     return;
   }
+  // updateScaleRequests: both texts give the time since the scale-up, not the limit.
+  const std::string waited = engine::format_duration(c_.sim.now() - *g.scale_up_time);
   emit_status(engine::EventType::Warning, "ScaleUpTimedOut",
-              "Nodes added to group " + g.id + " failed to register within " +
-                  engine::format_duration(o_.max_node_provision_time));
-  backoff_.backoff(g.id, c_.sim.now(), "OtherErrorClass", "timeout", "");
+              "Nodes added to group " + g.id + " failed to register within " + waited);
+  backoff_.backoff(g.id, c_.sim.now(), "OtherErrorClass", "timeout",
+                   "Scale-up timed out for node group " + g.id + " after " + waited);
   g.scale_up_time.reset();
   // removeOldUnregisteredNodes: instances that never became nodes are deleted, shrinking the group.
   for (const auto& iid : unregistered) c_.auto_scaling.terminate_instance(iid, true);

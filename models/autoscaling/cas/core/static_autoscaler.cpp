@@ -86,11 +86,15 @@ void ClusterAutoscaler::run_once() {
   for (auto& g : groups_) check_provision_timeouts(g);
   remove_old_unregistered();
   auto nodes = live_nodes();
+  // updateClusterState's readiness stats, for the status the loop writes when it ends (a
+  // deferred write upstream, which an early return does not skip).
+  const LoopReadiness ready = status_enabled_ ? readiness(nodes) : LoopReadiness{};
   if (!healthy(nodes)) {
     // static_autoscaler.go RunOnce: the loop stops here (no scale-up, no scale-down, unneeded
     // timers cleared) and says so on the status ConfigMap.
     unneeded_since_.clear();
     emit_status(engine::EventType::Warning, "ClusterUnhealthy", "Cluster is unhealthy");
+    write_status(ready, false);
     return;
   }
   for (auto& g : groups_) {
@@ -102,6 +106,7 @@ void ClusterAutoscaler::run_once() {
   }
   bool scaled = scale_up(nodes);
   if (!scaled) scale_down(live_nodes());
+  write_status(ready, true);
 }
 
 std::unique_ptr<Controller> make_cluster_autoscaler(Cluster& cluster) {

@@ -502,3 +502,58 @@ TEST(ApiHandlerKarpenterLogs, TheLeaderLogsWhatTheControllersDoTheOtherReplicaOn
 
 }  // namespace
 }  // namespace eksim::serve
+
+namespace eksim::serve {
+namespace {
+
+TEST(ApiHandlerClusterAutoscalerStatus, ServedWithItsAnnotationAndEvents) {
+  Served lab("scenarios/autoscaler/000-g-quota-backoff.yaml");
+  lab.call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"2m"})");
+  HttpResponse r = lab.call("GET", "/api/v1/namespaces/kube-system/configmaps/cluster-autoscaler-status");
+  ASSERT_EQ(r.status, 200) << r.body;
+  json cm = json::parse(r.body);
+  EXPECT_FALSE(cm["metadata"].contains("labels"));
+  const std::string updated = cm["metadata"]["annotations"]["cluster-autoscaler.kubernetes.io/last-updated"];
+  EXPECT_EQ(updated.substr(updated.size() - 10), " +0000 UTC");
+  const std::string status = cm["data"]["status"];
+  EXPECT_EQ(status.rfind("time: " + updated + "\nautoscalerStatus: Running\nclusterWide:\n  health:\n    status: Healthy\n", 0),
+            0u)
+      << status;
+  EXPECT_NE(status.find("\nnodeGroups:\n- name: eks-ng-gpu-"), std::string::npos) << status;
+  // describe's event lookup: the recorder's events on the ConfigMap, by its uid.
+  const std::string uid = cm["metadata"]["uid"];
+  json events = json::parse(lab.call("GET", "/api/v1/namespaces/kube-system/events?fieldSelector=involvedObject.name%3D"
+                                            "cluster-autoscaler-status%2CinvolvedObject.kind%3DConfigMap%2CinvolvedObject.uid%3D" +
+                                                uid)
+                                .body);
+  std::set<std::string> reasons;
+  for (const auto& e : events["items"]) reasons.insert(e["reason"].get<std::string>());
+  EXPECT_TRUE(reasons.count("ScaledUpGroup") && reasons.count("ScaleUpFailed")) << events.dump();
+  // In the table `get cm -n kube-system` prints.
+  json table = json::parse(lab.call("GET", "/api/v1/namespaces/kube-system/configmaps", "", "application/json", kTableAccept).body);
+  bool listed = false;
+  for (const auto& row : table["rows"]) listed |= row["cells"][0] == "cluster-autoscaler-status";
+  EXPECT_TRUE(listed);
+}
+
+TEST(ApiHandlerTrainingEvents, WorkerLogLinesAreNotEvents) {
+  // The c10d lines go to `kubectl logs`; `kubectl get events` has no ContainerLog and none of
+  // eksim's own training records.
+  Served lab("scenarios/networking/coredns-port-53-blocked.yaml");
+  lab.call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"3m"})");
+  json events = json::parse(lab.call("GET", "/api/v1/events").body);
+  ASSERT_FALSE(events["items"].empty());
+  for (const auto& e : events["items"]) {
+    EXPECT_NE(e["reason"], "ContainerLog") << e.dump();
+    EXPECT_EQ(e["reason"].get<std::string>().rfind("Training", 0), std::string::npos) << e.dump();
+  }
+  json pods = json::parse(lab.call("GET", "/api/v1/namespaces/default/pods").body);
+  std::string logs;
+  for (const auto& p : pods["items"])
+    if (p["metadata"]["name"].get<std::string>().rfind("allreduce-", 0) == 0)
+      logs += lab.call("GET", "/api/v1/namespaces/default/pods/" + p["metadata"]["name"].get<std::string>() + "/log").body;
+  EXPECT_NE(logs.find("cannot be retrieved (gai error: -3"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace eksim::serve

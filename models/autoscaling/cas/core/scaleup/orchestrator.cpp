@@ -317,6 +317,8 @@ bool ClusterAutoscaler::scale_up(const std::vector<LiveNode>& nodes) {
                   "Scale-up failed for group " + info.group + ": " + err->code + ": " + err->message);
       break;
     }
+    // clusterstate registerOrUpdateScaleUp: a request still open grows by the new delta.
+    gs->scale_up_increase = (gs->scale_up_time ? gs->scale_up_increase : 0) + (info.new_size - info.current);
     gs->scale_up_time = now;
     gs->scale_up_target = info.new_size;
     gs->activities_seen = c_.log.activities().size();

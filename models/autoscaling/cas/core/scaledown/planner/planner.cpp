@@ -27,6 +27,7 @@ namespace eksim::autoscaling {
 void ClusterAutoscaler::scale_down(const std::vector<LiveNode>& nodes) {
   if (!o_.scale_down_enabled) return;
   const engine::SimTime now = c_.sim.now();
+  scale_down_probed_ = now;
   k8s::SchedulerOptions sched;
   sched.version = k8s::KubernetesVersion{c_.spec().kubernetes_minor, -1};
 
