@@ -5,53 +5,6 @@
 
 namespace eksim::aws {
 
-std::optional<std::uint32_t> parse_ipv4(std::string_view text) {
-  std::uint32_t ip = 0;
-  const char* p = text.data();
-  const char* end = text.data() + text.size();
-  for (int octet = 0; octet < 4; ++octet) {
-    if (octet) {
-      if (p == end || *p != '.') return std::nullopt;
-      ++p;
-    }
-    if (p == end || *p < '0' || *p > '9') return std::nullopt;
-    unsigned v = 0;
-    auto [q, ec] = std::from_chars(p, end, v);
-    if (ec != std::errc() || v > 255 || q - p > 3) return std::nullopt;
-    p = q;
-    ip = (ip << 8) | v;
-  }
-  if (p != end) return std::nullopt;
-  return ip;
-}
-
-std::string format_ipv4(std::uint32_t ip) {
-  return std::to_string(ip >> 24) + "." + std::to_string((ip >> 16) & 255) + "." + std::to_string((ip >> 8) & 255) +
-         "." + std::to_string(ip & 255);
-}
-
-namespace {
-std::uint32_t mask_of(int prefix) { return prefix == 0 ? 0u : ~std::uint32_t{0} << (32 - prefix); }
-}  // namespace
-
-std::optional<Ipv4Cidr> Ipv4Cidr::parse(std::string_view text) {
-  auto slash = text.find('/');
-  auto ip = parse_ipv4(text.substr(0, slash));
-  if (!ip) return std::nullopt;
-  int prefix = 32;
-  if (slash != std::string_view::npos) {
-    auto digits = text.substr(slash + 1);
-    if (digits.empty() || digits.size() > 2) return std::nullopt;
-    auto [q, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), prefix);
-    if (ec != std::errc() || q != digits.data() + digits.size() || prefix < 0 || prefix > 32) return std::nullopt;
-  }
-  return Ipv4Cidr{*ip & mask_of(prefix), prefix};
-}
-
-bool Ipv4Cidr::contains(std::uint32_t ip) const { return (ip & mask_of(prefix)) == network; }
-
-std::string Ipv4Cidr::str() const { return format_ipv4(network) + "/" + std::to_string(prefix); }
-
 std::optional<std::string> normalize_protocol(std::string_view p) {
   if (p == "tcp" || p == "TCP" || p == "6") return "tcp";
   if (p == "udp" || p == "UDP" || p == "17") return "udp";
@@ -74,7 +27,7 @@ namespace {
 // The CIDR as EC2 stores it (host bits cleared), or the text if it does not parse.
 std::string canonical_cidr(const std::string& cidr) {
   if (cidr.empty()) return cidr;
-  auto c = Ipv4Cidr::parse(cidr);
+  auto c = engine::Ipv4Cidr::parse(cidr);
   return c ? c->str() : cidr;
 }
 }  // namespace
@@ -154,7 +107,7 @@ std::optional<AwsError> SecurityGroups::authorize(std::string_view group, SgRule
   if (rule.cidr.empty() == rule.group.empty())
     return AwsError{"InvalidParameterValue", "A rule needs exactly one source: a CIDR or a security group."};
   if (!rule.cidr.empty()) {
-    auto c = Ipv4Cidr::parse(rule.cidr);
+    auto c = engine::Ipv4Cidr::parse(rule.cidr);
     if (!c) return AwsError{"InvalidParameterValue", "CIDR block " + rule.cidr + " is malformed"};
     rule.cidr = c->str();
   } else if (const SecurityGroup* peer = find(rule.group)) {
@@ -211,7 +164,7 @@ bool SecurityGroups::permits(const SgRule& rule, const Eni& peer, std::string_vi
     }
   }
   if (!rule.cidr.empty()) {
-    auto c = Ipv4Cidr::parse(rule.cidr);
+    auto c = engine::Ipv4Cidr::parse(rule.cidr);
     return c && c->contains(peer.ip);
   }
   for (const auto& g : peer.groups)

@@ -13,23 +13,9 @@
 #include <vector>
 
 #include "models/aws/aws_error.hpp"
+#include "sim/engine/ipv4.hpp"
 
 namespace eksim::aws {
-
-// Dotted-quad IPv4 to a host-order integer; nullopt if malformed.
-std::optional<std::uint32_t> parse_ipv4(std::string_view text);
-std::string format_ipv4(std::uint32_t ip);
-
-struct Ipv4Cidr {
-  std::uint32_t network = 0;  // host order, host bits cleared
-  int prefix = 0;             // 0..32
-  // "192.168.0.0/16"; a bare address means /32. Host bits set in the address are cleared, as
-  // EC2 does when it stores the rule.
-  static std::optional<Ipv4Cidr> parse(std::string_view text);
-  bool contains(std::uint32_t ip) const;
-  std::string str() const;
-  bool operator==(const Ipv4Cidr&) const = default;
-};
 
 // Protocol names as the EC2 API accepts them ("tcp", "udp", "icmp", "-1" = all; also the numbers
 // 6, 17, 1 and "all"), normalised to "tcp" | "udp" | "icmp" | "-1"; nullopt if unknown.

@@ -1,28 +1,31 @@
 #include "models/aws/subnet_addresses.hpp"
 
 #include <algorithm>
-#include <cstdio>
+
+#include "sim/engine/ipv4.hpp"
 
 namespace eksim::aws {
 
+namespace {
+
+// A subnet's or VPC's block must be written with its prefix ("10.0.1.0/24").
+std::optional<engine::Ipv4Cidr> block_of(std::string_view cidr) {
+  if (cidr.find('/') == std::string_view::npos) return std::nullopt;
+  return engine::Ipv4Cidr::parse(cidr);
+}
+
+}  // namespace
+
 std::optional<std::int64_t> cidr_block_size(std::string_view cidr) {
-  unsigned a = 0, b = 0, c = 0, d = 0, prefix = 0;
-  char tail = 0;
-  std::string text(cidr);
-  if (std::sscanf(text.c_str(), "%u.%u.%u.%u/%u%c", &a, &b, &c, &d, &prefix, &tail) != 5) return std::nullopt;
-  if (a > 255 || b > 255 || c > 255 || d > 255 || prefix > 32) return std::nullopt;
-  return std::int64_t{1} << (32 - prefix);
+  auto block = block_of(cidr);
+  if (!block) return std::nullopt;
+  return block->size();
 }
 
 std::optional<Ipv4Block> parse_ipv4_block(std::string_view cidr) {
-  unsigned a = 0, b = 0, c = 0, d = 0, prefix = 0;
-  char tail = 0;
-  std::string text(cidr);
-  if (std::sscanf(text.c_str(), "%u.%u.%u.%u/%u%c", &a, &b, &c, &d, &prefix, &tail) != 5) return std::nullopt;
-  if (a > 255 || b > 255 || c > 255 || d > 255 || prefix > 32) return std::nullopt;
-  const std::uint32_t address = (a << 24) | (b << 16) | (c << 8) | d;
-  const std::uint32_t host_mask = prefix == 0 ? 0xFFFFFFFFu : (std::uint32_t{1} << (32 - prefix)) - 1;
-  return Ipv4Block{address & ~host_mask, (address & ~host_mask) | host_mask};
+  auto block = block_of(cidr);
+  if (!block) return std::nullopt;
+  return Ipv4Block{block->first(), block->last()};
 }
 
 AwsError invalid_subnet_range_error(std::string_view cidr) {

@@ -63,10 +63,4 @@ void NodeAddressPool::release(std::uint32_t slot, double now) {
   released_.push_back(Released{slot, now});
 }
 
-std::string ipv4_text(std::uint32_t ip) {
-  char buf[20];
-  std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
-  return buf;
-}
-
 }  // namespace eksim::aws

@@ -82,7 +82,4 @@ class NodeAddressPool {
   std::deque<Released> released_;  // in release order, so the front cools down first
 };
 
-// Dotted-quad text of an IPv4 address.
-std::string ipv4_text(std::uint32_t address);
-
 }  // namespace eksim::aws

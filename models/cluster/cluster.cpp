@@ -274,7 +274,7 @@ k8s::MachineSpec Cluster::machine_for(const aws::Instance& inst, const aws::Mana
 bool Cluster::api_server_reachable(const aws::Instance& inst) const {
   auto endpoint = control_plane_eni(spec_);
   if (!endpoint) return true;
-  aws::Eni node{aws::parse_ipv4(inst.private_ip).value_or(0), inst.security_groups};
+  aws::Eni node{engine::parse_ipv4(inst.private_ip).value_or(0), inst.security_groups};
   return security_groups.reachable(node, *endpoint, "tcp", 443);
 }
 

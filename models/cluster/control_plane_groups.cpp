@@ -30,7 +30,7 @@ std::optional<aws::Eni> control_plane_eni(const ClusterSpec& spec) {
     if (!g->empty() && (eni.groups.empty() || eni.groups.front() != *g)) eni.groups.push_back(*g);
   if (eni.groups.empty()) return std::nullopt;
   if (!spec.subnets.empty())
-    if (auto cidr = aws::Ipv4Cidr::parse(spec.subnets.front().cidr)) eni.ip = cidr->network + 4;
+    if (auto cidr = engine::Ipv4Cidr::parse(spec.subnets.front().cidr)) eni.ip = cidr->network + 4;
   return eni;
 }
 

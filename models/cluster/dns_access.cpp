@@ -37,8 +37,8 @@ std::string coredns_unreachable_reason(Cluster& c, k8s::NodeId node) {
     if (r.node == node) return "";
     const aws::Instance* dst = instance_of(c, r.node);
     if (!src || !dst || src->security_groups.empty() || dst->security_groups.empty()) return "";
-    aws::Eni from{aws::parse_ipv4(src->private_ip).value_or(0), src->security_groups};
-    aws::Eni to{aws::parse_ipv4(dst->private_ip).value_or(0), dst->security_groups};
+    aws::Eni from{engine::parse_ipv4(src->private_ip).value_or(0), src->security_groups};
+    aws::Eni to{engine::parse_ipv4(dst->private_ip).value_or(0), dst->security_groups};
     if (c.security_groups.reachable(from, to, "udp", 53)) return "";
     blocked += (blocked.empty() ? "" : ", ") + r.pod.meta.name + " on " + c.api.node(r.node).node.meta.name + " (" +
                groups_text(dst) + ")";

@@ -82,7 +82,7 @@ std::optional<std::string> PodNetworking::cni_add(k8s::PodId pod) {
   }
   p.held = true;
   p.slot = *slot;
-  p.ip = aws::ipv4_text(n.addresses[*slot]);
+  p.ip = engine::format_ipv4(n.addresses[*slot]);
   addresses_changed(rec.node);
   return std::nullopt;
 }

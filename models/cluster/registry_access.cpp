@@ -81,9 +81,9 @@ const VpcEndpointSpec* endpoint(const ClusterSpec& spec, const std::string& serv
 std::uint32_t endpoint_address(const ClusterSpec& spec, const aws::Instance& inst) {
   for (const auto& s : spec.subnets)
     if (s.id == inst.subnet_id)
-      if (auto cidr = aws::Ipv4Cidr::parse(s.cidr)) return cidr->network + 10;
+      if (auto cidr = engine::Ipv4Cidr::parse(s.cidr)) return cidr->network + 10;
   if (!spec.subnets.empty())
-    if (auto cidr = aws::Ipv4Cidr::parse(spec.subnets.front().cidr)) return cidr->network + 10;
+    if (auto cidr = engine::Ipv4Cidr::parse(spec.subnets.front().cidr)) return cidr->network + 10;
   return 0;
 }
 
@@ -93,18 +93,18 @@ std::optional<std::string> registry_pull_error(const Cluster& cluster, const aws
                                                const std::string& image) {
   if (inst.security_groups.empty()) return std::nullopt;
   ImageReference ref = parse_image_reference(image);
-  aws::Eni node{aws::parse_ipv4(inst.private_ip).value_or(0), inst.security_groups};
+  aws::Eni node{engine::parse_ipv4(inst.private_ip).value_or(0), inst.security_groups};
   const ClusterSpec& spec = cluster.spec();
   const VpcEndpointSpec* dkr = endpoint(spec, "ecr.dkr");
   if (is_ecr_host(ref.host) && dkr && endpoint(spec, "s3")) {
     // Private DNS on the endpoint: ECR's name answers with the endpoint's ENI addresses.
     aws::Eni eni{endpoint_address(spec, inst), dkr->security_groups};
     if (cluster.security_groups.reachable(node, eni, "tcp", 443)) return std::nullopt;
-    return registry_dial_timeout_error(ref, aws::format_ipv4(eni.ip));
+    return registry_dial_timeout_error(ref, engine::format_ipv4(eni.ip));
   }
   std::uint32_t ip = public_address(ref.host);
   if (cluster.security_groups.egress_allowed(node, ip, "tcp", 443)) return std::nullopt;
-  return registry_dial_timeout_error(ref, aws::format_ipv4(ip));
+  return registry_dial_timeout_error(ref, engine::format_ipv4(ip));
 }
 
 }  // namespace eksim

@@ -1,7 +1,6 @@
 #include "models/k8s/services.hpp"
 
 #include <algorithm>
-#include <charconv>
 
 namespace eksim::k8s {
 
@@ -17,30 +16,6 @@ ServiceCidr eks_default_service_cidr(std::uint32_t vpc_first) {
   return {0x0A640000u, 0x0A64FFFFu, "10.100.0.0/16"};
 }
 
-std::string ipv4_text(std::uint32_t a) {
-  return std::to_string(a >> 24) + "." + std::to_string((a >> 16) & 0xFF) + "." + std::to_string((a >> 8) & 0xFF) +
-         "." + std::to_string(a & 0xFF);
-}
-
-std::optional<std::uint32_t> ServiceRegistry::parse(const std::string& ip) const {
-  std::uint32_t out = 0;
-  const char* p = ip.data();
-  const char* end = ip.data() + ip.size();
-  for (int octet = 0; octet < 4; ++octet) {
-    unsigned v = 0;
-    auto [next, ec] = std::from_chars(p, end, v);
-    if (ec != std::errc() || next == p || v > 255) return std::nullopt;
-    out = (out << 8) | v;
-    p = next;
-    if (octet < 3) {
-      if (p == end || *p != '.') return std::nullopt;
-      ++p;
-    }
-  }
-  if (p != end) return std::nullopt;
-  return out;
-}
-
 std::optional<std::string> ServiceRegistry::refusal(const Service& s) const {
   const std::string& ip = s.cluster_ip;
   if (ip.empty() || ip == "None" || s.type == "ExternalName") return std::nullopt;
@@ -49,7 +24,7 @@ std::optional<std::string> ServiceRegistry::refusal(const Service& s) const {
     return "Service \"" + s.meta.name + "\" is invalid: spec.clusterIPs[0]: Invalid value: []string{\"" + ip +
            "\"}: may not change once set";
   }
-  auto a = parse(ip);
+  auto a = engine::parse_ipv4(ip);
   if (!a)
     return "Service \"" + s.meta.name + "\" is invalid: spec.clusterIPs[0]: Invalid value: \"" + ip +
            "\": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
@@ -79,7 +54,7 @@ std::string ServiceRegistry::allocate(engine::Rng& rng) {
   auto offset = scan(band, size);
   if (!offset) offset = scan(0, band);
   if (!offset) return "";  // range full: the Service is kept without an address
-  return ipv4_text(base + *offset);
+  return engine::format_ipv4(base + *offset);
 }
 
 void ServiceRegistry::assign_node_ports(Service& s, const Service* old, engine::Rng& rng) {
@@ -123,7 +98,7 @@ const Service& ServiceRegistry::apply(Service s, engine::Rng& rng, engine::SimTi
     s.cluster_ip.clear();
   } else if (s.cluster_ip != "None") {
     if (s.cluster_ip.empty() || refusal(s)) s.cluster_ip = allocate(rng);
-    if (auto a = parse(s.cluster_ip)) allocated_[*a] = key;
+    if (auto a = engine::parse_ipv4(s.cluster_ip)) allocated_[*a] = key;
   }
   return services_[key] = std::move(s);
 }
@@ -131,7 +106,7 @@ const Service& ServiceRegistry::apply(Service s, engine::Rng& rng, engine::SimTi
 bool ServiceRegistry::remove(const std::string& ns, const std::string& name) {
   auto it = services_.find(key_of(ns, name));
   if (it == services_.end()) return false;
-  if (auto a = parse(it->second.cluster_ip)) allocated_.erase(*a);
+  if (auto a = engine::parse_ipv4(it->second.cluster_ip)) allocated_.erase(*a);
   for (const auto& p : it->second.ports) node_ports_.erase(p.node_port);
   services_.erase(it);
   return true;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/k8s/objects.hpp"
+#include "sim/engine/ipv4.hpp"
 #include "sim/engine/rng.hpp"
 
 namespace eksim::k8s {
@@ -41,14 +42,13 @@ struct ServiceCidr {
 // EKS's default Service CIDR when CreateCluster names none: 172.20.0.0/16 when the VPC's CIDR
 // is within 10.0.0.0/8 (so the two do not overlap), 10.100.0.0/16 otherwise.
 ServiceCidr eks_default_service_cidr(std::uint32_t vpc_first);
-std::string ipv4_text(std::uint32_t address);
 
 class ServiceRegistry {
  public:
   void set_cidr(ServiceCidr cidr) { cidr_ = std::move(cidr); }
   const ServiceCidr& cidr() const { return cidr_; }
   // The address at an offset into the CIDR: 1 is the kubernetes Service's, 10 the cluster DNS's.
-  std::string address_at(std::uint32_t offset) const { return ipv4_text(cidr_.first + offset); }
+  std::string address_at(std::uint32_t offset) const { return engine::format_ipv4(cidr_.first + offset); }
 
   // Why kube-apiserver would refuse this Service's ClusterIP ("The Service \"x\" is invalid:
   // ..."), or nullopt. A Service being replaced keeps its address (spec.clusterIP is immutable).
@@ -70,7 +70,6 @@ class ServiceRegistry {
   // Node ports of a NodePort or LoadBalancer Service, from --service-node-port-range; an update
   // keeps those its ports had (`old`), a type changed to ClusterIP gives them back.
   void assign_node_ports(Service& s, const Service* old, engine::Rng& rng);
-  std::optional<std::uint32_t> parse(const std::string& ip) const;
   ServiceCidr cidr_{0xAC140000u, 0xAC14FFFFu, "172.20.0.0/16"};
   std::map<std::string, Service> services_;
   std::map<std::uint32_t, std::string> allocated_;  // address -> "ns/name"

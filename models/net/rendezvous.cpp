@@ -192,7 +192,7 @@ std::optional<RendezvousEndpoint> rendezvous_endpoint(const k8s::Container& cont
 
 bool needs_dns(std::string_view host) {
   if (host.empty() || host == "localhost") return false;
-  if (aws::parse_ipv4(host)) return false;
+  if (engine::parse_ipv4(host)) return false;
   return host.find(':') == std::string_view::npos;  // an IPv6 literal
 }
 

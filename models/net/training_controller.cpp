@@ -353,7 +353,7 @@ struct TrainingController::Impl {
     for (const auto& inst : c.ec2.instances()) {
       if (inst.id != instance_id) continue;
       *ip = inst.private_ip;
-      eni.ip = aws::parse_ipv4(inst.private_ip).value_or(0);
+      eni.ip = engine::parse_ipv4(inst.private_ip).value_or(0);
       eni.groups = inst.security_groups;
       return eni;
     }

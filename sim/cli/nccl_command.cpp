@@ -33,8 +33,8 @@ const SubnetSpec& subnet_for(const std::vector<SubnetSpec>& subnets, int node, b
 }
 
 std::string host_ip(const SubnetSpec& subnet, int host) {
-  auto cidr = aws::Ipv4Cidr::parse(subnet.cidr.empty() ? "10.0.0.0/16" : subnet.cidr);
-  return aws::format_ipv4((cidr ? cidr->network : 0) + 10 + static_cast<std::uint32_t>(host));
+  auto cidr = engine::Ipv4Cidr::parse(subnet.cidr.empty() ? "10.0.0.0/16" : subnet.cidr);
+  return engine::format_ipv4((cidr ? cidr->network : 0) + 10 + static_cast<std::uint32_t>(host));
 }
 
 // Checks NCCL's connections against the groups; prints the failure and returns false if one is dropped.
@@ -57,7 +57,7 @@ bool connections_pass(const NcclArgs& args, int gpus_per_node) {
   std::vector<aws::Eni> enis;
   for (int node = 0; node < args.nodes; ++node) {
     std::string ip = host_ip(subnet_for(s.cluster.subnets, node, args.cross_az), node);
-    enis.push_back(aws::Eni{*aws::parse_ipv4(ip), args.security_groups});
+    enis.push_back(aws::Eni{*engine::parse_ipv4(ip), args.security_groups});
     for (int g = 0; g < gpus_per_node; ++g) input.ranks.push_back(net::NcclRank{ip, node});
   }
   engine::RngStreams rng(s.seed);

@@ -43,6 +43,8 @@ TEST(Ipv4Block, ContainsAndOverlaps) {
   EXPECT_EQ(parse_ipv4_block("10.0.1.7/24")->first, parse_ipv4_block("10.0.1.0/24")->first);  // host bits ignored
   EXPECT_EQ(parse_ipv4_block("0.0.0.0/0")->last, 0xFFFFFFFFu);
   EXPECT_FALSE(parse_ipv4_block("10.0.0/16"));
+  EXPECT_FALSE(parse_ipv4_block("10.0.0.0"));  // a block needs its prefix
+  EXPECT_EQ(cidr_block_size("10.0.1.0/24"), 256);
   EXPECT_EQ(invalid_subnet_range_error("10.1.0.0/20").str(), "InvalidSubnet.Range: The CIDR '10.1.0.0/20' is invalid.");
   EXPECT_EQ(subnet_conflict_error("10.0.8.0/24").str(),
             "InvalidSubnet.Conflict: The CIDR '10.0.8.0/24' conflicts with another subnet");

@@ -5,7 +5,7 @@
 namespace eksim::aws {
 namespace {
 
-std::uint32_t ip(const char* s) { return *parse_ipv4(s); }
+std::uint32_t ip(const char* s) { return *engine::parse_ipv4(s); }
 
 SgRule rule(const char* proto, int from, int to, const char* cidr, const char* group = "") {
   SgRule r;
@@ -19,9 +19,9 @@ SgRule rule(const char* proto, int from, int to, const char* cidr, const char* g
 
 TEST(AwsSecurityGroups, ParsesAddressesAndCidrs) {
   EXPECT_EQ(ip("192.168.12.34"), 0xC0A80C22u);
-  EXPECT_EQ(format_ipv4(0xC0A80C22u), "192.168.12.34");
+  EXPECT_EQ(engine::format_ipv4(0xC0A80C22u), "192.168.12.34");
   for (const char* bad : {"", "1.2.3", "1.2.3.4.5", "256.1.1.1", "1..2.3", "a.b.c.d", "1.2.3.4 "})
-    EXPECT_FALSE(parse_ipv4(bad)) << bad;
+    EXPECT_FALSE(engine::parse_ipv4(bad)) << bad;
   struct {
     const char* cidr;
     const char* addr;
@@ -35,13 +35,13 @@ TEST(AwsSecurityGroups, ParsesAddressesAndCidrs) {
       {"128.0.0.0/1", "127.255.255.255", false}, {"128.0.0.0/1", "200.0.0.1", true},
   };
   for (const auto& c : cases) {
-    auto cidr = Ipv4Cidr::parse(c.cidr);
+    auto cidr = engine::Ipv4Cidr::parse(c.cidr);
     ASSERT_TRUE(cidr) << c.cidr;
     EXPECT_EQ(cidr->contains(ip(c.addr)), c.in) << c.cidr << " " << c.addr;
   }
-  EXPECT_EQ(Ipv4Cidr::parse("10.1.2.3/8")->str(), "10.0.0.0/8");
+  EXPECT_EQ(engine::Ipv4Cidr::parse("10.1.2.3/8")->str(), "10.0.0.0/8");
   for (const char* bad : {"10.0.0.0/33", "10.0.0.0/", "10.0.0.0/-1", "10.0.0.0/1a", "x/8"})
-    EXPECT_FALSE(Ipv4Cidr::parse(bad)) << bad;
+    EXPECT_FALSE(engine::Ipv4Cidr::parse(bad)) << bad;
 }
 
 TEST(AwsSecurityGroups, NewGroupAllowsAllEgressNoIngress) {
