@@ -1,6 +1,7 @@
 #include "models/net/training_controller.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -121,6 +122,7 @@ struct TrainingController::Impl {
     NcclInitOutcome outcome;
     NetParams params;
     SimTime started;
+    std::vector<k8s::PodId> debug_pods;  // pods whose debug_inits' last entry is this run's
     std::vector<engine::EventId> timers;
     bool training = false;
     bool over = false;
@@ -152,6 +154,8 @@ struct TrainingController::Impl {
   };
   std::map<std::uint32_t, Resolving> resolving;
   std::set<std::size_t> dns_hinted;  // Jobs whose first unresolved worker got a hint
+  // Workers with NCCL_DEBUG=INFO: their communicator inits (pod id -> inits, oldest first).
+  std::map<std::uint32_t, std::vector<TrainingController::NcclDebugInit>> debug_inits;
 
   Impl(Cluster& cluster, NetParams p) : c(cluster), params(std::move(p)) {
     if (c.kubelet) c.kubelet->on_container_started.push_back([this](k8s::PodId id) { on_started(id); });
@@ -404,6 +408,7 @@ struct TrainingController::Impl {
                                          "tcp", port);
     };
     r.outcome = simulate_nccl_init(r.input, r.params);
+    record_debug_inits(t, r);
 
     t.status.attempts += 1;
     t.status.ranks = ranks;
@@ -413,6 +418,52 @@ struct TrainingController::Impl {
     t.run = std::move(run);
     if (t.run->outcome.ok) begin_training(t);
     else hang(t);
+  }
+
+  // What NCCL_DEBUG=INFO makes each rank print (nccl_debug_log.hpp), for the modelled shape: one
+  // rank per node over sockets. Identifiers (pids, the comm pointer, the unique id) come from a
+  // stream of their own, drawn only for such workers.
+  void record_debug_inits(const Tracked& t, Run& r) {
+    const int n = static_cast<int>(r.input.ranks.size());
+    if (t.spec.efa || t.spec.gpus_per_pod != 1 || static_cast<int>(r.nodes.size()) != n) return;
+    // NCCL reads NCCL_DEBUG case-insensitively; INFO and TRACE print the INFO lines.
+    auto debug_info = [&](k8s::PodId p) {
+      const k8s::PodRecord& rec = c.api.pod(p);
+      if (rec.pod.spec.containers.empty()) return false;
+      std::string level = k8s::env_of(rec.pod.spec.containers.front(), "NCCL_DEBUG");
+      std::transform(level.begin(), level.end(), level.begin(), [](unsigned char ch) { return std::toupper(ch); });
+      return level == "INFO" || level == "TRACE";
+    };
+    if (std::none_of(r.pods.begin(), r.pods.end(), debug_info)) return;
+    const k8s::Job& job = c.api.jobs()[t.job];
+    engine::Rng& rng = c.rng.get("net/nccl-debug/" + job.meta.ns + "/" + job.meta.name);
+    const std::uint64_t comm_id = rng.next_u64();
+    std::vector<int> ring = r.input.ring;
+    if (ring.empty())
+      for (int k = 0; k < n; ++k) ring.push_back(k);
+    for (int k = 0; k < n; ++k) {
+      const k8s::PodId p = pod_of_rank(r, k);
+      const k8s::PodRecord& rec = c.api.pod(p);
+      const int pid = 30 + static_cast<int>(rng.below(170));
+      const int tid = pid + 40 + static_cast<int>(rng.below(80));
+      const std::uint64_t comm = 0x550000000000ULL + (rng.below(0x10000000000ULL) & ~0xFULL);
+      if (!debug_info(p)) continue;
+      NcclDebugRank dr;
+      // An Indexed Job's pod is named <job>-<index> as its hostname (the Job controller sets it).
+      auto index = rec.pod.meta.annotations.find(k8s::kAnnotationCompletionIndex);
+      dr.host = index != rec.pod.meta.annotations.end() ? job.meta.name + "-" + index->second : rec.pod.meta.name;
+      dr.host = dr.host.substr(0, dr.host.find('.'));
+      dr.pid = pid;
+      dr.init_tid = tid;
+      dr.rank = k;
+      dr.nranks = n;
+      dr.ip = r.input.ranks[static_cast<std::size_t>(k)].ip;
+      dr.comm = comm;
+      dr.comm_id = comm_id;
+      dr.ring = ring;
+      debug_inits[p.v].push_back({std::move(dr), c.sim.now(), std::nullopt});
+      r.debug_pods.push_back(p);
+    }
   }
 
   // --- the hang -------------------------------------------------------------------------------
@@ -510,6 +561,7 @@ struct TrainingController::Impl {
     r.timers.clear();
     r.training = true;
     r.progress_at = c.sim.now();
+    for (k8s::PodId p : r.debug_pods) debug_inits[p.v].back().connected = c.sim.now();
     t.status.phase = TrainingPhase::Training;
     t.status.training_started_at = c.sim.now();
     t.status.blocked.clear();
@@ -742,6 +794,11 @@ std::optional<TrainingJobStatus> TrainingController::find(const std::string& ns,
   for (const auto& t : impl_->jobs)
     if (t.status.ns == ns && t.status.name == name) return impl_->snapshot(t);
   return std::nullopt;
+}
+
+std::vector<TrainingController::NcclDebugInit> TrainingController::nccl_debug_inits(k8s::PodId pod) const {
+  auto it = impl_->debug_inits.find(pod.v);
+  return it == impl_->debug_inits.end() ? std::vector<NcclDebugInit>{} : it->second;
 }
 
 std::unique_ptr<Controller> make_training_controller(Cluster& cluster) {

@@ -45,6 +45,7 @@
 #include "models/cluster/cluster.hpp"
 #include "models/net/collectives.hpp"
 #include "models/net/nccl_connect.hpp"
+#include "models/net/nccl_debug_log.hpp"
 #include "models/net/net_params.hpp"
 
 namespace eksim::net {
@@ -110,6 +111,16 @@ class TrainingController : public Controller {
   // Every training Job seen so far, in the order they were first seen.
   std::vector<TrainingJobStatus> statuses() const;
   std::optional<TrainingJobStatus> find(const std::string& ns, const std::string& name) const;
+
+  // Communicator inits of workers that run with NCCL_DEBUG=INFO (or TRACE), oldest first, for
+  // their logs (nccl_debug_log.hpp): the rank as NCCL prints it, when the gang formed, and when
+  // every connection was up (nullopt while blocked). The driver version is the reader's to fill.
+  struct NcclDebugInit {
+    NcclDebugRank rank;
+    engine::SimTime formed;
+    std::optional<engine::SimTime> connected;
+  };
+  std::vector<NcclDebugInit> nccl_debug_inits(k8s::PodId pod) const;
 
   struct Impl;
 

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <ctime>
 
 #include "models/autoscaling/karpenter/controller.hpp"
+#include "models/net/training_controller.hpp"
 
 namespace eksim::serve {
 
@@ -103,6 +105,13 @@ std::string nvidia_smi_on_node(const Cluster& c, const k8s::NodeRecord& node, st
   return nvidia_smi_table(in);
 }
 
+int cuda_driver_version(const std::string& cuda) {
+  // cudaDriverGetVersion: 1000 * major + 10 * minor ("12.4" -> 12040).
+  const auto dot = cuda.find('.');
+  if (dot == std::string::npos) return 0;
+  return std::atoi(cuda.substr(0, dot).c_str()) * 1000 + std::atoi(cuda.substr(dot + 1).c_str()) * 10;
+}
+
 std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s::Container& container,
                           std::int64_t unix_us_of_sim0) {
   if (!pod.node.valid()) return "";
@@ -111,13 +120,50 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
     std::int64_t started = unix_us_of_sim0 + pod.pod.status.started_at.value_or(c.sim.now()).us;
     return nvidia_smi_on_node(c, c.api.node(pod.node), started);
   }
-  // A training worker's lines (NCCL, c10d, the watchdog), which the models record as ContainerLog
-  // events on the pod; they come from its first container. Read per request, not per event.
+  // A training worker's lines, from its first container: NCCL's init lines under NCCL_DEBUG=INFO
+  // (the training model keeps the ranks, the text is written here), and NCCL's retries, c10d's
+  // and the watchdog's lines, which the model records as ContainerLog events on the pod. Merged
+  // by time; read per request, not per event.
   std::string out;
   if (pod.pod.spec.containers.empty() || pod.pod.spec.containers.front().name != container.name) return out;
+  std::vector<std::pair<engine::SimTime, std::string>> init_lines;
+  std::vector<std::pair<engine::SimTime, std::string>> info_prefixes;  // by init, oldest first
+  const auto* training = dynamic_cast<const net::TrainingController*>(c.find_controller("training"));
+  if (auto id = c.api.find_pod(pod.pod.meta.ns, pod.pod.meta.name); training && id) {
+    const int driver = cuda_driver_version(gpu_driver_of(c, c.api.node(pod.node)).cuda);
+    for (auto init : training->nccl_debug_inits(*id)) {
+      init.rank.cuda_driver = driver;
+      info_prefixes.emplace_back(init.formed, net::nccl_info_prefix(init.rank));
+      for (auto& line : net::nccl_init_lines_before_connect(init.rank)) init_lines.emplace_back(init.formed, std::move(line));
+      if (init.connected)
+        for (auto& line : net::nccl_init_lines_after_connect(init.rank)) init_lines.emplace_back(*init.connected, std::move(line));
+    }
+  }
+  // NCCL prints nothing unless NCCL_DEBUG asks: WARN lines from WARN on, INFO lines from INFO.
+  std::string level = k8s::env_of(pod.pod.spec.containers.front(), "NCCL_DEBUG");
+  std::transform(level.begin(), level.end(), level.begin(), [](unsigned char ch) { return std::toupper(ch); });
+  const bool info = level == "INFO" || level == "TRACE";
+  const bool warn = info || level == "WARN";
+  std::size_t next_init = 0;
   const engine::ObjectRef self{"Pod", pod.pod.meta.ns, pod.pod.meta.name};
-  for (const auto& e : c.log.events())
-    if (e.reason == "ContainerLog" && e.object == self) out += e.message + "\n";
+  for (const auto& e : c.log.events()) {
+    if (e.reason != "ContainerLog" || !(e.object == self)) continue;
+    for (; next_init < init_lines.size() && init_lines[next_init].first <= e.time; ++next_init)
+      out += init_lines[next_init].second + "\n";
+    constexpr std::string_view kInfo = "NCCL INFO ", kWarn = "NCCL WARN ";
+    if (e.message.starts_with(kInfo)) {
+      if (!info) continue;
+      // The line carries its rank's prefix, that of the init it belongs to.
+      const std::string* head = nullptr;
+      for (const auto& [formed, p] : info_prefixes)
+        if (formed <= e.time) head = &p;
+      out += (head ? *head + e.message.substr(kInfo.size()) : e.message) + "\n";
+      continue;
+    }
+    if (e.message.starts_with(kWarn) && !warn) continue;
+    out += e.message + "\n";
+  }
+  for (; next_init < init_lines.size(); ++next_init) out += init_lines[next_init].second + "\n";
   return out;
 }
 

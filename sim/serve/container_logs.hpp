@@ -19,6 +19,8 @@ struct GpuDriver {
 // The NVIDIA driver of the node image: EKS Auto Mode 570.195.03 / CUDA 13.0 (lab 001), AL2
 // 535.161.08 / CUDA 12.4 (lab 004), AL2023 NVIDIA 580.126.20 / CUDA 13.0 (lab 000's 580 stream).
 GpuDriver gpu_driver_of(const Cluster& cluster, const k8s::NodeRecord& node);
+// cudaDriverGetVersion's number for a CUDA version: "12.4" -> 12040, "13.0" -> 13000.
+int cuda_driver_version(const std::string& cuda);
 
 struct NvidiaSmiInput {
   std::string date;  // "Wed Dec 10 06:44:46 2025"

@@ -100,3 +100,87 @@ TEST(ContainerLogs, TrainingWorkerPrintsItsC10dLines) {
 
 }  // namespace
 }  // namespace eksim::serve
+
+namespace eksim::serve {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& log) {
+  std::vector<std::string> out;
+  std::size_t pos = 0;
+  while (pos < log.size()) {
+    std::size_t end = log.find('\n', pos);
+    out.push_back(log.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return out;
+}
+
+// Lab 000's SG experiment with NCCL_DEBUG=INFO (scenarios/nccl/sg-block-restore.yaml): the first
+// gang's rank 1 prints its init up to the transport setup, then the connect retries under its
+// own prefix, then the watchdog; the gang after the restore gets to Init COMPLETE.
+TEST(ContainerLogs, NcclDebugInitLinesAroundTheRetries) {
+  auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/nccl/sg-block-restore.yaml");
+  scenario::RunOptions o;
+  o.until = engine::Duration::minutes(16);
+  auto run = scenario::run_scenario(s, o);
+  const Cluster& c = *run.cluster;
+  int failed = 0, completed = 0;
+  for (std::uint32_t i = 0; i < c.api.pod_slots(); ++i) {
+    const k8s::PodRecord& r = c.api.pod(k8s::PodId{i});
+    if (r.pod.meta.name.rfind("allreduce-1-", 0) != 0) continue;
+    const auto lines = lines_of(container_log(c, r, r.pod.spec.containers.front(), 0));
+    ASSERT_GT(lines.size(), 20u) << r.pod.meta.name;
+    const std::string prefix = lines[0].substr(0, lines[0].find(" NCCL INFO ") + 11);
+    EXPECT_EQ(prefix.rfind("allreduce-1:", 0), 0u) << lines[0];   // the Indexed Job's hostname
+    EXPECT_EQ(lines[0], prefix + "cudaDriverVersion 13000");    // AL2023 NVIDIA: CUDA 13.0
+    EXPECT_EQ(lines[1].rfind(prefix + "Bootstrap : Using eth0:192.168.12.", 0), 0u) << lines[1];
+    std::size_t retry = 0, complete = 0, watchdog = 0;
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      if (lines[k].find("returned Connection timed out, retrying (1/34)") != std::string::npos) retry = k;
+      if (lines[k].find(" - Init COMPLETE") != std::string::npos) complete = k;
+      if (lines[k].rfind("[Rank 1] Watchdog caught collective operation timeout", 0) == 0) watchdog = k;
+    }
+    ASSERT_GT(retry, 0u) << r.pod.meta.name;
+    // The retry is the init thread's INFO line, with its prefix.
+    EXPECT_NE(lines[retry].find(" [0] NCCL INFO socketStartConnect: connect to 192.168.12."), std::string::npos)
+        << lines[retry];
+    EXPECT_NE(lines[retry - 1].find("[send] via NET/Socket/0"), std::string::npos) << lines[retry - 1];
+    if (r.pod.status.phase == k8s::PodPhase::Failed) {
+      ++failed;
+      EXPECT_EQ(complete, 0u);
+      EXPECT_EQ(watchdog, lines.size() - 1);
+    } else {
+      ++completed;
+      EXPECT_EQ(complete, lines.size() - 1);
+      EXPECT_GT(complete, retry);
+      EXPECT_EQ(lines[retry + 1].find("Connected all rings"), lines[retry + 1].size() - 19) << lines[retry + 1];
+    }
+  }
+  EXPECT_EQ(failed, 1);
+  EXPECT_EQ(completed, 1);
+}
+
+// Without NCCL_DEBUG, NCCL prints nothing: no init lines, and neither the retries' INFO lines.
+TEST(ContainerLogs, NoNcclLinesWithoutNcclDebug) {
+  auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/nccl/sg-block-restore.yaml");
+  for (auto& m : s.manifests)
+    if (auto* job = std::get_if<k8s::Job>(&m.object)) job->tmpl->spec.containers.mut().front().env.clear();
+  scenario::RunOptions o;
+  o.until = engine::Duration::minutes(12);
+  auto run = scenario::run_scenario(s, o);
+  const Cluster& c = *run.cluster;
+  int seen = 0;
+  for (std::uint32_t i = 0; i < c.api.pod_slots(); ++i) {
+    const k8s::PodRecord& r = c.api.pod(k8s::PodId{i});
+    if (r.pod.meta.name.rfind("allreduce-1-", 0) != 0 || r.pod.status.phase != k8s::PodPhase::Failed) continue;
+    ++seen;
+    const std::string log = container_log(c, r, r.pod.spec.containers.front(), 0);
+    EXPECT_EQ(log.find("NCCL INFO"), std::string::npos) << log;
+    EXPECT_EQ(lines_of(log).size(), 1u) << log;  // only the PyTorch watchdog's line
+    EXPECT_EQ(log.rfind("[Rank 1] Watchdog caught collective operation timeout", 0), 0u) << log;
+  }
+  EXPECT_EQ(seen, 1);
+}
+
+}  // namespace
+}  // namespace eksim::serve
