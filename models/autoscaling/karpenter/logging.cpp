@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 namespace eksim::autoscaling::karpenter {
 
 std::string karpenter_commit(const std::string& version) {
