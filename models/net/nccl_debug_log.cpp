@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+
 namespace eksim::net {
 
 namespace {
@@ -54,6 +57,14 @@ int ring_neighbour(const NcclDebugRank& r, int step) {
 }
 
 }  // namespace
+
+NcclDebugLevel nccl_debug_level(const k8s::Container& container) {
+  std::string level = k8s::env_of(container, "NCCL_DEBUG");
+  std::transform(level.begin(), level.end(), level.begin(), [](unsigned char ch) { return std::toupper(ch); });
+  if (level == "INFO" || level == "TRACE") return NcclDebugLevel::Info;
+  if (level == "WARN") return NcclDebugLevel::Warn;
+  return NcclDebugLevel::None;
+}
 
 std::string nccl_info_prefix(const NcclDebugRank& r) { return prefix(r, r.init_tid); }
 

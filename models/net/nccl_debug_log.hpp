@@ -12,9 +12,16 @@
 #include <string>
 #include <vector>
 
+#include "models/k8s/objects.hpp"
+
 namespace eksim::net {
 
 inline constexpr const char* kNcclVersion = "2.21.5+cuda12.4";  // PyTorch 2.5/2.6 wheels' NCCL
+
+// What a worker's NCCL prints, from its container's NCCL_DEBUG (read case-insensitively): nothing
+// when unset, WARN lines from WARN, INFO lines too from INFO (and TRACE).
+enum class NcclDebugLevel { None, Warn, Info };
+NcclDebugLevel nccl_debug_level(const k8s::Container& container);
 
 struct NcclDebugRank {
   std::string host;       // the pod's hostname, cut at the first '.'

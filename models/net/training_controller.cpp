@@ -1,7 +1,6 @@
 #include "models/net/training_controller.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -426,13 +425,10 @@ struct TrainingController::Impl {
   void record_debug_inits(const Tracked& t, Run& r) {
     const int n = static_cast<int>(r.input.ranks.size());
     if (t.spec.efa || t.spec.gpus_per_pod != 1 || static_cast<int>(r.nodes.size()) != n) return;
-    // NCCL reads NCCL_DEBUG case-insensitively; INFO and TRACE print the INFO lines.
     auto debug_info = [&](k8s::PodId p) {
       const k8s::PodRecord& rec = c.api.pod(p);
-      if (rec.pod.spec.containers.empty()) return false;
-      std::string level = k8s::env_of(rec.pod.spec.containers.front(), "NCCL_DEBUG");
-      std::transform(level.begin(), level.end(), level.begin(), [](unsigned char ch) { return std::toupper(ch); });
-      return level == "INFO" || level == "TRACE";
+      return !rec.pod.spec.containers.empty() &&
+             nccl_debug_level(rec.pod.spec.containers.front()) == NcclDebugLevel::Info;
     };
     if (std::none_of(r.pods.begin(), r.pods.end(), debug_info)) return;
     const k8s::Job& job = c.api.jobs()[t.job];

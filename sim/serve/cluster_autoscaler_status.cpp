@@ -1,7 +1,5 @@
 #include "sim/serve/cluster_autoscaler_status.hpp"
 
-#include <ctime>
-
 #include <nlohmann/json.hpp>
 
 #include "sim/serve/time_base.hpp"
@@ -12,42 +10,15 @@ namespace api = autoscaling::cas::api;
 
 namespace {
 
-struct Civil {
-  std::tm tm{};
-  std::int64_t micros = 0;
-};
-
-Civil civil(std::int64_t unix_us) {
-  Civil c;
-  std::int64_t secs = unix_us >= 0 ? unix_us / 1000000 : (unix_us - 999999) / 1000000;
-  c.micros = unix_us - secs * 1000000;
-  std::time_t t = static_cast<std::time_t>(secs);
-  gmtime_r(&t, &c.tm);
-  return c;
-}
-
-// Go's ".999999999": the fraction without trailing zeros, nothing when it is zero.
-std::string trimmed_fraction(std::int64_t micros) {
-  if (micros == 0) return "";
-  char buf[16];
-  std::snprintf(buf, sizeof buf, ".%06lld", static_cast<long long>(micros));
-  std::string s = buf;
-  while (s.back() == '0') s.pop_back();
-  return s;
-}
-
-std::string date_time(const Civil& c, char sep) {
-  char buf[96];  // wide enough for any int the fields could hold
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d%c%02d:%02d:%02d", c.tm.tm_year + 1900, c.tm.tm_mon + 1, c.tm.tm_mday,
-                sep, c.tm.tm_hour, c.tm.tm_min, c.tm.tm_sec);
-  return buf;
-}
-
-// metav1.Time through yaml.v2: time.Time's MarshalText (RFC 3339 with nanoseconds), quoted
-// because it would read back as a YAML timestamp.
+// metav1.Time through yaml.v2: time.Time's MarshalText (RFC 3339 with the fraction Go prints:
+// no trailing zeros, none at all for whole seconds), quoted because it would read back as a
+// YAML timestamp.
 std::string rfc3339_nano(std::int64_t unix_us) {
-  const Civil c = civil(unix_us);
-  return date_time(c, 'T') + trimmed_fraction(c.micros) + "Z";
+  std::string s = rfc3339(unix_us, true);  // 2026-01-01T00:00:10.250000Z
+  s.pop_back();
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s + "Z";
 }
 
 // The YAML emitter of gopkg.in/yaml.v2 (libyaml's), for the values this document holds.
@@ -120,8 +91,10 @@ void scale_down(Emitter& e, int indent, const api::ScaleDownCondition& s) {
 }  // namespace
 
 std::string go_status_time(std::int64_t unix_us) {
-  const Civil c = civil(unix_us);
-  return date_time(c, ' ') + trimmed_fraction(c.micros) + " +0000 UTC";
+  std::string s = rfc3339_nano(unix_us);  // the same digits in Go's default layout
+  s.pop_back();
+  s[10] = ' ';
+  return s + " +0000 UTC";
 }
 
 std::string cluster_autoscaler_status_yaml(const api::ClusterAutoscalerStatus& s, std::int64_t sim0_unix_us) {

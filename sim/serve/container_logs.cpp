@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <ctime>
 
 #include "models/autoscaling/karpenter/controller.hpp"
@@ -140,10 +139,9 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
     }
   }
   // NCCL prints nothing unless NCCL_DEBUG asks: WARN lines from WARN on, INFO lines from INFO.
-  std::string level = k8s::env_of(pod.pod.spec.containers.front(), "NCCL_DEBUG");
-  std::transform(level.begin(), level.end(), level.begin(), [](unsigned char ch) { return std::toupper(ch); });
-  const bool info = level == "INFO" || level == "TRACE";
-  const bool warn = info || level == "WARN";
+  const net::NcclDebugLevel level = net::nccl_debug_level(pod.pod.spec.containers.front());
+  const bool info = level == net::NcclDebugLevel::Info;
+  const bool warn = level != net::NcclDebugLevel::None;
   std::size_t next_init = 0;
   const engine::ObjectRef self{"Pod", pod.pod.meta.ns, pod.pod.meta.name};
   for (const auto& e : c.log.events()) {
