@@ -55,7 +55,9 @@ TEST(EventCorrelator, IdenticalEventsUpdateOneEventWithCountAndTimestamps) {
 TEST(EventCorrelator, MessageSetAtItsLimitDropsTheFirstAndCombinesTheNew) {
   EventLog log;
   // The aggregator alone: a spam filter that lets all 200 through.
-  log.filter_spam("replicaset-controller", SpamFilterOptions{.burst = 1000});
+  SpamFilterOptions all_through;  // not a designated initializer: GCC 12 warns (-Wmissing-field-initializers)
+  all_through.burst = 1000;        // about the std::optional member left out
+  log.filter_spam("replicaset-controller", all_through);
   ObjectRef rs{"ReplicaSet", "default", "web-5d8f"};
   std::set<std::string> model;
   std::map<std::string, int> own;  // message -> occurrences in its own Event
@@ -311,7 +313,10 @@ TEST(EventSpamFilter, SkippedEventsLeaveTheQueueWithoutAWrite) {
   // 2,000 events about one object at one instant: the first is written, the rest are skipped and
   // pass through the queue as soon as the writer reaches them. Without the filter, 990 were dropped.
   EventLog log;
-  log.filter_spam("cluster-autoscaler", SpamFilterOptions{.burst = 1, .key_includes_reason = true});
+  SpamFilterOptions per_reason;  // as above, no designated initializer
+  per_reason.burst = 1;
+  per_reason.key_includes_reason = true;
+  log.filter_spam("cluster-autoscaler", per_reason);
   log.limit_sink("cluster-autoscaler", SinkLimits{});
   for (int i = 0; i < 2000; ++i)
     log.record(SimTime{}, EventType::Normal, "ScaleDownEmpty", ObjectRef{"Node", "", "n"}, "m", "cluster-autoscaler");
