@@ -5,14 +5,9 @@
 // the NCCL communicator over the nodes' ENIs and security groups (nccl_connect.hpp), then runs
 // the steps: compute, then a ring all-reduce of the gradient bytes over the nodes' real links.
 //
-//   metadata.annotations (pod template):
-//     eksim.io/training: allreduce          marks the Job as a training gang (the only collective)
-//     eksim.io/gradient-bytes: 100Mi        bytes all-reduced per step (Kubernetes quantity)
-//     eksim.io/step-compute: 200ms          forward + backward time per step (Go duration)
-//     eksim.io/steps: "1000"                steps to run; the containers exit 0 after the last
-//     eksim.io/watchdog-timeout: 10m        ProcessGroupNCCL timeout (default: az_latency.json, 10 min)
-//   GPUs (ranks) per pod: the first container's nvidia.com/gpu limit (1 when absent). EFA is used
-//   when the pod asks for vpc.amazonaws.com/efa and the instance type has it.
+// The job's shape (collective, gradient bytes, step compute, steps, watchdog timeout, ranks per
+// pod, EFA) comes from the pod template: training_spec.hpp. EFA is used when the pod asks for it
+// and the instance type has it.
 //
 // Blocked connection: NCCL's retry lines and PyTorch's watchdog line go to the pods as events
 // with reason ContainerLog (they are log lines: a real cluster shows them in `kubectl logs`), and
@@ -43,36 +38,16 @@
 #include <vector>
 
 #include "models/cluster/cluster.hpp"
-#include "models/net/collectives.hpp"
 #include "models/net/nccl_connect.hpp"
 #include "models/net/nccl_debug_log.hpp"
 #include "models/net/net_params.hpp"
+#include "models/net/training_spec.hpp"
 
 namespace eksim::net {
-
-inline constexpr const char* kAnnotationTraining = "eksim.io/training";
-inline constexpr const char* kAnnotationGradientBytes = "eksim.io/gradient-bytes";
-inline constexpr const char* kAnnotationStepCompute = "eksim.io/step-compute";
-inline constexpr const char* kAnnotationSteps = "eksim.io/steps";
-inline constexpr const char* kAnnotationWatchdogTimeout = "eksim.io/watchdog-timeout";
 
 // AWS inter-AZ data transfer: $0.01/GB charged on each side, so a byte that crosses AZs costs
 // $0.02/GB (FACTS.md; GB taken as 1e9 bytes).
 inline constexpr double kCrossAzUsdPerGbEachDirection = 0.01;
-
-struct TrainingSpec {
-  Collective collective = Collective::AllReduce;
-  double gradient_bytes = 0;
-  engine::Duration step_compute{};
-  std::int64_t steps = 0;
-  std::optional<engine::Duration> watchdog_timeout;  // nullopt: NetParams::watchdog_timeout_ms
-  int gpus_per_pod = 1;
-  bool efa = false;
-};
-
-// Reads the annotations above; nullopt when the template is not a training job. An annotation
-// that does not parse is returned in *error (the Job is then left alone, with a Warning).
-std::optional<TrainingSpec> training_spec(const k8s::PodTemplate& tmpl, std::string* error);
 
 enum class TrainingPhase { Waiting, Hung, Training, Succeeded, Failed };
 const char* training_phase_name(TrainingPhase p);
