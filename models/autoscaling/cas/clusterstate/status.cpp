@@ -27,8 +27,6 @@ void carry_transition(Condition& now, const Condition* last) {
   now.last_transition_time = last && last->status == now.status ? last->last_transition_time : now.last_probe_time;
 }
 
-int registered_total(const api::NodeCount& n) { return n.registered.total; }
-
 }  // namespace
 
 ClusterAutoscaler::LoopReadiness ClusterAutoscaler::readiness(const std::vector<LiveNode>& nodes) {
@@ -137,7 +135,7 @@ void ClusterAutoscaler::write_status(const LoopReadiness& ready, bool cluster_he
 
     // buildScaleUpStatusNodeGroup: IsNodeGroupScalingUp is upcoming nodes (target above the
     // registered, started ones) under an open scale-up request.
-    const int provisioned = registered_total(r.counts) - reg.not_started;
+    const int provisioned = reg.total - reg.not_started;
     const bool backed_off = backoff_.is_backed_off(g.id, now);
     ng.scale_up.last_probe_time = probed;
     if (g.scale_up_time && target > provisioned) {
