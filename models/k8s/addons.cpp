@@ -62,6 +62,39 @@ std::optional<Affinity> parse_affinity(const FlatValues& v, const std::string& p
   return a;
 }
 
+// templates/daemonset-device-plugin.yml's env, in its order: the values the chart passes on
+// when set (null by default: the plugin's own defaults then hold), MPS's root, the config file
+// the config-manager writes, and the runtime's variables.
+std::vector<EnvVar> device_plugin_chart_env(const FlatValues& v, bool has_config_map) {
+  std::vector<EnvVar> env{{"MPS_ROOT", get(v, "mps.root", "/run/nvidia/mps")}};
+  auto string_value = [&](const char* key, const char* var) {
+    if (auto value = get(v, key); !value.empty() && value != "null") env.push_back({var, value});
+  };
+  auto bool_value = [&](const char* key, const char* var) {
+    if (auto value = get(v, key); value == "true" || value == "false") env.push_back({var, value});
+  };
+  string_value("migStrategy", "MIG_STRATEGY");
+  bool_value("failOnInitError", "FAIL_ON_INIT_ERROR");
+  bool_value("compatWithCPUManager", "PASS_DEVICE_SPECS");
+  string_value("deviceListStrategy", "DEVICE_LIST_STRATEGY");
+  string_value("deviceIDStrategy", "DEVICE_ID_STRATEGY");
+  string_value("nvidiaDriverRoot", "NVIDIA_DRIVER_ROOT");
+  string_value("nvidiaDevRoot", "NVIDIA_DEV_ROOT");
+  string_value("cdi.nvidiaHookPath", "NVIDIA_CDI_HOOK_PATH");
+  string_value("cdi.featureFlags", "CDI_FEATURE_FLAGS");
+  bool_value("gdrcopyEnabled", "GDRCOPY_ENABLED");
+  bool_value("gdsEnabled", "GDS_ENABLED");
+  bool_value("mofedEnabled", "MOFED_ENABLED");
+  if (has_config_map) env.push_back({"CONFIG_FILE", "/config/config.yaml"});
+  // addMigMonitorDevices: unless every MIG strategy the chart could be given is none.
+  if (auto mig = get(v, "migStrategy"); !mig.empty() && mig != "null" && mig != "none")
+    env.push_back({"NVIDIA_MIG_MONITOR_DEVICES", "all"});
+  string_value("deviceDiscoveryStrategy", "DEVICE_DISCOVERY_STRATEGY");
+  env.push_back({"NVIDIA_VISIBLE_DEVICES", "all"});
+  env.push_back({"NVIDIA_DRIVER_CAPABILITIES", "compute,utility"});
+  return env;
+}
+
 std::string device_plugin_chart_fullname(const std::string& release) {
   // Chart fullname: "<release>-nvidia-device-plugin" unless the release already contains it.
   return release.find("nvidia-device-plugin") != std::string::npos ? release : release + "-nvidia-device-plugin";
@@ -106,9 +139,11 @@ std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const st
                            prefix + "-sidecar");
       return ds;
     };
-    if (get_bool(v, "devicePlugin.enabled", true))
-      out.push_back(configured(make_ds(full, ns, kRoleDevicePlugin, image, tolerations, node_selector, affinity),
-                               "nvidia-device-plugin"));
+    if (get_bool(v, "devicePlugin.enabled", true)) {
+      DaemonSet plugin = make_ds(full, ns, kRoleDevicePlugin, image, tolerations, node_selector, affinity);
+      plugin.tmpl.spec.containers.mut().front().env = device_plugin_chart_env(v, !config_map.empty());
+      out.push_back(configured(std::move(plugin), "nvidia-device-plugin"));
+    }
     if (get_bool(v, "gfd.enabled", false)) {
       out.push_back(configured(
           make_ds(full + "-gpu-feature-discovery", ns, kRoleGfd, image, tolerations, node_selector, affinity),
@@ -216,6 +251,22 @@ std::optional<ContainerRun> AddonController::device_plugin_run(PodId id) const {
 
   run.duration = timings_.device_plugin_init_failure;
   run.exit_code = 1;
+  return run;
+}
+
+std::optional<NvidiaDevicePluginRun> AddonController::nvidia_device_plugin_start(PodId id) const {
+  const PodRecord& rec = api_.pod(id);
+  if (!rec.node.valid()) return std::nullopt;
+  const Container* c = addon_container(rec.pod);
+  if (!c || addon_role(rec.pod) != AddonRole::NvidiaDevicePlugin) return std::nullopt;
+  NvidiaDevicePluginRun run;
+  if (auto colon = c->image.rfind(':'); colon != std::string::npos && c->image.find('/', colon) == std::string::npos)
+    run.image_tag = c->image.substr(colon + 1);
+  run.flags = nvidia_device_plugin_flags(*c);
+  run.config = plugin_config(rec, *c, &run.config_error);
+  const int gpus = hardware_count(api_.node(rec.node).node, kAnnotationGpuCount);
+  run.nvml = gpus > 0;
+  if (run.config) run.advertised = advertised_gpus(*run.config, gpus);
   return run;
 }
 

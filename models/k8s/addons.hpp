@@ -26,6 +26,7 @@
 
 #include "models/k8s/api_server.hpp"
 #include "models/k8s/device_plugins.hpp"
+#include "models/k8s/nvidia_device_plugin_log.hpp"
 #include "models/k8s/nvidia_plugin_config.hpp"
 #include "models/k8s/gpu_operator.hpp"
 
@@ -59,6 +60,8 @@ std::vector<DaemonSet> build_addon_daemonsets(const std::string& addon, const st
 // The nvidia-device-plugin chart's config values: `config.map.<name>` (each a config file's
 // text), `config.name` (an existing ConfigMap), `config.default`, `config.fallbackStrategies`.
 std::string device_plugin_chart_fullname(const std::string& release);
+// The plugin container's variables from the chart's values (failOnInitError, migStrategy, ...).
+std::vector<EnvVar> device_plugin_chart_env(const FlatValues& values, bool has_config_map);
 std::map<std::string, std::string> device_plugin_config_map_data(const FlatValues& values);
 // The ConfigMap the chart mounts: config.name, else "<fullname>-configs" when config.map is set.
 std::string device_plugin_config_map(const FlatValues& values, const std::string& release);
@@ -104,6 +107,10 @@ class AddonController {
   // Reads the NVIDIA device plugin's config file (YAML); installed by the scenario layer. Unset:
   // plugins run on their defaults whatever their config says.
   NvidiaPluginConfigParser parse_plugin_config;
+
+  // How the NVIDIA device plugin container of `pod` starts on its node (its flags, its config or
+  // why that does not parse, NVML there or not), for its log; nullopt for other pods.
+  std::optional<NvidiaDevicePluginRun> nvidia_device_plugin_start(PodId pod) const;
 
  private:
   void on_started(PodId pod);

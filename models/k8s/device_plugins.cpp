@@ -1,5 +1,8 @@
 #include "models/k8s/device_plugins.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace eksim::k8s {
 
 namespace {
@@ -58,31 +61,78 @@ std::optional<bool> parse_go_bool(const std::string& s) {
   return std::nullopt;
 }
 
+namespace {
+
+// cmd/nvidia-device-plugin/main.go's flags that have a place in the config (0.17-0.19).
+struct PluginFlag {
+  const char* name;
+  std::vector<const char*> aliases;
+  std::vector<const char*> env;  // the first one set wins
+  bool boolean = false;
+};
+const std::vector<PluginFlag>& plugin_flags() {
+  static const std::vector<PluginFlag> flags = {
+      {"mig-strategy", {}, {"MIG_STRATEGY"}},
+      {"fail-on-init-error", {}, {"FAIL_ON_INIT_ERROR"}, true},
+      {"driver-root", {"nvidia-driver-root"}, {"NVIDIA_DRIVER_ROOT"}},
+      {"dev-root", {"nvidia-dev-root"}, {"NVIDIA_DEV_ROOT"}},
+      {"pass-device-specs", {}, {"PASS_DEVICE_SPECS"}, true},
+      {"device-list-strategy", {}, {"DEVICE_LIST_STRATEGY"}},
+      {"device-id-strategy", {}, {"DEVICE_ID_STRATEGY"}},
+      {"gdrcopy-enabled", {}, {"GDRCOPY_ENABLED"}, true},
+      {"gds-enabled", {}, {"GDS_ENABLED"}, true},
+      {"mofed-enabled", {}, {"MOFED_ENABLED"}, true},
+      {"cdi-annotation-prefix", {}, {"CDI_ANNOTATION_PREFIX"}},
+      {"nvidia-cdi-hook-path", {"nvidia-ctk-path"}, {"NVIDIA_CDI_HOOK_PATH", "NVIDIA_CTK_PATH"}},
+      {"driver-root-ctr-path", {"container-driver-root"}, {"DRIVER_ROOT_CTR_PATH", "CONTAINER_DRIVER_ROOT"}},
+      {"mps-root", {}, {"MPS_ROOT"}},
+      {"device-discovery-strategy", {}, {"DEVICE_DISCOVERY_STRATEGY"}},
+      {"config-file", {}, {"CONFIG_FILE"}},
+  };
+  return flags;
+}
+
+const PluginFlag* plugin_flag(const std::string& name) {
+  for (const auto& f : plugin_flags()) {
+    if (name == f.name) return &f;
+    for (const char* a : f.aliases)
+      if (name == a) return &f;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 NvidiaDevicePluginFlags nvidia_device_plugin_flags(const Container& c) {
   NvidiaDevicePluginFlags f;
-  for (const auto& e : c.env)
-    if (e.name == "FAIL_ON_INIT_ERROR")
-      if (auto b = parse_go_bool(e.value)) {
-        f.fail_on_init_error = *b;
-        f.fail_on_init_error_given = true;
-      }
+  // Variables first: a flag on the command line then overrides them.
+  for (const auto& flag : plugin_flags())
+    for (const char* var : flag.env) {
+      auto e = std::find_if(c.env.begin(), c.env.end(), [&](const EnvVar& v) { return v.name == var; });
+      if (e == c.env.end()) continue;
+      f.given[flag.name] = e->value;
+      break;
+    }
   // Arguments after the program: command[1..] then args. Go's flag syntax: -flag, --flag,
-  // -flag=value, --flag=value (a bool flag takes no separate value).
+  // -flag=value, --flag=value, or the value as the next argument (not for a bool flag).
   std::vector<std::string> argv(c.command.size() > 1 ? c.command.begin() + 1 : c.command.end(), c.command.end());
   argv.insert(argv.end(), c.args.begin(), c.args.end());
-  for (const auto& a : argv) {
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
     std::string s = a.rfind("--", 0) == 0 ? a.substr(2) : a.rfind('-', 0) == 0 ? a.substr(1) : std::string();
-    const std::string flag = "fail-on-init-error";
-    if (s == flag) {
-      f.fail_on_init_error = true;
-      f.fail_on_init_error_given = true;
-    } else if (s.rfind(flag + "=", 0) == 0) {
-      if (auto b = parse_go_bool(s.substr(flag.size() + 1))) {
-        f.fail_on_init_error = *b;
-        f.fail_on_init_error_given = true;
-      }
-    }
+    if (s.empty()) continue;
+    const auto eq = s.find('=');
+    const PluginFlag* flag = plugin_flag(s.substr(0, eq));
+    if (!flag) continue;
+    if (eq != std::string::npos) f.given[flag->name] = s.substr(eq + 1);
+    else if (flag->boolean) f.given[flag->name] = "true";
+    else if (i + 1 < argv.size()) f.given[flag->name] = argv[++i];
   }
+  if (auto it = f.given.find("fail-on-init-error"); it != f.given.end())
+    if (auto b = parse_go_bool(it->second)) {
+      f.fail_on_init_error = *b;
+      f.fail_on_init_error_given = true;
+    }
   return f;
 }
 

@@ -6,6 +6,7 @@
 // Operator. The same for the EFA (vpc.amazonaws.com/efa) and Neuron (aws.amazon.com/neuron,
 // aws.amazon.com/neuroncore) device plugins, and for the NFD worker, GPU Feature Discovery and the
 // GPU Operator's driver and toolkit operands, which the device plugin chain depends on.
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,10 @@ struct NvidiaDevicePluginFlags {
   // found. Waiting indefinitely." and keeps running.
   bool fail_on_init_error = true;
   bool fail_on_init_error_given = false;  // by flag or variable: the config file's flags.failOnInitError is below
+  // Every flag of the plugin given on the command line or by one of its variables, by the flag's
+  // name (an alias such as --nvidia-driver-root counts as driver-root), as text: what
+  // urfave/cli's IsSet sees, which then wins over the config file (api/config/v1/flags.go).
+  std::map<std::string, std::string> given;
 };
 NvidiaDevicePluginFlags nvidia_device_plugin_flags(const Container& c);
 

@@ -445,6 +445,7 @@ void Kubelet::start_containers(PodId id) {
   rt.running = true;
   rt.started_at = api_.now();
   if (!rec.pod.status.started_at) rec.pod.status.started_at = api_.now();
+  rec.pod.status.container_started_at = api_.now();
   api_.set_pod_phase(id, PodPhase::Running, "");
   for (auto& fn : on_container_started) fn(id);
   if (!pods_.find(id)) return;  // a hook deleted the pod
@@ -475,6 +476,7 @@ void Kubelet::container_exited(PodId id) {
     else api_.set_pod_phase(id, PodPhase::Failed, "Error");
     return;
   }
+  rec.pod.status.last_termination = PodStatus::Termination{rt.started_at, api_.now(), code};
   if (api_.now() - rt.started_at >= config_.backoff_reset) rt.exits = 0;
   ++rt.exits;
   ++rec.pod.status.restart_count;

@@ -1,5 +1,6 @@
 #include "models/k8s/nvidia_plugin_config.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "models/k8s/api_server.hpp"
@@ -147,7 +148,9 @@ void add_config_manager(PodSpec& spec, const std::string& image, const std::stri
   };
   if (spec.containers.empty()) return;
   Container& program = spec.containers.mut().front();
-  program.env.push_back({"CONFIG_FILE", dst});
+  // The chart's template already lists it among the program's variables.
+  if (std::none_of(program.env.begin(), program.env.end(), [](const EnvVar& e) { return e.name == "CONFIG_FILE"; }))
+    program.env.push_back({"CONFIG_FILE", dst});
   program.volume_mounts.push_back({"available-configs", "/available-configs"});
   program.volume_mounts.push_back({"config", "/config"});
   spec.init_containers.push_back(manager(init_name, true));

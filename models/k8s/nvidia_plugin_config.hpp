@@ -4,6 +4,7 @@
 // flags.failOnInitError. The file is YAML, parsed above the models layer (the scenario layer
 // installs the parser); the models decide what a parsed config does to the node.
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,9 +16,9 @@ namespace eksim::k8s {
 class ApiServer;
 
 struct NvidiaPluginConfig {
-  // sharing.timeSlicing.resources[] (or sharing.mps.resources[], which the plugin prefers when
-  // set). The plugin ignores `rename` and `devices` ("not yet supported in the config"):
-  // renameByDefault is the only renaming, to "<name>.shared".
+  // sharing.timeSlicing.resources[] (sharing.mps.resources[] wins when set). The plugin ignores
+  // `rename` and `devices` ("not yet supported in the config"): renameByDefault is the only
+  // renaming, to "<name>.shared".
   struct Replicated {
     std::string name;  // "nvidia.com/gpu" ("gpu" is completed with the nvidia.com/ prefix)
     int replicas = 1;  // >= 2 (the parser refuses less)
@@ -26,10 +27,16 @@ struct NvidiaPluginConfig {
   bool rename_by_default = false;
   bool fail_requests_greater_than_one = false;
   bool mps = false;  // sharing.mps: needs the MPS control daemon, not modelled (nothing shared)
+  std::vector<Replicated> mps_resources;  // sharing.mps.resources[], kept for the plugin's config dump
+  bool mps_rename_by_default = false;
   std::optional<bool> fail_on_init_error;  // flags.failOnInitError (below the flag and its env)
+  // The file's other flags as written, by their JSON path ("migStrategy",
+  // "plugin.deviceIDStrategy"; a deviceListStrategy list joined with commas): the plugin keeps
+  // them unless a flag or its variable is given, and prints them in its "Running with config".
+  std::map<std::string, std::string> flags;
 };
 
-// Text -> config, or nullopt with *error set to the plugin's own text (after "unmarshal error: ").
+// Text -> config, or nullopt with *error set to the plugin's own text (after "error parsing config file: ").
 using NvidiaPluginConfigParser = std::function<std::optional<NvidiaPluginConfig>(const std::string&, std::string*)>;
 
 // The resource the plugin registers for a node's `gpus` full GPUs under `config` and how many:

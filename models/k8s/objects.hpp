@@ -211,9 +211,19 @@ struct PodStatus {
   std::string message;
   std::string nominated_node_name;
   std::optional<engine::SimTime> scheduled_at;
-  std::optional<engine::SimTime> started_at;
+  std::optional<engine::SimTime> started_at;  // the first container start
   std::optional<engine::SimTime> finished_at;
   std::int32_t restart_count = 0;
+  // The first container's latest run (containerStatuses[0].state startedAt) and, once the
+  // kubelet has restarted it, the run that ended (lastState.terminated): `describe`'s Last State,
+  // and the runs `kubectl logs` and `logs --previous` read.
+  std::optional<engine::SimTime> container_started_at;
+  struct Termination {
+    engine::SimTime started_at;
+    engine::SimTime finished_at;
+    int exit_code = 0;
+  };
+  std::optional<Termination> last_termination;
 };
 
 struct Pod {

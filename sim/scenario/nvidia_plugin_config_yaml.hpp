@@ -8,9 +8,11 @@
 
 namespace eksim::scenario {
 
-// The plugin's checks, with its texts: "unknown version: v2", "no resources specified",
-// "no resource name specified", "no replicas specified", "number of replicas must be >= 2".
-// Keys the plugin does not know are ignored, as its non-strict unmarshalling does.
+// The plugin's checks, with its texts as they follow "error parsing config file: " in its exit
+// line: "unknown version: v2", or "unmarshal error: error unmarshaling JSON: while decoding
+// JSON: " and one of "no resources specified", "no resource name specified", "no replicas
+// specified", "number of replicas must be >= 2", or a type mismatch. Keys the plugin does not
+// know are ignored, as its non-strict unmarshalling does.
 std::optional<k8s::NvidiaPluginConfig> parse_nvidia_plugin_config(const std::string& text, std::string* error);
 
 }  // namespace eksim::scenario

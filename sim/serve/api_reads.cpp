@@ -73,7 +73,13 @@ HttpResponse pod_log(Session& session, const HttpRequest& req, const ApiPath& p)
                  {"code", 500}};
     return json_response(body, 500);
   }
-  std::string text = container_log(c, rec, *it, session.wall_sim0_unix_us());
+  // The kubelet's validateContainerLogStatus: --previous reads the run the container was
+  // restarted after, which the first container alone has in eksim.
+  const bool previous = req.param("previous") == "true";
+  if (previous && (!rec.pod.status.last_termination || &*it != &containers.front()))
+    return status_error(400, "BadRequest", "previous terminated container \"" + name + "\" in pod \"" + p.name +
+                                               "\" not found");
+  std::string text = container_log(c, rec, *it, session.wall_sim0_unix_us(), previous);
   std::vector<std::string> lines;
   std::size_t pos = 0;
   while (pos < text.size()) {

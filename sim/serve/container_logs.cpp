@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "models/autoscaling/karpenter/controller.hpp"
+#include "models/k8s/addons.hpp"
 #include "models/net/training_controller.hpp"
 
 namespace eksim::serve {
@@ -112,13 +113,18 @@ int cuda_driver_version(const std::string& cuda) {
 }
 
 std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s::Container& container,
-                          std::int64_t unix_us_of_sim0) {
+                          std::int64_t unix_us_of_sim0, bool previous) {
   if (!pod.node.valid()) return "";
   if (auto karpenter = karpenter_controller_log(c, pod, container, unix_us_of_sim0)) return *karpenter;
-  if (runs_nvidia_smi(container)) {
-    std::int64_t started = unix_us_of_sim0 + pod.pod.status.started_at.value_or(c.sim.now()).us;
-    return nvidia_smi_on_node(c, c.api.node(pod.node), started);
-  }
+  const k8s::PodStatus& status = pod.pod.status;
+  const engine::SimTime run_started = previous && status.last_termination ? status.last_termination->started_at
+                                      : status.container_started_at ? *status.container_started_at
+                                                                    : status.started_at.value_or(c.sim.now());
+  if (k8s::addon_container(pod.pod) == &container && c.addons)
+    if (auto id = c.api.find_pod(pod.pod.meta.ns, pod.pod.meta.name))
+      if (auto run = c.addons->nvidia_device_plugin_start(*id))
+        return k8s::nvidia_device_plugin_log(*run, unix_us_of_sim0 + run_started.us);
+  if (runs_nvidia_smi(container)) return nvidia_smi_on_node(c, c.api.node(pod.node), unix_us_of_sim0 + run_started.us);
   // A training worker's lines, from its first container: NCCL's init lines under NCCL_DEBUG=INFO
   // (the training model keeps the ranks, the text is written here), and NCCL's retries, c10d's
   // and the watchdog's lines, which the model records as ContainerLog events on the pod. Merged

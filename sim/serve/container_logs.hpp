@@ -37,8 +37,11 @@ std::string nvidia_smi_table(const NvidiaSmiInput& in);
 std::string nvidia_smi_on_node(const Cluster& cluster, const k8s::NodeRecord& node, std::int64_t unix_us);
 
 // The log of a pod's container from its command and node; unix_us_of_sim0 anchors the date line.
+// `previous`: the run before the latest (`logs --previous`; the caller checks there was one).
+// The NVIDIA device plugin prints its start-up and, where it fails, its crash (models/k8s/
+// nvidia_device_plugin_log.hpp).
 std::string container_log(const Cluster& cluster, const k8s::PodRecord& pod, const k8s::Container& container,
-                          std::int64_t unix_us_of_sim0);
+                          std::int64_t unix_us_of_sim0, bool previous = false);
 
 // A Karpenter controller pod's log (karpenter_logs.cpp): the start-up lines both replicas print,
 // and for the leader the lease it took and what the controller logged since; nullopt for any

@@ -84,31 +84,37 @@ json container_status(const k8s::Container& c, const k8s::PodRecord& rec, const 
   const k8s::PodStatus& s = rec.pod.status;
   json st = {{"name", c.name}, {"image", c.image}, {"imageID", ""}, {"restartCount", s.restart_count},
              {"started", false}, {"ready", false}};
+  const std::optional<engine::SimTime> run_started = s.container_started_at ? s.container_started_at : s.started_at;
   json state;
   if (s.phase == k8s::PodPhase::Running && s.reason != "CrashLoopBackOff") {
-    state = {{"running", {{"startedAt", tb.at(s.started_at.value_or(rec.pod.meta.creation_timestamp))}}}};
+    state = {{"running", {{"startedAt", tb.at(run_started.value_or(rec.pod.meta.creation_timestamp))}}}};
     st["ready"] = !rec.terminating;
     st["started"] = true;
   } else if (s.phase == k8s::PodPhase::Succeeded || s.phase == k8s::PodPhase::Failed) {
     bool ok = s.phase == k8s::PodPhase::Succeeded;
     json term = {{"exitCode", ok ? 0 : 1}, {"reason", ok ? "Completed" : "Error"}};
-    if (s.started_at) term["startedAt"] = tb.at(*s.started_at);
+    if (run_started) term["startedAt"] = tb.at(*run_started);
     if (s.finished_at) term["finishedAt"] = tb.at(*s.finished_at);
     state = {{"terminated", term}};
   } else if (s.reason == "CrashLoopBackOff") {
     state = {{"waiting", {{"reason", "CrashLoopBackOff"},
                           {"message", fmt::format("back-off restarting failed container={} pod={}_{}({})", c.name,
                                                   rec.pod.meta.name, rec.pod.meta.ns, rec.pod.meta.uid)}}}};
-    json last = {{"exitCode", 0}, {"reason", "Completed"}};
-    // The model keeps the last start, not the last exit, of a restarting container; the exit is
-    // shown at the start (nvidia-smi and the like run for about a second).
-    if (s.started_at) last["startedAt"] = last["finishedAt"] = tb.at(*s.started_at);
-    st["lastState"] = {{"terminated", last}};
   } else {
     state = {{"waiting", {{"reason", s.reason.empty() ? "ContainerCreating" : s.reason}}}};
   }
   st["state"] = state;
-  if (!st.contains("lastState")) st["lastState"] = json::object();
+  // The run the kubelet restarted the container after (first container only: the model follows
+  // a pod's first container through exits).
+  json last = json::object();
+  if (s.last_termination && c.name == rec.pod.spec.containers.front().name) {
+    const auto& t = *s.last_termination;
+    last = {{"terminated", {{"exitCode", t.exit_code},
+                            {"reason", t.exit_code == 0 ? "Completed" : "Error"},
+                            {"startedAt", tb.at(t.started_at)},
+                            {"finishedAt", tb.at(t.finished_at)}}}};
+  }
+  st["lastState"] = last;
   return st;
 }
 

@@ -106,11 +106,13 @@ TEST(NvidiaPluginConfig, ParserChecksAsThePluginDoes) {
     EXPECT_FALSE(scenario::parse_nvidia_plugin_config(text, &e)) << text;
     return e;
   };
+  const std::string json = "unmarshal error: error unmarshaling JSON: while decoding JSON: ";
   EXPECT_EQ(refused("sharing: {timeSlicing: {resources: [{name: nvidia.com/gpu, replicas: 1}]}}"),
-            "number of replicas must be >= 2");
-  EXPECT_EQ(refused("sharing: {timeSlicing: {resources: []}}"), "no resources specified");
-  EXPECT_EQ(refused("sharing: {timeSlicing: {resources: [{replicas: 2}]}}"), "no resource name specified");
-  EXPECT_EQ(refused("sharing: {timeSlicing: {resources: [{name: gpu}]}}"), "no replicas specified");
+            json + "number of replicas must be >= 2");
+  EXPECT_EQ(refused("sharing: {timeSlicing: {resources: []}}"), json + "no resources specified");
+  EXPECT_EQ(refused("sharing: {timeSlicing: {resources: [{replicas: 2}]}}"), json + "no resource name specified");
+  EXPECT_EQ(refused("sharing: {timeSlicing: {resources: [{name: gpu}]}}"), json + "no replicas specified");
+  EXPECT_EQ(refused("- a\n- b\n"), json + "json: cannot unmarshal array into Go value of type v1.Config");
   EXPECT_EQ(refused("version: v2"), "unknown version: v2");
   // An empty file and unknown keys are fine.
   EXPECT_TRUE(scenario::parse_nvidia_plugin_config("", &err));

@@ -184,3 +184,45 @@ TEST(ContainerLogs, NoNcclLinesWithoutNcclDebug) {
 
 }  // namespace
 }  // namespace eksim::serve
+
+namespace eksim::serve {
+namespace {
+
+// Lab 004: the static device plugin manifest lands on every node. `kubectl logs` of the pods on
+// the t3.medium nodes shows the plugin's crash (no NVML) and their Last State its exit 1; the one
+// on the g4dn node registers nvidia.com/gpu.
+TEST(ContainerLogs, DevicePluginPrintsItsCrashOnCpuNodesAndItsRegistrationOnTheGpuNode) {
+  auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/labs/004-static-device-plugin.yaml");
+  s.duration = engine::Duration::minutes(9);
+  auto run = scenario::run_scenario(s);
+  const Cluster& c = *run.cluster;
+  int crashing = 0, serving = 0;
+  for (std::uint32_t i = 0; i < c.api.pod_slots(); ++i) {
+    const k8s::PodRecord& r = c.api.pod(k8s::PodId{i});
+    if (r.deleted || r.pod.meta.name.rfind("nvidia-device-plugin-daemonset-", 0) != 0) continue;
+    const std::string log = container_log(c, r, r.pod.spec.containers.front(), 0);
+    ASSERT_EQ(log.rfind("I0101 00:", 0), 0u) << log;  // klog's header, dated from the epoch anchor 0
+    if (r.pod.status.reason == "CrashLoopBackOff") {
+      ++crashing;
+      EXPECT_NE(log.find("] error starting plugins: error getting plugins: unable to create plugins: failed to "
+                         "construct resource managers: invalid device discovery strategy\n"),
+                std::string::npos)
+          << log;
+      ASSERT_TRUE(r.pod.status.last_termination);
+      EXPECT_EQ(r.pod.status.last_termination->exit_code, 1);
+      EXPECT_GE(r.pod.status.restart_count, 2);
+      // The log is the latest run's: it starts when the container last started.
+      EXPECT_EQ(r.pod.status.last_termination->started_at, *r.pod.status.container_started_at);
+      EXPECT_GT(*r.pod.status.container_started_at, *r.pod.status.started_at);
+    } else {
+      ++serving;
+      EXPECT_NE(log.find("] Registered device plugin for 'nvidia.com/gpu' with Kubelet\n"), std::string::npos) << log;
+      EXPECT_FALSE(r.pod.status.last_termination);
+    }
+  }
+  EXPECT_EQ(crashing, 2);
+  EXPECT_EQ(serving, 1);
+}
+
+}  // namespace
+}  // namespace eksim::serve

@@ -1,6 +1,7 @@
 // The real kubectl against `eksim serve` on labs 000 and 001 (issue 14's Done-when): get with
 // -o wide and -w, describe, apply -f of the lab's own manifest, logs with the nvidia-smi table,
-// scale, delete and the clock. Skipped where no kubectl is installed.
+// scale, delete and the clock; lab 004's crash-looping device plugin. Skipped where no kubectl
+// is installed.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -193,6 +195,50 @@ TEST(KubectlE2E, Lab000GpuNodeGroup) {
   Output gone = lab.kubectl("get pod gpu-pod");
   EXPECT_NE(gone.rc, 0);
   EXPECT_NE(gone.text.find("Error from server (NotFound): pods \"gpu-pod\" not found"), std::string::npos) << gone.text;
+}
+
+// Lab 004's static device plugin: the pods on the CPU nodes crash-loop, and `kubectl logs`,
+// `logs --previous` and `describe` show why, as on a real mixed cluster.
+TEST(KubectlE2E, Lab004DevicePluginCrashLoopReadsLikeARealOne) {
+  REQUIRE_KUBECTL();
+  ServedLab lab("scenarios/labs/004-static-device-plugin.yaml", "paused");
+  EXPECT_EQ(lab.ctl({"advance", "9m"}), 0);
+  Output pods = lab.kubectl("get pods -n kube-system --no-headers");
+  std::string crashing, serving;
+  std::istringstream rows(pods.text);
+  for (std::string row; std::getline(rows, row);) {
+    if (row.rfind("nvidia-device-plugin-daemonset-", 0) != 0) continue;
+    (row.find("CrashLoopBackOff") != std::string::npos ? crashing : serving) = row.substr(0, row.find(' '));
+  }
+  ASSERT_FALSE(crashing.empty()) << pods.text;
+  ASSERT_FALSE(serving.empty()) << pods.text;
+
+  Output log = lab.kubectl("logs -n kube-system " + crashing);
+  EXPECT_EQ(log.rc, 0) << log.text;
+  EXPECT_NE(log.text.find("main.go:369] Retrieving plugins.\n"), std::string::npos) << log.text;
+  EXPECT_NE(log.text.find("factory.go:113] Incompatible strategy detected auto\n"), std::string::npos) << log.text;
+  EXPECT_NE(log.text.find("main.go:185] error starting plugins: error getting plugins: unable to create plugins: "
+                          "failed to construct resource managers: invalid device discovery strategy\n"),
+            std::string::npos)
+      << log.text;
+  Output previous = lab.kubectl("logs --previous -n kube-system " + crashing);
+  EXPECT_EQ(previous.rc, 0) << previous.text;
+  EXPECT_NE(previous.text.find("Incompatible strategy detected auto"), std::string::npos) << previous.text;
+  Output describe = lab.kubectl("describe pod -n kube-system " + crashing);
+  EXPECT_NE(describe.text.find("Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n"),
+            std::string::npos)
+      << describe.text;
+
+  Output registered = lab.kubectl("logs -n kube-system " + serving);
+  EXPECT_NE(registered.text.find("server.go:148] Registered device plugin for 'nvidia.com/gpu' with Kubelet\n"),
+            std::string::npos)
+      << registered.text;
+  Output none = lab.kubectl("logs --previous -n kube-system " + serving);
+  EXPECT_NE(none.rc, 0);
+  EXPECT_NE(none.text.find("Error from server (BadRequest): previous terminated container \"nvidia-device-plugin-ctr\" "
+                           "in pod \"" + serving + "\" not found"),
+            std::string::npos)
+      << none.text;
 }
 
 // `logs -f` streams while the container runs and returns when it exits: with the clock paused
