@@ -229,28 +229,20 @@ int hardware_count(const Node& n, const char* annotation) {
 }  // namespace
 
 std::optional<ContainerRun> AddonController::device_plugin_run(PodId id) const {
-  const PodRecord& rec = api_.pod(id);
-  if (!rec.node.valid()) return std::nullopt;
-  const Container* c = addon_container(rec.pod);
-  if (!c || addon_role(rec.pod) != AddonRole::NvidiaDevicePlugin) return std::nullopt;
+  auto start = nvidia_device_plugin_start(id);
+  if (!start) return std::nullopt;
   ContainerRun run;
-  // The config is loaded first: a file that does not parse ends the plugin on any node
-  // ("unable to load config: ..."), as does a failed init below.
-  std::string error;
-  auto config = plugin_config(rec, *c, &error);
-  if (!config) {
-    run.duration = timings_.device_plugin_init_failure;
-    run.exit_code = 1;
-    return run;
-  }
-  // NVML is there only where an NVIDIA GPU is; elsewhere the plugin's platform check fails.
-  if (hardware_count(api_.node(rec.node).node, kAnnotationGpuCount) > 0) return std::nullopt;
-  NvidiaDevicePluginFlags flags = nvidia_device_plugin_flags(*c);
-  bool fail = flags.fail_on_init_error_given ? flags.fail_on_init_error : config->fail_on_init_error.value_or(true);
-  if (!fail) return std::nullopt;  // "Waiting indefinitely."
-
   run.duration = timings_.device_plugin_init_failure;
   run.exit_code = 1;
+  // The config is loaded and the flags validated first: a file that does not parse or a flag
+  // value the plugin does not know ends it on any node, as does a failed init below.
+  if (!start->config || nvidia_device_plugin_flags_error(*start)) return run;
+  // NVML is there only where an NVIDIA GPU is; elsewhere the plugin's platform check fails.
+  // Under the tegra strategy it finds nothing and waits.
+  if (start->nvml || nvidia_device_plugin_discovery_strategy(*start) == "tegra") return std::nullopt;
+  const bool fail = start->flags.fail_on_init_error_given ? start->flags.fail_on_init_error
+                                                           : start->config->fail_on_init_error.value_or(true);
+  if (!fail) return std::nullopt;  // "Waiting indefinitely."
   return run;
 }
 
@@ -337,21 +329,24 @@ void AddonController::on_started(PodId id) {
 void AddonController::try_advertise(NodeId node) {
   NodeRecord& r = api_.node(node);
   if (r.deleted) return;
-  const PodRecord* plugin = nullptr;
+  std::optional<PodId> plugin;
   for (PodId p : r.pods) {
     const PodRecord& rec = api_.pod(p);
     if (rec.pod.status.phase == PodPhase::Running && rec.pod.status.reason != "CrashLoopBackOff" &&
         addon_role(rec.pod) == AddonRole::NvidiaDevicePlugin) {
-      plugin = &rec;
+      plugin = p;
       break;
     }
   }
   if (!plugin) return;
-  std::string error;
-  auto config = plugin_config(*plugin, *addon_container(plugin->pod), &error);
-  if (!config) return;  // the plugin exits (device_plugin_run)
-  const AdvertisedGpus adv = advertised_gpus(*config, hardware_count(r.node, kAnnotationGpuCount));
-  if (adv.shared && config->fail_requests_greater_than_one) strict_sharing_[node] = {*config, adv};
+  auto start = nvidia_device_plugin_start(*plugin);
+  // The plugin exits (device_plugin_run), or under the tegra strategy serves nothing.
+  if (!start || !start->config || nvidia_device_plugin_flags_error(*start) ||
+      nvidia_device_plugin_discovery_strategy(*start) == "tegra")
+    return;
+  const NvidiaPluginConfig& config = *start->config;
+  const AdvertisedGpus& adv = start->advertised;
+  if (adv.shared && config.fail_requests_greater_than_one) strict_sharing_[node] = {config, adv};
   else strict_sharing_.erase(node);
   // Under the GPU Operator the plugin's own init container already waited for the driver and the
   // toolkit (toolkit-ready): see gpu_operator.hpp.

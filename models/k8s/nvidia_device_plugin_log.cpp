@@ -187,6 +187,22 @@ bool fails_on_init_error(const NvidiaDevicePluginRun& run) {
 
 }  // namespace
 
+std::string nvidia_device_plugin_discovery_strategy(const NvidiaDevicePluginRun& run) {
+  return Merged{run}.text("device-discovery-strategy", "deviceDiscoveryStrategy", "auto");
+}
+
+std::optional<std::string> nvidia_device_plugin_flags_error(const NvidiaDevicePluginRun& run) {
+  const Merged m{run};
+  const std::string id = m.text("device-id-strategy", "plugin.deviceIDStrategy", "uuid");
+  if (id != "uuid" && id != "index") return "invalid --device-id-strategy option: " + id;
+  const std::string discovery = nvidia_device_plugin_discovery_strategy(run);
+  if (discovery != "auto" && discovery != "nvml" && discovery != "tegra")
+    return "invalid --device-discovery-strategy option " + discovery;
+  const std::string mig = m.text("mig-strategy", "migStrategy", "none");
+  if (mig != "none" && mig != "single" && mig != "mixed") return "unknown MIG strategy: " + mig;
+  return std::nullopt;
+}
+
 std::string nvidia_device_plugin_config_json(const NvidiaDevicePluginRun& run) {
   const Release& rel = release_of(run.image_tag);
   const Merged m{run};
@@ -275,40 +291,40 @@ std::string nvidia_device_plugin_log(const NvidiaDevicePluginRun& run, std::int6
                     "error parsing config file: " + run.config_error);
     return out;
   }
+  if (auto refused = nvidia_device_plugin_flags_error(run)) {
+    line('E', 420, "main.go", rel.exit, starting + "unable to validate flags: " + *refused);
+    return out;
+  }
   line('I', 517, "main.go", rel.updating_config, "Updating config with default resource matching patterns.");
   line('I', 593, "main.go", rel.running_with_config, "\nRunning with config:\n" + nvidia_device_plugin_config_json(run));
   line('I', 601, "main.go", rel.retrieving_plugins, "Retrieving plugins.");
+  const std::string strategy = nvidia_device_plugin_discovery_strategy(run);
+  if (strategy == "tegra") {
+    // NewTegraResourceManagers finds no Tegra devices on an EC2 instance.
+    line('I', 900, "main.go", rel.no_devices, "No devices found. Waiting indefinitely.");
+    return out;
+  }
   if (!run.nvml) {
-    const std::string strategy = Merged{run}.text("device-discovery-strategy", "deviceDiscoveryStrategy", "auto");
-    std::string error;
-    if (strategy == "nvml") {
-      const int at = rel.nvml_init_failed;
-      line('E', 703, "factory.go", at, "Failed to initialize NVML: ERROR_LIBRARY_NOT_FOUND.");
-      line('E', 712, "factory.go", at + 1, "If this is a GPU node, did you set the docker default runtime to `nvidia`?");
-      line('E', 716, "factory.go", at + 2,
-           "You can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites");
-      line('E', 719, "factory.go", at + 3,
-           "You can learn how to set the runtime at: https://github.com/NVIDIA/k8s-device-plugin#quick-start");
-      line('E', 724, "factory.go", at + 4,
-           "If this is not a GPU node, you should set up a toleration or nodeSelector to only deploy this plugin on GPU nodes");
-      error = "nvml init failed: ERROR_LIBRARY_NOT_FOUND";
-    } else {
-      const int at = rel.incompatible_strategy;
-      line('E', 703, "factory.go", at, "Incompatible strategy detected " + strategy);
-      line('E', 712, "factory.go", at + 1, "If this is a GPU node, did you configure the NVIDIA Container Toolkit?");
-      line('E', 716, "factory.go", at + 2,
-           "You can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites");
-      line('E', 719, "factory.go", at + 3,
-           "You can learn how to set the runtime at: https://github.com/NVIDIA/k8s-device-plugin#quick-start");
-      line('E', 724, "factory.go", at + 4,
-           "If this is not a GPU node, you should set up a toleration or nodeSelector to only deploy this plugin on GPU nodes");
-      error = "invalid device discovery strategy";
-    }
+    // factory.go's five lines: what failed, the runtime question, and three lines of advice.
+    const bool nvml_strategy = strategy == "nvml";
+    const int at = nvml_strategy ? rel.nvml_init_failed : rel.incompatible_strategy;
+    line('E', 703, "factory.go", at,
+         nvml_strategy ? "Failed to initialize NVML: ERROR_LIBRARY_NOT_FOUND." : "Incompatible strategy detected " + strategy);
+    line('E', 712, "factory.go", at + 1,
+         nvml_strategy ? "If this is a GPU node, did you set the docker default runtime to `nvidia`?"
+                       : "If this is a GPU node, did you configure the NVIDIA Container Toolkit?");
+    line('E', 716, "factory.go", at + 2,
+         "You can check the prerequisites at: https://github.com/NVIDIA/k8s-device-plugin#prerequisites");
+    line('E', 719, "factory.go", at + 3,
+         "You can learn how to set the runtime at: https://github.com/NVIDIA/k8s-device-plugin#quick-start");
+    line('E', 724, "factory.go", at + 4,
+         "If this is not a GPU node, you should set up a toleration or nodeSelector to only deploy this plugin on GPU nodes");
+    const std::string error = nvml_strategy ? "nvml init failed: ERROR_LIBRARY_NOT_FOUND" : "invalid device discovery strategy";
     if (fails_on_init_error(run)) {
       line('E', 21500, "main.go", rel.exit,
            starting + "error getting plugins: unable to create plugins: failed to construct resource managers: " + error);
     } else {
-      if (strategy == "nvml") line('W', 730, "factory.go", rel.nvml_init_failed + 8, "nvml init failed: ERROR_LIBRARY_NOT_FOUND");
+      if (nvml_strategy) line('W', 730, "factory.go", rel.nvml_init_failed + 8, error);
       line('I', 21500, "main.go", rel.no_devices, "No devices found. Waiting indefinitely.");
     }
     return out;

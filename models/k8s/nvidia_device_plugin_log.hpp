@@ -2,12 +2,14 @@
 // What the NVIDIA device plugin prints in one run, as `kubectl logs` shows it: klog lines from
 // cmd/nvidia-device-plugin/main.go's start() and startPlugins(), with the file:line of the image's
 // release (0.17.0-0.19.3, read from each tag), then one of three endings:
-//   - a config file that does not parse: the exit line after "Loading configuration.";
+//   - a config file that does not parse, or flags validateFlags refuses: the exit line after
+//     "Loading configuration.";
 //   - no NVML on the node (no NVIDIA GPU or driver) under the default discovery strategy: the
 //     five "Incompatible strategy detected auto" lines of internal/plugin/factory.go, then the
 //     exit line "error starting plugins: ... invalid device discovery strategy" (or, with
 //     failOnInitError false, "No devices found. Waiting indefinitely.");
-//   - a GPU node: the gRPC server starts, registers with the kubelet, and health checks begin.
+//   - a GPU node: the gRPC server starts, registers with the kubelet, and health checks begin
+//     (under the tegra strategy, which finds nothing on EC2: "No devices found").
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +27,12 @@ struct NvidiaDevicePluginRun {
   bool nvml = false;              // an NVIDIA GPU and its driver on the node
   AdvertisedGpus advertised;      // what the plugin registers on a GPU node
 };
+
+// The device discovery strategy the run resolves to ("auto", "nvml", "tegra", or what was given)
+// and validateFlags' refusal of the run's flags (main.go: an unknown discovery strategy, MIG
+// strategy or device id strategy), which ends the plugin on any node.
+std::string nvidia_device_plugin_discovery_strategy(const NvidiaDevicePluginRun& run);
+std::optional<std::string> nvidia_device_plugin_flags_error(const NvidiaDevicePluginRun& run);
 
 // The whole log of a run started at `unix_us` (microseconds since the epoch, UTC).
 std::string nvidia_device_plugin_log(const NvidiaDevicePluginRun& run, std::int64_t unix_us);

@@ -93,8 +93,12 @@ HttpResponse pod_log(Session& session, const HttpRequest& req, const ApiPath& p)
     if (n >= 0 && static_cast<std::size_t>(n) < lines.size()) lines.erase(lines.begin(), lines.end() - n);
   }
   std::string stamp;
-  if (req.param("timestamps") == "true")
-    stamp = rfc3339(session.wall_sim0_unix_us() + rec.pod.status.started_at->us, true) + " ";
+  if (req.param("timestamps") == "true") {
+    // The run's start: eksim knows when a run began, not when each of its lines was written.
+    const k8s::PodStatus& st = rec.pod.status;
+    const engine::SimTime run = previous ? st.last_termination->started_at : st.container_started_at.value_or(*st.started_at);
+    stamp = rfc3339(session.wall_sim0_unix_us() + run.us, true) + " ";
+  }
   HttpResponse r;
   r.content_type = "text/plain";
   for (const auto& l : lines) r.body += stamp + l;

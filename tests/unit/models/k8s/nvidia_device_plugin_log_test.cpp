@@ -240,5 +240,23 @@ TEST(NvidiaDevicePluginLog, TheNvmlStrategyFailsWithNvmlsOwnLines) {
             std::string::npos);
 }
 
+TEST(NvidiaDevicePluginLog, FlagsTheCliRefusesEndTheRunAndTegraFindsNothing) {
+  NvidiaDevicePluginRun run = static_manifest("v0.18.2");
+  run.flags.given["device-discovery-strategy"] = "cuda";
+  auto lines = lines_of(nvidia_device_plugin_log(run, kStart));
+  ASSERT_EQ(lines.size(), 9u);
+  EXPECT_EQ(lines[8], "E1022 18:32:39.567072       1 main.go:185] error starting plugins: unable to validate flags: "
+                      "invalid --device-discovery-strategy option cuda");
+  run.flags.given["device-discovery-strategy"] = "tegra";
+  run.flags.given["mig-strategy"] = "all";
+  EXPECT_EQ(lines_of(nvidia_device_plugin_log(run, kStart)).back(),
+            "E1022 18:32:39.567072       1 main.go:185] error starting plugins: unable to validate flags: unknown MIG "
+            "strategy: all");
+  run.flags.given.erase("mig-strategy");
+  run.nvml = true;
+  EXPECT_EQ(lines_of(nvidia_device_plugin_log(run, kStart)).back(),
+            "I1022 18:32:39.567552       1 main.go:394] No devices found. Waiting indefinitely.");
+}
+
 }  // namespace
 }  // namespace eksim::k8s

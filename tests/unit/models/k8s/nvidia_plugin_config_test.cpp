@@ -227,6 +227,27 @@ TEST(NvidiaPluginConfig, ConfigFailOnInitErrorIsBelowTheVariable) {
   EXPECT_GE(v.api.pod(*crashing).pod.status.restart_count, 2);
 }
 
+// main.go's validateFlags ends the plugin on any node, GPU or not; the tegra strategy finds no
+// Tegra devices on EC2, so the plugin waits and the GPUs are never advertised.
+TEST(NvidiaPluginConfig, DiscoveryStrategyFlagDecidesWhatTheGpuNodeAdvertises) {
+  auto run = [](const std::string& strategy) {
+    World w;
+    w.api.config_maps()["kube-system/none"] = {{"config.yaml", "version: v1\n"}};
+    std::size_t ds = w.daemon_sets.apply(static_plugin_with_config("none", {{"DEVICE_DISCOVERY_STRATEGY", strategy}}));
+    adopt_joined_node(w.api, gpu_machine("gpu", 1));
+    w.run_until_s(300);
+    auto pod = w.daemon_sets.pod_on(ds, "gpu");
+    EXPECT_TRUE(pod);
+    return std::make_pair(w.api.node(*w.api.find_node("gpu")).node.allocatable.get(kNvidiaGpu), pod ? w.api.pod(*pod).pod.status.restart_count : -1);
+  };
+  EXPECT_EQ(run("auto"), std::make_pair(std::int64_t{1}, 0));
+  EXPECT_EQ(run("nvml"), std::make_pair(std::int64_t{1}, 0));
+  EXPECT_EQ(run("tegra"), std::make_pair(std::int64_t{0}, 0));
+  auto [gpus, restarts] = run("cuda");
+  EXPECT_EQ(gpus, 0);
+  EXPECT_GE(restarts, 2);
+}
+
 TEST(NvidiaPluginConfig, ChartConfigMapRenamesAndRefusesRequestsGreaterThanOne) {
   World w;
   FlatValues values{{"config.map.default", "version: v1\nsharing:\n  timeSlicing:\n    renameByDefault: true\n"
