@@ -142,11 +142,23 @@ std::string qos_class(const k8s::PodSpec& spec) {
 void render_pods(const RenderContext& ctx, ObjectMap& out) {
   const Cluster& c = ctx.cluster;
   const TimeBase& tb = ctx.time;
+  // The model's owner references name their DaemonSet or Job; the API shows the owner's uid
+  // (garbage collection and `kubectl get pods -o yaml` readers match on it).
+  std::map<std::string, std::string> owner_uids;
+  auto& api = const_cast<Cluster&>(c).api;  // the workload deques have no const accessors; read only
+  for (const auto& ds : api.daemon_sets()) owner_uids["DaemonSet/" + ds.meta.ns + "/" + ds.meta.name] = ds.meta.uid;
+  for (const auto& j : api.jobs()) owner_uids["Job/" + j.meta.ns + "/" + j.meta.name] = j.meta.uid;
   for (std::size_t i = 0; i < c.api.pod_slots(); ++i) {
     const k8s::PodRecord& rec = c.api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
     if (rec.deleted) continue;
     const k8s::Pod& p = rec.pod;
     json meta = render_meta(p.meta, tb);
+    if (meta.contains("ownerReferences"))
+      for (json& ref : meta["ownerReferences"])
+        if (ref["uid"] == "")
+          if (auto it = owner_uids.find(ref["kind"].get<std::string>() + "/" + p.meta.ns + "/" + ref["name"].get<std::string>());
+              it != owner_uids.end())
+            ref["uid"] = it->second;
     if (rec.terminating) {
       meta["deletionTimestamp"] = tb.at(rec.terminating_since);
       meta["deletionGracePeriodSeconds"] = p.spec.termination_grace_period_seconds;

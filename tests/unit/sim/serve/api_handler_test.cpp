@@ -280,6 +280,40 @@ TEST_F(ApiHandler, DeploymentsHaveTheirReplicaSet) {
   EXPECT_EQ(table["rows"][0]["cells"][1], 2);
 }
 
+// Pods point at their DaemonSet or Job by its uid, as the API shows it.
+TEST_F(ApiHandler, DaemonSetAndJobPodsCarryTheirOwnersUid) {
+  const std::string job =
+      R"({"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"once"},"spec":{"template":{"spec":{)"
+      R"("restartPolicy":"Never","containers":[{"name":"c","image":"busybox:1.36","command":["true"]}]}}}})";
+  ASSERT_EQ(call("POST", "/apis/batch/v1/namespaces/default/jobs", job).status, 201);
+  const json jobs = parse(call("GET", "/apis/batch/v1/namespaces/default/jobs"));
+  ASSERT_EQ(jobs["items"].size(), 1u);
+  const json pods = parse(call("GET", "/api/v1/namespaces/default/pods?labelSelector=job-name%3Donce"));
+  ASSERT_EQ(pods["items"].size(), 1u) << pods.dump();
+  EXPECT_EQ(pods["items"][0]["metadata"]["ownerReferences"][0]["uid"], jobs["items"][0]["metadata"]["uid"]);
+
+  const std::string ds =
+      R"({"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"agent"},"spec":{)"
+      R"("selector":{"matchLabels":{"app":"agent"}},"template":{"metadata":{"labels":{"app":"agent"}},)"
+      R"("spec":{"containers":[{"name":"agent","image":"busybox:1.36","command":["sleep","infinity"]}]}}}})";
+  ASSERT_EQ(call("POST", "/apis/apps/v1/namespaces/default/daemonsets", ds).status, 201);
+  ASSERT_EQ(call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"10s"})").status, 200);
+  std::map<std::string, std::string> ds_uids;
+  const json daemon_sets = parse(call("GET", "/apis/apps/v1/daemonsets"));
+  for (const auto& d : daemon_sets["items"])
+    ds_uids[d["metadata"]["namespace"].get<std::string>() + "/" + d["metadata"]["name"].get<std::string>()] =
+        d["metadata"]["uid"];
+  int owned = 0;
+  const json all_pods = parse(call("GET", "/api/v1/pods"));
+  for (const auto& p : all_pods["items"])
+    for (const auto& ref : p["metadata"].value("ownerReferences", json::array()))
+      if (ref["kind"] == "DaemonSet") {
+        ++owned;
+        EXPECT_EQ(ref["uid"], ds_uids.at(p["metadata"]["namespace"].get<std::string>() + "/" + ref["name"].get<std::string>()));
+      }
+  EXPECT_GT(owned, 0);
+}
+
 TEST_F(ApiHandler, DeletingAReplicaSetOrANamespace) {
   const std::string deploy =
       R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web","namespace":"team"},"spec":{"replicas":1,)"
