@@ -89,8 +89,9 @@ struct AddonTimings {
   engine::Duration device_plugin_delay = engine::Duration::seconds(5);
   // NVIDIA device plugin start -> exit 1 on a node without NVML when --fail-on-init-error
   // (default): it loads its config and fails at once ("Incompatible strategy detected auto",
-  // then "invalid device discovery strategy"); the kubelet restarts it with back-off.
-  engine::Duration device_plugin_init_failure = engine::Duration::seconds(1);
+  // then "invalid device discovery strategy", ~22 ms after its first line in real logs, as
+  // nvidia_device_plugin_log.cpp writes them); the kubelet restarts it with back-off.
+  engine::Duration device_plugin_init_failure = engine::Duration::millis(22);
 };
 
 class AddonController {
