@@ -229,20 +229,13 @@ int hardware_count(const Node& n, const char* annotation) {
 }  // namespace
 
 std::optional<ContainerRun> AddonController::device_plugin_run(PodId id) const {
+  // NVML is there only where an NVIDIA GPU is; elsewhere the plugin's platform check fails and,
+  // by default, it exits (nvidia_device_plugin_outcome).
   auto start = nvidia_device_plugin_start(id);
-  if (!start) return std::nullopt;
+  if (!start || nvidia_device_plugin_outcome(*start) != NvidiaDevicePluginOutcome::Exits) return std::nullopt;
   ContainerRun run;
   run.duration = timings_.device_plugin_init_failure;
   run.exit_code = 1;
-  // The config is loaded and the flags validated first: a file that does not parse or a flag
-  // value the plugin does not know ends it on any node, as does a failed init below.
-  if (!start->config || nvidia_device_plugin_flags_error(*start)) return run;
-  // NVML is there only where an NVIDIA GPU is; elsewhere the plugin's platform check fails.
-  // Under the tegra strategy it finds nothing and waits.
-  if (start->nvml || nvidia_device_plugin_discovery_strategy(*start) == "tegra") return std::nullopt;
-  const bool fail = start->flags.fail_on_init_error_given ? start->flags.fail_on_init_error
-                                                           : start->config->fail_on_init_error.value_or(true);
-  if (!fail) return std::nullopt;  // "Waiting indefinitely."
   return run;
 }
 
@@ -340,10 +333,7 @@ void AddonController::try_advertise(NodeId node) {
   }
   if (!plugin) return;
   auto start = nvidia_device_plugin_start(*plugin);
-  // The plugin exits (device_plugin_run), or under the tegra strategy serves nothing.
-  if (!start || !start->config || nvidia_device_plugin_flags_error(*start) ||
-      nvidia_device_plugin_discovery_strategy(*start) == "tegra")
-    return;
+  if (!start || nvidia_device_plugin_outcome(*start) != NvidiaDevicePluginOutcome::Serves) return;
   const NvidiaPluginConfig& config = *start->config;
   const AdvertisedGpus& adv = start->advertised;
   if (adv.shared && config.fail_requests_greater_than_one) strict_sharing_[node] = {config, adv};

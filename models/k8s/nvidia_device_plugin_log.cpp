@@ -203,6 +203,14 @@ std::optional<std::string> nvidia_device_plugin_flags_error(const NvidiaDevicePl
   return std::nullopt;
 }
 
+NvidiaDevicePluginOutcome nvidia_device_plugin_outcome(const NvidiaDevicePluginRun& run) {
+  // The config is loaded and the flags validated first, on any node.
+  if (!run.config || nvidia_device_plugin_flags_error(run)) return NvidiaDevicePluginOutcome::Exits;
+  if (nvidia_device_plugin_discovery_strategy(run) == "tegra") return NvidiaDevicePluginOutcome::Waits;
+  if (run.nvml) return NvidiaDevicePluginOutcome::Serves;
+  return fails_on_init_error(run) ? NvidiaDevicePluginOutcome::Exits : NvidiaDevicePluginOutcome::Waits;
+}
+
 std::string nvidia_device_plugin_config_json(const NvidiaDevicePluginRun& run) {
   const Release& rel = release_of(run.image_tag);
   const Merged m{run};

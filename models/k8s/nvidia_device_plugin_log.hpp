@@ -34,6 +34,12 @@ struct NvidiaDevicePluginRun {
 std::string nvidia_device_plugin_discovery_strategy(const NvidiaDevicePluginRun& run);
 std::optional<std::string> nvidia_device_plugin_flags_error(const NvidiaDevicePluginRun& run);
 
+// How the run ends, which the log's last lines tell: it exits 1 (a config that does not parse,
+// refused flags, no NVML with failOnInitError), waits with nothing to serve (no NVML without
+// failOnInitError; the tegra strategy, which finds no devices on EC2), or serves the GPUs.
+enum class NvidiaDevicePluginOutcome { Exits, Waits, Serves };
+NvidiaDevicePluginOutcome nvidia_device_plugin_outcome(const NvidiaDevicePluginRun& run);
+
 // The whole log of a run started at `unix_us` (microseconds since the epoch, UTC).
 std::string nvidia_device_plugin_log(const NvidiaDevicePluginRun& run, std::int64_t unix_us);
 

@@ -120,10 +120,10 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
   const engine::SimTime run_started = previous && status.last_termination ? status.last_termination->started_at
                                       : status.container_started_at ? *status.container_started_at
                                                                     : status.started_at.value_or(c.sim.now());
-  if (k8s::addon_container(pod.pod) == &container && c.addons)
-    if (auto id = c.api.find_pod(pod.pod.meta.ns, pod.pod.meta.name))
-      if (auto run = c.addons->nvidia_device_plugin_start(*id))
-        return k8s::nvidia_device_plugin_log(*run, unix_us_of_sim0 + run_started.us);
+  const std::optional<k8s::PodId> id = c.api.find_pod(pod.pod.meta.ns, pod.pod.meta.name);
+  if (id && c.addons && k8s::addon_container(pod.pod) == &container)
+    if (auto run = c.addons->nvidia_device_plugin_start(*id))
+      return k8s::nvidia_device_plugin_log(*run, unix_us_of_sim0 + run_started.us);
   if (runs_nvidia_smi(container)) return nvidia_smi_on_node(c, c.api.node(pod.node), unix_us_of_sim0 + run_started.us);
   // A training worker's lines, from its first container: NCCL's init lines under NCCL_DEBUG=INFO
   // (the training model keeps the ranks, the text is written here), and NCCL's retries, c10d's
@@ -134,7 +134,7 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
   std::vector<std::pair<engine::SimTime, std::string>> init_lines;
   std::vector<std::pair<engine::SimTime, std::string>> info_prefixes;  // by init, oldest first
   const auto* training = dynamic_cast<const net::TrainingController*>(c.find_controller("training"));
-  if (auto id = c.api.find_pod(pod.pod.meta.ns, pod.pod.meta.name); training && id) {
+  if (training && id) {
     const int driver = cuda_driver_version(gpu_driver_of(c, c.api.node(pod.node)).cuda);
     for (auto init : training->nccl_debug_inits(*id)) {
       init.rank.cuda_driver = driver;
