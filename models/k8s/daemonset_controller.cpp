@@ -162,7 +162,7 @@ void DaemonSetController::reconcile(std::size_t index) {
       it = mine.erase(it);
       continue;
     }
-    if (r.pod.status.phase == PodPhase::Failed && !r.terminating) delete_daemon_pod(index, it->second);
+    if (r.pod.status.phase == PodPhase::Failed && !r.terminating) kill_failed_pod(index, it->first, it->second);
     ++it;
   }
   for (std::size_t i = 0; i < api_.node_slots(); ++i) sync_node(index, NodeId{static_cast<std::uint32_t>(i)});
@@ -181,7 +181,7 @@ void DaemonSetController::reconcile(std::size_t index, const std::set<std::strin
       mine.erase(it);
       continue;
     }
-    if (r.pod.status.phase == PodPhase::Failed && !r.terminating) delete_daemon_pod(index, it->second);
+    if (r.pod.status.phase == PodPhase::Failed && !r.terminating) kill_failed_pod(index, n, it->second);
   }
   for (NodeId nid : nodes) sync_node(index, nid);
 }
@@ -192,6 +192,30 @@ void DaemonSetController::delete_daemon_pod(std::size_t index, PodId p) {
             "Deleted pod: " + api_.pod(p).pod.meta.name, kSource);
   if (kubelet_) kubelet_->delete_pod(p);
   else api_.remove_pod(p);
+}
+
+void DaemonSetController::kill_failed_pod(std::size_t index, const std::string& node, PodId p) {
+  static constexpr engine::Duration kInitial = engine::Duration::seconds(1), kMax = engine::Duration::minutes(15);
+  const engine::SimTime now = api_.now();
+  auto [it, fresh] = failed_backoff_.try_emplace({index, node});
+  FailedPodsBackoff& b = it->second;
+  const bool expired = !fresh && now - b.last_update > kMax * 2;
+  if (!fresh && !expired && now - b.last_update < b.backoff) {
+    // enqueueDaemonSetAfter(ds, failedPodsBackoff.Get(key)): the whole back-off again, from now.
+    api_.sim().schedule(b.backoff, [this, node] {
+      dirty_names_.insert(node);
+      enqueue();
+    });
+    return;
+  }
+  b.backoff = fresh || expired ? kInitial : std::min(b.backoff * 2, kMax);
+  b.last_update = now;
+  const DaemonSet& ds = api_.daemon_sets()[index];
+  const Pod& pod = api_.pod(p).pod;
+  api_.emit(EventType::Warning, "FailedDaemonPod", {"DaemonSet", ds.meta.ns, ds.meta.name},
+            "Found failed daemon pod " + pod.meta.ns + "/" + pod.meta.name + " on node " + node + ", will try to kill it",
+            kSource);
+  delete_daemon_pod(index, p);
 }
 
 // One node of one DaemonSet: delete the daemon pod that must not keep running there, or create

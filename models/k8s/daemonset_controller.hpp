@@ -52,6 +52,10 @@ class DaemonSetController {
   void reconcile(std::size_t index, const std::set<std::string>& names, const std::vector<NodeId>& nodes);
   void sync_node(std::size_t index, NodeId node);
   void delete_daemon_pod(std::size_t index, PodId pod);
+  // podsShouldBeOnNode's failed daemon pod: killed (FailedDaemonPod, then SuccessfulDelete) at
+  // most once per back-off, so that a DaemonSet whose pods a kubelet keeps rejecting does not
+  // hot-loop with it; within the back-off the node is looked at again when it ends.
+  void kill_failed_pod(std::size_t index, const std::string& node, PodId pod);
   // The daemon pod's spec of DaemonSet `index` (templates do not change once applied), made once:
   // every node that joins is checked against it.
   const PodSpec& daemon_spec(std::size_t index) const;
@@ -63,6 +67,13 @@ class DaemonSetController {
   bool queued_ = false;
   std::set<NodeId> dirty_nodes_;
   std::set<std::string> dirty_names_;
+  // failedPodsBackoff: flowcontrol.NewBackOff(1s, 15min) keyed by DaemonSet and node; an entry
+  // not updated for twice the maximum starts over (hasExpired).
+  struct FailedPodsBackoff {
+    engine::Duration backoff{};
+    engine::SimTime last_update;
+  };
+  std::map<std::pair<std::size_t, std::string>, FailedPodsBackoff> failed_backoff_;
 };
 
 }  // namespace eksim::k8s

@@ -106,8 +106,7 @@ bool DeploymentController::delete_replica_set(const std::string& ns, const std::
     // name at full size: "Scaled up replica set <rs> from 0 to N" and a new set of pods.
     State& st = state_[i];
     std::vector<PodId> old = std::move(st.pods);
-    st.pods.clear();
-    st.rs_replicas = 0;
+    st = State{};
     delete_dependents(api_, kubelet_, old);
     reconcile(i);
     return true;
@@ -119,9 +118,17 @@ std::vector<PodId> DeploymentController::pods(std::size_t index) const {
   std::vector<PodId> out;
   auto it = state_.find(index);
   if (it == state_.end()) return out;
-  for (PodId p : it->second.pods)
+  for (PodId p : it->second.active)
     if (pod_active(api_.pod(p))) out.push_back(p);
   return out;
+}
+
+void DeploymentController::adopt(State& st, PodId id) {
+  st.pods.push_back(id);
+  st.active.push_back(id);
+  if (st.pods.size() < st.compact_at) return;
+  std::erase_if(st.pods, [this](PodId p) { return api_.pod(p).deleted; });
+  st.compact_at = std::max<std::size_t>(64, 2 * st.pods.size());
 }
 
 void DeploymentController::enqueue(std::size_t index) {
@@ -147,11 +154,9 @@ void DeploymentController::reconcile(std::size_t index) {
               "deployment-controller");
     st.rs_replicas = d.replicas;
   }
-  // Forget pods that are gone; Failed pods stay in the API but no longer count.
-  std::erase_if(st.pods, [this](PodId p) { return api_.pod(p).deleted; });
-  std::vector<PodId> active;
-  for (PodId p : st.pods)
-    if (pod_active(api_.pod(p))) active.push_back(p);
+  // Failed pods stay in the API (until the pod GC) but no longer count.
+  std::erase_if(st.active, [this](PodId p) { return !pod_active(api_.pod(p)); });
+  std::vector<PodId> active = st.active;
   auto n = static_cast<std::int32_t>(active.size());
   if (n < d.replicas) {
     // The ReplicaSet's template: the Deployment's with its pod-template-hash label.
@@ -162,7 +167,7 @@ void DeploymentController::reconcile(std::size_t index) {
     std::string message;
     for (; n < d.replicas; ++n) {
       PodId id = api_.create_pod(pod_from_template(api_, rs_tmpl, d.meta.ns, generate_name, owner));
-      st.pods.push_back(id);
+      adopt(st, id);
       message.assign("Created pod: ").append(api_.pod(id).pod.meta.name);
       api_.emit(EventType::Normal, "SuccessfulCreate", rs_ref, message, "replicaset-controller");
     }

@@ -44,10 +44,20 @@ class DeploymentController {
   ApiServer& api_;
   Kubelet* kubelet_;
   struct State {
+    // Every pod the ReplicaSet made that may still exist, in creation order (the garbage
+    // collector deletes them all with it). Pods deleted since are dropped in batches, so that a
+    // ReplicaSet whose pods the kubelet keeps rejecting does not rescan its thousands of Failed
+    // pods at each replacement.
     std::vector<PodId> pods;
+    std::size_t compact_at = 64;  // pods.size() that triggers the next sweep of deleted pods
+    // The pods that still count (pod_active), in creation order: a pod leaves for good once it
+    // is deleted, terminating or finished, so each sync filters only these.
+    std::vector<PodId> active;
     std::int32_t rs_replicas = 0;  // spec.replicas of the ReplicaSet
     bool queued = false;
   };
+  // Records a pod the ReplicaSet just created.
+  void adopt(State& st, PodId id);
   std::map<std::size_t, State> state_;
 };
 

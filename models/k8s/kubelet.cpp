@@ -227,6 +227,7 @@ void Kubelet::on_bound(PodId id) {
 }
 
 void Kubelet::on_node(NodeId id, NodeChange change) {
+  if (change == NodeChange::Added || change == NodeChange::Deleted) api_clients_.erase(id.v);
   if (change != NodeChange::Ready && change != NodeChange::Added) return;
   auto pods = api_.node(id).pods;  // copy: starting a pod may change the list
   for (PodId p : pods) maybe_begin(p);
@@ -273,11 +274,23 @@ bool Kubelet::admit(PodId id) {
   if (!rejected) rejected = does_not_fit(want, alloc, used, pods_used);
   if (!rejected) return true;
   const auto& [reason, message] = *rejected;
+  // rejectPod: the event goes out at once (the recorder has its own client); the Failed status
+  // waits for the status manager's patch through the kubelet's API client.
   api_.emit(EventType::Warning, reason, ApiServer::ref(rec.pod), message, kSource);
+  auto client = api_clients_.try_emplace(rec.node.v, config_.kube_api_qps, config_.kube_api_burst).first;
+  const engine::SimTime patch = client->second.reserve(api_.now());
+  if (patch == api_.now()) write_rejection(id, reason, message);
+  else
+    pods_[id].timer = api_.sim().schedule_at(patch, [this, id, reason, message] { write_rejection(id, reason, message); });
+  return false;
+}
+
+void Kubelet::write_rejection(PodId id, const std::string& reason, const std::string& message) {
+  PodRecord& rec = api_.pod(id);
+  if (rec.deleted) return;
   rec.pod.status.message = "Pod was rejected: " + message;
   rec.pod.status.finished_at = api_.now();
   api_.set_pod_phase(id, PodPhase::Failed, reason);
-  return false;
 }
 
 void Kubelet::begin(PodId id) {

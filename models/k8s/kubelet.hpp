@@ -18,9 +18,11 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "models/k8s/api_server.hpp"
+#include "sim/engine/rate_limiter.hpp"
 
 namespace eksim::k8s {
 
@@ -55,6 +57,13 @@ struct KubeletConfig {
   // SIGTERM handling: a `sleep`-based command runs as PID 1 without a SIGTERM handler, so it is
   // killed only when terminationGracePeriodSeconds ends; other processes stop in about a second.
   engine::Duration default_stop_time = engine::Duration::seconds(1);
+  // The kubelet's API client: nodeadm writes kubeAPIQPS 10 and kubeAPIBurst 20 into the kubelet
+  // config of the EKS AMIs (kubelet 1.22 on; upstream's own defaults are 50 and 100 since 1.27).
+  // A pod rejected at admission turns Failed when the status manager's patch gets through this
+  // limiter, so a controller that replaces rejected pods (kubernetes#108152, #72593) loops at
+  // this rate per node, not within one instant.
+  double kube_api_qps = 10;
+  int kube_api_burst = 20;
 };
 
 // Bytes of a known image (the size the kubelet prints in Pulled), else nullopt.
@@ -165,6 +174,8 @@ class Kubelet {
   void maybe_begin(PodId id);
   void begin(PodId id);
   bool admit(PodId id);
+  // The status manager's patch of a rejected pod: Failed with the rejection's reason.
+  void write_rejection(PodId id, const std::string& reason, const std::string& message);
   void create_sandbox(PodId id);
   void pull_and_start(PodId id, bool first);
   // The pull-create-start of container index and the ones after it.
@@ -182,6 +193,8 @@ class Kubelet {
   ApiServer& api_;
   KubeletConfig config_;
   PodRuntimes pods_;
+  // Per node slot: the kubelet's API client (a node that joins again starts with a full bucket).
+  std::unordered_map<std::uint32_t, engine::RateLimiter> api_clients_;
   // Per node: image -> time its pull completes (in the past once present).
   std::map<std::uint32_t, std::map<std::string, engine::SimTime>> images_;
 };

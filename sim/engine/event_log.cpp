@@ -1,5 +1,7 @@
 #include "sim/engine/event_log.hpp"
 
+#include "sim/engine/rate_limiter.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -180,7 +182,7 @@ struct EventLog::Correlator {
   struct Sink {
     SinkLimits limits;
     std::deque<SimTime> writes;
-    SimTime tat;
+    RateLimiter client;  // the component's API client (qps, burst)
     // Written events leave the queue; is there room for one more?
     bool has_room(SimTime now) {
       while (!writes.empty() && writes.front() <= now) writes.pop_front();
@@ -193,11 +195,7 @@ struct EventLog::Correlator {
         writes.push_back(ready);
         return;
       }
-      const Duration interval{std::llround(1e6 / limits.qps)};
-      const Duration tolerance{interval.us * (limits.burst - 1)};
-      const SimTime write = std::max(ready, tat - tolerance);
-      tat = std::max(tat, write) + interval;
-      writes.push_back(write);
+      writes.push_back(client.reserve(ready));
     }
   };
   std::optional<Sink> sink;
@@ -278,7 +276,7 @@ EventLog::Correlator& EventLog::correlator_for(std::string_view source) {
     }
     const std::size_t entries = spam && spam->lru_entries ? spam->lru_entries : options_.lru_entries;
     auto c = std::make_unique<Correlator>(entries, events_api, std::move(spam));
-    if (auto limits = sink_limits_.find(name); limits != sink_limits_.end()) c->sink = Correlator::Sink{limits->second, {}, {}};
+    if (auto limits = sink_limits_.find(name); limits != sink_limits_.end()) c->sink = Correlator::Sink{limits->second, {}, RateLimiter(limits->second.qps, limits->second.burst)};
     found = correlators_.emplace(std::move(name), std::move(c)).first;
   }
   last_source_ = source;

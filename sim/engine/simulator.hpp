@@ -69,6 +69,19 @@ class Simulator {
   // end the run; the clock stays at the event's time. Empty = nothing runs.
   void set_after_event(Callback fn) { after_event_ = std::move(fn); }
 
+  // The no-progress guard: a model whose events keep scheduling each other at the same instant
+  // (a controller replacing, at zero delay, a pod another controller fails at zero delay) never
+  // lets simulated time advance, and a run would hang. Once more than `max_events` events have
+  // fired at one instant, on_stall runs after that event (like after_event, it may throw to end
+  // the run with a report of what was firing); it runs again only after time has advanced.
+  // max_events 0 turns the guard off (the default).
+  void set_stall_guard(std::uint64_t max_events, Callback on_stall) {
+    stall_limit_ = max_events;
+    on_stall_ = std::move(on_stall);
+  }
+  // Events fired at the current instant so far (the guard's count).
+  std::uint64_t fired_at_this_instant() const { return same_instant_; }
+
   std::size_t pending_count() const { return heap_.size(); }
   std::uint64_t fired_count() const { return fired_; }
 
@@ -109,6 +122,9 @@ class Simulator {
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   Callback after_event_;
+  std::uint64_t same_instant_ = 0;  // events fired at now_, this one included
+  std::uint64_t stall_limit_ = 0;
+  Callback on_stall_;
   std::deque<Loop> loops_;  // deque: a loop body may add loops without moving this one
 };
 
@@ -178,6 +194,7 @@ inline bool Simulator::step() {
   if (heap_.empty()) return false;
   Key top = heap_[0];
   remove_at(0);
+  same_instant_ = top.time == now_.us ? same_instant_ + 1 : 1;
   now_ = SimTime{top.time};
   // Move the callback out before releasing the slot: the callback may schedule new events,
   // which can reuse this slot and grow the slot vector.
@@ -186,6 +203,7 @@ inline bool Simulator::step() {
   ++fired_;
   fn();
   if (after_event_) after_event_();
+  if (same_instant_ == stall_limit_ + 1 && stall_limit_ > 0 && on_stall_) on_stall_();
   return true;
 }
 

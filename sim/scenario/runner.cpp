@@ -1,6 +1,7 @@
 #include "sim/scenario/runner.hpp"
 
 #include "models/invariants/invariant_checker.hpp"
+#include "models/invariants/stall_report.hpp"
 #include "sim/scenario/actions.hpp"
 #include "sim/scenario/nvidia_plugin_config_yaml.hpp"
 
@@ -60,6 +61,7 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
   install_controllers(c);
   // Before start(): the instances and binds of t=0 are checked too.
   if (options.check_invariants) c.controllers.push_back(std::make_unique<invariants::InvariantChecker>(c));
+  invariants::install_stall_guard(c, options.stall_limit);
   c.jobs->drop_finished_templates(options.drop_finished_job_templates);
   c.start();
   // The terraform module ignores node group keys it does not know (modelled on purpose under

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/cluster/cluster.hpp"
+#include "models/invariants/stall_report.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace eksim::scenario {
@@ -38,6 +39,10 @@ struct RunOptions {
   // Check the invariants after every event and at the end (models/invariants/): a violation
   // throws invariants::Violation out of run_scenario (`eksim run --check-invariants`).
   bool check_invariants = false;
+  // The no-progress guard (models/invariants/stall_report.hpp): more events than this at one
+  // simulated instant end the run with invariants::Violation naming what was firing, instead of
+  // hanging. 0 turns it off.
+  std::uint64_t stall_limit = invariants::kDefaultStallLimit;
 };
 
 // When a pod entered a phase (or a reason such as CrashLoopBackOff), for `by`/`at` checks.

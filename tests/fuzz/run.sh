@@ -36,15 +36,25 @@ fi
 cmake --build "$build" -j "$jobs" --target fuzz_targets
 
 out=$build/fuzz
-rm -rf "$out/findings" "$out/corpus-"* "$out/log-"* "$out/status-"*
+rm -rf "$out/findings" "$out/corpus-"* "$out/seeds-"* "$out/log-"* "$out/status-"*
 mkdir -p "$out/findings"
 
-# seed NAME FILE...: a fresh copy of the files, so libFuzzer grows the copy, not the tree.
+# seed NAME FILE...: a fresh copy of the files, so libFuzzer grows the copy, not the tree, and the
+# list of them in a fixed order for -seed_inputs. libFuzzer reads a corpus directory in readdir
+# order, which differs between file systems (ext4 hashes names with a per-file-system seed), and
+# sorts it by size only, so equal sizes kept the file system's order: the same seed then mutated
+# other inputs on another machine (issue 46). The seeds go in as a sorted list instead, named by
+# their path inside the clone (not where the clone is), and the corpus directory starts empty.
 seed() {
-  local dir=$out/corpus-$1 f
+  local name=$1 dir=$out/seeds-$1 f rel list=()
   shift
-  mkdir -p "$dir"
-  for f in "$@"; do cp "$f" "$dir/$(echo "$f" | md5sum | cut -c1-16)"; done
+  mkdir -p "$dir" "$out/corpus-$name"
+  for f in "$@"; do
+    rel=${f#"$src"/}
+    cp "$f" "$dir/$(echo "$rel" | md5sum | cut -c1-16)"
+    list+=("$dir/$(echo "$rel" | md5sum | cut -c1-16)")
+  done
+  printf '%s\n' "${list[@]}" | LC_ALL=C sort | paste -sd, > "$out/seeds-$name.list"
 }
 mapfile -d '' yaml < <(find "$src/scenarios" "$src/tests/scenarios/invalid" -type f \( -name '*.yaml' -o -name '*.json' \) -print0 | sort -z)
 mapfile -d '' csv < <(find "$src/scenarios" "$src/tests/scenarios/invalid" -type f -name '*.csv' -print0 | sort -z)
@@ -55,10 +65,15 @@ seed sweep_merge "$src"/tests/fuzz/seeds/*.jsonl
 seed trace_csv "${csv[@]}"
 seed protobuf_body "$src"/tests/fuzz/seeds/protobuf/*.pb
 # fuzz_sweep_plan runs in a directory whose base.yaml is the planning base scenario.
-mkdir -p "$out/corpus-sweep_plan"
+mkdir -p "$out/plans"
+plan_copies=()
 for f in "${plans[@]}"; do
-  sed 's|^scenario: .*|scenario: base.yaml|' "$f" > "$out/corpus-sweep_plan/$(echo "$f" | md5sum | cut -c1-16)"
+  rel=${f#"$src"/}
+  sed 's|^scenario: .*|scenario: base.yaml|' "$f" > "$out/plans/$(echo "$rel" | md5sum | cut -c1-16)"
+  plan_copies+=("$out/plans/$(echo "$rel" | md5sum | cut -c1-16)")
 done
+seed sweep_plan "${plan_copies[@]}"
+rm -rf "$out/plans"
 
 # Inputs per target in `short` mode (seed corpus included): about 60 s each, measured on a quiet
 # 2-core machine of the CI kind with the ASan/UBSan build (the README's Fuzzing section).
@@ -71,7 +86,8 @@ fuzz() {  # TARGET: runs one target; its output goes to log-TARGET and its exit 
   if [ "$seconds" = 0 ]; then budget=(-runs=0); fi  # replay the seed corpus once, no mutation: deterministic
   if [ "$seconds" = short ]; then budget=(-runs="${short_runs[$t]}"); fi
   "$out/$t" "${budget[@]}" -seed="${FUZZ_SEED:-1}" -timeout=10 -rss_limit_mb=2048 -max_len="${max_len[$t]}" \
-            -artifact_prefix="$out/findings/$t-" -print_final_stats=1 "$out/corpus-${t#fuzz_}" > "$out/log-$t" 2>&1 || rc=$?
+            -artifact_prefix="$out/findings/$t-" -print_final_stats=1 -seed_inputs=@"$out/seeds-${t#fuzz_}.list" \
+            "$out/corpus-${t#fuzz_}" > "$out/log-$t" 2>&1 || rc=$?
   echo $rc > "$out/status-$t"
 }
 for t in "${targets[@]}"; do
@@ -84,7 +100,7 @@ for t in "${targets[@]}"; do
   status=ok
   [ "$(cat "$out/status-$t")" = 0 ] || { status=FAILED; failed=1; }
   runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$out/log-$t" | grep -o '[0-9]*$' || echo 0)
-  corpus=$(find "$out/corpus-${t#fuzz_}" -type f | wc -l)
+  corpus=$(( $(find "$out/corpus-${t#fuzz_}" -type f | wc -l) + $(tr , "\n" < "$out/seeds-${t#fuzz_}.list" | wc -l) ))
   echo "fuzz: $t: $status, $runs inputs ($([ "$seconds" = short ] && echo short run || echo "$seconds s")), corpus $corpus files"
   if [ $status = FAILED ]; then
     tail -n 40 "$out/log-$t"

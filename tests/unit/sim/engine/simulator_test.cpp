@@ -1,6 +1,7 @@
 // The future-event list: time order, FIFO among equal times, cancellation (stale ids, from inside
 // callbacks), control loops, run_until clock semantics and slot reuse. A randomized run is checked
 // against a plain sorted reference so that heap repairs after cancels at any depth are covered.
+#include "sim/engine/rate_limiter.hpp"
 #include "sim/engine/simulator.hpp"
 
 #include <gtest/gtest.h>
@@ -308,6 +309,56 @@ TEST(SimulatorEventList, MatchesSortedReferenceUnderRandomCancels) {
     ASSERT_EQ(sim.pending_count(), reference.size());
   }
   EXPECT_FALSE(sim.step());
+}
+
+// The no-progress guard: events that keep scheduling each other at one instant reach on_stall
+// once the limit is passed, after the event that passed it; time that advances resets the count.
+TEST(Simulator, StallGuardFiresWhenTimeStopsAdvancing) {
+  Simulator sim;
+  int stalls = 0;
+  std::uint64_t count_at_stall = 0;
+  sim.set_stall_guard(100, [&] {
+    ++stalls;
+    count_at_stall = sim.fired_at_this_instant();
+    sim.stop();
+  });
+  // A ticker one second apart never trips it, however long it runs.
+  sim.every(Duration::seconds(1), [] {});
+  sim.run_until(SimTime{} + Duration::minutes(10));
+  EXPECT_EQ(stalls, 0);
+  // Two callbacks answering each other at zero delay (a controller replacing what another
+  // fails at once) would never let time move.
+  std::function<void()> ping = [&] { sim.schedule(Duration{}, ping); };
+  sim.schedule(Duration::seconds(5), ping);
+  sim.run_until(SimTime::max());
+  EXPECT_EQ(stalls, 1);
+  EXPECT_EQ(count_at_stall, 101u);
+  EXPECT_EQ(sim.now(), SimTime{} + Duration::minutes(10) + Duration::seconds(5));
+}
+
+TEST(Simulator, StallGuardOffByDefaultAndAtZero) {
+  Simulator sim;
+  int n = 0;
+  std::function<void()> ping = [&] {
+    if (++n < 5000) sim.schedule(Duration{}, ping);
+  };
+  sim.schedule(Duration{}, ping);
+  sim.run_until(SimTime{} + Duration::seconds(1));
+  EXPECT_EQ(n, 5000);
+  EXPECT_EQ(sim.fired_at_this_instant(), 5000u);
+}
+
+// client-go's token bucket as GCRA: burst at once, then one per 1/qps, requests in line.
+TEST(RateLimiter, BurstThenOnePerInterval) {
+  RateLimiter limiter(10, 20);  // the EKS AMIs' kubelet: kubeAPIQPS 10, kubeAPIBurst 20
+  const SimTime t0 = SimTime{} + Duration::seconds(100);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(limiter.reserve(t0), t0) << i;
+  EXPECT_EQ(limiter.reserve(t0), t0 + Duration::millis(100));
+  EXPECT_EQ(limiter.reserve(t0), t0 + Duration::millis(200));
+  // Idle long enough, the bucket is full again.
+  const SimTime later = t0 + Duration::seconds(60);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(limiter.reserve(later), later) << i;
+  EXPECT_EQ(limiter.reserve(later + Duration::millis(50)), later + Duration::millis(100));
 }
 
 }  // namespace
