@@ -281,7 +281,8 @@ bool Kubelet::admit(PodId id) {
   const engine::SimTime patch = client->second.reserve(api_.now());
   if (patch == api_.now()) write_rejection(id, reason, message);
   else
-    pods_[id].timer = api_.sim().schedule_at(patch, [this, id, reason, message] { write_rejection(id, reason, message); });
+    pods_[id].timer =
+        api_.sim().schedule_at(patch, [this, id, r = *rejected] { write_rejection(id, r.reason, r.message); });
   return false;
 }
 
