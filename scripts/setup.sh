@@ -4,6 +4,8 @@ set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config
+  # scripts/dev builds through ccache when it is present: rebuilds compile only what changed
+  ccache
   libboost-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev libeigen3-dev
   googletest libgtest-dev libbenchmark-dev
   # the sanitizer stage and the fuzz targets: clang with libFuzzer, ASan and UBSan runtimes
