@@ -196,6 +196,36 @@ Kubelet::Kubelet(ApiServer& api, KubeletConfig config) : api_(api), config_(std:
     api_.sim().cancel(rt->timer);
     pods_.erase(id);
   });
+  // Admission's usage follows a pod that finishes or goes before anything else hears of it, so no
+  // admission triggered by that news can count it.
+  api_.on_pod_deleted.insert(api_.on_pod_deleted.begin(), [this](PodId id) { uncount(id); });
+  api_.on_pod_phase.insert(api_.on_pod_phase.begin(), [this](PodId id) {
+    const PodPhase phase = api_.pod(id).pod.status.phase;
+    if (phase == PodPhase::Succeeded || phase == PodPhase::Failed) uncount(id);
+  });
+}
+
+void Kubelet::count_admitted(PodId id) {
+  const PodRecord& rec = api_.pod(id);
+  Counted c{rec.node.v, {}};
+  // pod_requests without its temporary when there are no init containers (the common case).
+  if (rec.pod.spec.init_containers.empty())
+    for (const auto& ctr : rec.pod.spec.containers) c.requests += ctr.requests;
+  else
+    c.requests = pod_requests(rec.pod.spec);
+  NodeUsage& u = usage_[c.node];
+  u.used += c.requests;
+  ++u.pods;
+  counted_.insert_or_assign(id.v, std::move(c));
+}
+
+void Kubelet::uncount(PodId id) {
+  auto it = counted_.find(id.v);
+  if (it == counted_.end()) return;
+  NodeUsage& u = usage_[it->second.node];
+  u.used -= it->second.requests;
+  --u.pods;
+  counted_.erase(it);
 }
 
 bool Kubelet::image_present(NodeId node, const std::string& image) const {
@@ -249,21 +279,11 @@ bool Kubelet::admit(PodId id) {
   PodRecord& rec = api_.pod(id);
   const NodeRecord& node = api_.node(rec.node);
   const ResourceList& alloc = node.node.allocatable;
-  ResourceList used;
-  std::int64_t pods_used = 0;
-  for (PodId other : node.pods) {
-    if (other == id) continue;
-    const PodRecord& o = api_.pod(other);
-    if (o.pod.status.phase == PodPhase::Succeeded || o.pod.status.phase == PodPhase::Failed) continue;
-    const PodRuntime* ot = pods_.find(other);
-    if (!ot || !ot->admitted) continue;
-    // pod_requests without its temporary when there are no init containers (the common case).
-    if (o.pod.spec.init_containers.empty())
-      for (const auto& ctr : o.pod.spec.containers) used += ctr.requests;
-    else
-      used += pod_requests(o.pod.spec);
-    ++pods_used;
-  }
+  static const NodeUsage kIdle;
+  auto found = usage_.find(rec.node.v);
+  const NodeUsage& usage = found == usage_.end() ? kIdle : found->second;
+  const ResourceList& used = usage.used;
+  const std::int64_t pods_used = usage.pods;
   const ResourceList want = pod_requests(rec.pod.spec);
   // The device manager's admit handler comes before the predicate's (kubelet.go NewMainKubelet).
   std::optional<AdmitRejection> rejected = devices_unavailable(want, alloc, used);
@@ -299,6 +319,7 @@ void Kubelet::begin(PodId id) {
   rt.begun = true;
   if (!admit(id)) return;
   rt.admitted = true;
+  count_admitted(id);
   api_.set_pod_phase(id, PodPhase::Pending, "ContainerCreating");
   rt.timer = api_.sim().schedule(config_.sandbox_delay, [this, id] { create_sandbox(id); });
 }

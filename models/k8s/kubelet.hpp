@@ -193,6 +193,21 @@ class Kubelet {
   ApiServer& api_;
   KubeletConfig config_;
   PodRuntimes pods_;
+  // What the admitted pods that have not finished request, per node slot, kept as pods are
+  // admitted, finish or go: admission reads it instead of walking the node's pods, which keep
+  // every Failed pod until the pod GC (12,500 of them under a rejection loop).
+  struct NodeUsage {
+    ResourceList used;
+    std::int64_t pods = 0;
+  };
+  std::unordered_map<std::uint32_t, NodeUsage> usage_;
+  struct Counted {
+    std::uint32_t node;
+    ResourceList requests;
+  };
+  std::unordered_map<std::uint32_t, Counted> counted_;  // by pod slot
+  void count_admitted(PodId id);
+  void uncount(PodId id);
   // Per node slot: the kubelet's API client (a node that joins again starts with a full bucket).
   std::unordered_map<std::uint32_t, engine::RateLimiter> api_clients_;
   // Per node: image -> time its pull completes (in the past once present).

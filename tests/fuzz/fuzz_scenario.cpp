@@ -19,7 +19,7 @@
 namespace {
 
 constexpr std::uint64_t kStallLimit = 200'000;
-constexpr std::uint64_t kEventBudget = 2'000'000;
+constexpr std::uint64_t kEventBudget = 30'000;
 
 // What the run phase takes on. A valid scenario may ask for 150,000 pods or 5,000 nodes (the
 // documented limits); simulating that takes minutes, which is the model's work, not a finding.
