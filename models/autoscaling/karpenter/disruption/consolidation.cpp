@@ -11,6 +11,41 @@ namespace eksim::autoscaling::karpenter {
 
 using namespace detail;
 
+namespace {
+
+// SimulationNodes::classes_of over all the candidates' pods, from each node's cached classes.
+std::optional<std::vector<std::uint32_t>> pod_classes(state::Cluster& state, const state::Snapshot& snap,
+                                                      const std::vector<k8s::NodeId>& nodes,
+                                                      const std::vector<const k8s::Pod*>& pods) {
+  if (snap.anti_affinity_selects_any(pods)) return std::nullopt;
+  std::vector<std::uint32_t> classes;
+  for (k8s::NodeId node : nodes) {
+    const auto& own = state.pod_classes_of(node);
+    if (!own) return std::nullopt;
+    for (std::uint32_t k : *own)
+      if (std::find(classes.begin(), classes.end(), k) == classes.end()) classes.push_back(k);
+  }
+  return classes;
+}
+
+// The replacement's options cheaper than the candidates together, and (filterOutSameType)
+// cheaper than the cheapest candidate whose type is among them: otherwise deleting the others is
+// the better move. False when none is left.
+bool filter_out_same_type(PlannedNodeClaim& planned, double total_price, const std::map<std::string, double>& candidate_price) {
+  double max_price = total_price;
+  for (const auto* it : planned.options) {
+    auto cp = candidate_price.find(it->name());
+    if (cp != candidate_price.end()) max_price = std::min(max_price, cp->second);
+  }
+  std::erase_if(planned.options, [&](const InstanceTypeInfo* it) {
+    double p = it->cheapest(planned.requirements);
+    return p < 0 || p >= max_price;
+  });
+  return !planned.options.empty();
+}
+
+}  // namespace
+
 std::string MultiNodeConsolidation::no_command_key(const std::vector<std::size_t>& candidates,
                                                    const std::vector<std::uint32_t>& classes,
                                                    const state::SimulationNodes& others, std::uint64_t generation) {
@@ -71,20 +106,7 @@ std::optional<Command> MultiNodeConsolidation::compute_consolidation(const std::
   }
   state::Snapshot& snap = state.snapshot();
   state::SimulationNodes others(snap, state.classes, state.positions_of(nodes));
-  // SimulationNodes::classes_of over all the candidates' pods, from each node's cached classes.
-  std::optional<std::vector<std::uint32_t>> classes;
-  if (!snap.anti_affinity_selects_any(pods)) {
-    classes.emplace();
-    for (k8s::NodeId node : nodes) {
-      const auto& own = state.pod_classes_of(node);
-      if (!own) {
-        classes.reset();
-        break;
-      }
-      for (std::uint32_t k : *own)
-        if (std::find(classes->begin(), classes->end(), k) == classes->end()) classes->push_back(k);
-    }
-  }
+  std::optional<std::vector<std::uint32_t>> classes = pod_classes(state, snap, nodes, pods);
   if (!classes) {
     cmd.pods = std::make_unique<std::vector<k8s::Pod>>();
     for (const k8s::Pod* p : pods) cmd.pods->push_back(unbound(*p));
@@ -110,18 +132,7 @@ std::optional<Command> MultiNodeConsolidation::compute_consolidation(const std::
   if (res.new_claims.empty()) return cmd;  // delete
   if (delete_only) return none();
   PlannedNodeClaim planned = std::move(res.new_claims[0]);
-  // Cheaper than the candidates together, and (filterOutSameType) cheaper than the cheapest
-  // candidate whose type is among the options: otherwise deleting the others is the better move.
-  double max_price = total_price;
-  for (const auto* it : planned.options) {
-    auto cp = candidate_price.find(it->name());
-    if (cp != candidate_price.end()) max_price = std::min(max_price, cp->second);
-  }
-  std::erase_if(planned.options, [&](const InstanceTypeInfo* it) {
-    double p = it->cheapest(planned.requirements);
-    return p < 0 || p >= max_price;
-  });
-  if (planned.options.empty()) return none();
+  if (!filter_out_same_type(planned, total_price, candidate_price)) return none();
   cmd.replacements.push_back(std::move(planned));
   return cmd;
 }

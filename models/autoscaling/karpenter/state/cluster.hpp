@@ -235,6 +235,9 @@ struct Cluster {
   std::optional<std::uint32_t> position(const StateNode& s) const;
 
  private:
+  // The StateNodes of the nodes notifications touched, and of the NodeClaims not registered yet.
+  void revisit_changed_nodes();
+  void track_launched_claims();
   void rebuild_state_node(StateNode& s, const k8s::NodeRecord& rec, const NodeClaimState* claim);
   static ExistingNode launched_claim_node(const NodeClaimState& c);
   std::unordered_map<std::string, std::size_t> claim_index_by_name_, claim_index_by_instance_;

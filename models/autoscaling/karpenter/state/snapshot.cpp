@@ -66,49 +66,68 @@ ExistingNode Cluster::launched_claim_node(const NodeClaimState& c) {
 }
 
 Snapshot& Cluster::snapshot() {
-  auto& st = *this;
-  if (st.snapshot_ && st.snapshot_->version == st.version) return *st.snapshot_;
+  if (snapshot_ && snapshot_->version == version) return *snapshot_;
+  revisit_changed_nodes();
+  track_launched_claims();
+  auto snap = std::make_unique<Snapshot>();
+  snap->version = version;
+  snap->any_required_anti_affinity = anti_affinity_nodes > 0;
+  snap->nodes.reserve(ordered[0].size() + ordered[1].size());
+  snap->nodes.insert(snap->nodes.end(), ordered[0].begin(), ordered[0].end());
+  snap->nodes.insert(snap->nodes.end(), ordered[1].begin(), ordered[1].end());
+  if (snap->any_required_anti_affinity)
+    for (std::uint32_t pos = 0; pos < snap->nodes.size(); ++pos)
+      if (snap->nodes[pos]->node.info.pods_with_required_anti_affinity > 0)
+        for (const k8s::Pod* p : snap->nodes[pos]->node.info.pods)
+          if (!p->spec.affinity.pod_anti_affinity_required.empty()) snap->anti_affinity_pods.emplace_back(pos, p);
+  snapshot_ = std::move(snap);
+  return *snapshot_;
+}
+
+void Cluster::revisit_changed_nodes() {
   auto& api = world.api;
   // StateNodes for the nodes a notification touched (and new ones): rebuilt where something
   // changed. A node marked for deletion (the karpenter.sh/disrupted taint, or its NodeClaim
   // deleting) is not capacity. Deleted nodes leave first, then the rest in NodeId order, as a
   // scan of every node would meet them.
-  for (; seen_node_slots_ < api.node_slots(); ++seen_node_slots_) st.mark_changed(seen_node_slots_);
-  std::vector<std::uint32_t> changed = std::move(st.changed);
-  st.changed.clear();
-  std::sort(changed.begin(), changed.end());
-  for (std::uint32_t id : changed) {
-    st.changed_flag[id] = false;
+  for (; seen_node_slots_ < api.node_slots(); ++seen_node_slots_) mark_changed(seen_node_slots_);
+  std::vector<std::uint32_t> touched = std::move(changed);
+  changed.clear();
+  std::sort(touched.begin(), touched.end());
+  for (std::uint32_t id : touched) {
+    changed_flag[id] = false;
     if (!api.node(k8s::NodeId{id}).deleted) continue;
-    auto it = st.nodes.find(id);
-    if (it != st.nodes.end()) {
-      st.reorder(it->second, false);
-      st.nodes.erase(it);
+    auto it = nodes.find(id);
+    if (it != nodes.end()) {
+      reorder(it->second, false);
+      nodes.erase(it);
     }
   }
-  for (std::uint32_t id : changed) {
+  for (std::uint32_t id : touched) {
     const k8s::NodeRecord& rec = api.node(k8s::NodeId{id});
     if (rec.deleted) continue;
     const NodeClaimState* claim = claim_of_node(id);
-    StateNode& s = st.nodes[id];
-    const std::uint64_t stamp = st.node_stamp(id) + 1;
+    StateNode& s = nodes[id];
+    const std::uint64_t stamp = node_stamp(id) + 1;
     const int phase = claim ? static_cast<int>(claim->phase) : -1;
     if (!s.dirty && s.seen_stamp == stamp && s.seen_phase == phase) continue;  // as the last snapshot left it
     s.seen_stamp = stamp;
     s.seen_phase = phase;
-    bool usable = !has_taint(rec.node.taints, kTaintDisrupted) &&
-                  !(claim && (claim->phase == NodeClaimPhase::Deleting || claim->phase == NodeClaimPhase::Deleted));
+    bool usable = !has_taint(rec.node.taints, kTaintDisrupted) && !(claim && claim->deleting_or_deleted());
     if (usable && (s.dirty || s.node.initialized != (claim && claim->phase == NodeClaimPhase::Initialized) ||
                    s.node.nodeclaim != (claim ? claim->name : std::string())))
       rebuild_state_node(s, rec, claim);
-    st.reorder(s, usable);
+    reorder(s, usable);
   }
+}
+
+void Cluster::track_launched_claims() {
   // Launched but not registered: no Node object yet, so it counts by its NodeClaim.
-  for (auto it = st.launched.begin(); it != st.launched.end();) {
+  for (auto it = launched.begin(); it != launched.end();) {
     const NodeClaimState& c = node_claims[it->first];
     if (c.phase != NodeClaimPhase::Launched || c.registered_at) {
-      st.reorder(it->second, false);
-      it = st.launched.erase(it);
+      reorder(it->second, false);
+      it = launched.erase(it);
     } else {
       ++it;
     }
@@ -116,26 +135,13 @@ Snapshot& Cluster::snapshot() {
   for (std::size_t idx : live_claims()) {
     const NodeClaimState& c = node_claims[idx];
     if (c.phase != NodeClaimPhase::Launched || c.registered_at) continue;
-    auto [it, inserted] = st.launched.try_emplace(idx);
+    auto [it, inserted] = launched.try_emplace(idx);
     if (!inserted) continue;
     it->second.identity = (std::uint64_t{1} << 32) | idx;
     it->second.node = launched_claim_node(c);
     it->second.dirty = false;
-    st.reorder(it->second, true);
+    reorder(it->second, true);
   }
-  auto snap = std::make_unique<Snapshot>();
-  snap->version = st.version;
-  snap->any_required_anti_affinity = st.anti_affinity_nodes > 0;
-  snap->nodes.reserve(st.ordered[0].size() + st.ordered[1].size());
-  snap->nodes.insert(snap->nodes.end(), st.ordered[0].begin(), st.ordered[0].end());
-  snap->nodes.insert(snap->nodes.end(), st.ordered[1].begin(), st.ordered[1].end());
-  if (snap->any_required_anti_affinity)
-    for (std::uint32_t pos = 0; pos < snap->nodes.size(); ++pos)
-      if (snap->nodes[pos]->node.info.pods_with_required_anti_affinity > 0)
-        for (const k8s::Pod* p : snap->nodes[pos]->node.info.pods)
-          if (!p->spec.affinity.pod_anti_affinity_required.empty()) snap->anti_affinity_pods.emplace_back(pos, p);
-  st.snapshot_ = std::move(snap);
-  return *st.snapshot_;
 }
 
 std::vector<ExistingNode> Cluster::cached_simulation_nodes() {
