@@ -4,8 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "models/autoscaling/karpenter/controller.hpp"
+#include "models/autoscaling/karpenter/nodepool.hpp"
+#include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
+#include "models/k8s/node_lifecycle.hpp"
 #include "models/k8s/pod_factory.hpp"
+#include "sim/engine/event_log.hpp"
 
 namespace eksim::autoscaling::karpenter::detail {
 

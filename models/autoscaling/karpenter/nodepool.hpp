@@ -84,4 +84,9 @@ struct NodeClass {
   bool ready() const { return is_true(conditions, "Ready"); }
 };
 
+// The hashes a NodeClaim keeps from launch (nodepool/hash, the EC2NodeClass's static hash):
+// Drift compares them with the NodePool's and NodeClass's now (disruption/drift.cpp).
+std::string pool_hash(const NodePool& p);
+std::string class_hash(const NodeClass& c);
+
 }  // namespace eksim::autoscaling::karpenter

@@ -1,5 +1,6 @@
-// Drift (pkg/controllers/disruption/drift.go, nodepool/hash): NodePool and NodeClass hashes.
-#include "models/autoscaling/karpenter/controller.hpp"
+// Drift (pkg/controllers/disruption/drift.go, nodepool/hash): NodePool and NodeClass hashes,
+// and the node's labels against the NodePool's requirements.
+#include "models/autoscaling/karpenter/disruption/controller.hpp"
 
 #include "models/autoscaling/karpenter/internal.hpp"
 
@@ -7,7 +8,7 @@ namespace eksim::autoscaling::karpenter {
 
 using namespace detail;
 
-std::string Controller::pool_hash(const NodePool& p) const {
+std::string pool_hash(const NodePool& p) {
   std::string h;
   for (const auto& [k, v] : p.labels) h += k + "=" + v + ",";
   h += "|";
@@ -20,7 +21,7 @@ std::string Controller::pool_hash(const NodePool& p) const {
   return h;
 }
 
-std::string Controller::class_hash(const NodeClass& c) const {
+std::string class_hash(const NodeClass& c) {
   std::string h = c.kind + "|" + c.role + "|" + c.ami_family + "|" + c.ami_alias + "|" + std::to_string(c.root_volume_gib) + "|";
   for (const auto& [k, v] : c.tags) h += k + "=" + v + ",";
   // spec.kubelet is part of the EC2NodeClass's static hash: a change drifts its nodes.
@@ -43,70 +44,69 @@ std::string Controller::class_hash(const NodeClass& c) const {
   return h;
 }
 
-const std::string& Controller::pool_hash_cached(const NodePool& p) {
+const std::string& Drift::pool_hash_cached(const NodePool& p) {
   // NodePools change only between passes (kubectl apply), so a hash holds for the pass.
+  const std::uint64_t pass = d_.ctx().state.pass;
   auto& slot = pool_hashes_[p.name];
-  if (slot.first != pass_ || pass_ == 0) slot = {pass_, pool_hash(p)};
+  if (slot.first != pass || pass == 0) slot = {pass, pool_hash(p)};
   return slot.second;
 }
 
-const std::vector<Requirement>& Controller::pool_requirements(const NodePool& p) {
+const std::vector<Requirement>& Drift::pool_requirements(const NodePool& p) {
+  const std::uint64_t pass = d_.ctx().state.pass;
   auto& slot = pool_requirements_[p.name];
-  if (slot.first != pass_ || pass_ == 0) {
-    slot.first = pass_;
+  if (slot.first != pass || pass == 0) {
+    slot.first = pass;
     slot.second.clear();
     for (const auto& r : p.requirements) slot.second.emplace_back(r.key, r.op, r.values);
   }
   return slot.second;
 }
 
-const NodePool* Controller::pool_of(const NodeClaimState& c) {
-  // NodePools change only with config_version_ (std::map keeps their addresses until erased).
-  const std::size_t idx = static_cast<std::size_t>(&c - claims_.data());
-  if (pool_cache_.size() <= idx) pool_cache_.resize(claims_.size());
-  auto& slot = pool_cache_[idx];
-  if (slot.first != config_version_ + 1) {
-    auto it = pools_.find(c.node_pool);
-    slot = {config_version_ + 1, it == pools_.end() ? nullptr : &it->second};
-  }
-  return slot.second;
+bool Drift::should_disrupt(const Candidate& c) { return hash_drifted(*c.claim, *c.pool) || requirements_drifted(*c.pool, c.node); }
+
+std::optional<Command> Drift::compute_command(const std::vector<Candidate>& candidates) {
+  return d_.simulate(candidates.front(), reason());
 }
 
-bool Controller::hash_drifted(const NodeClaimState& c, const NodePool& pool) {
+bool Drift::hash_drifted(const NodeClaimState& c, const NodePool& pool) {
   // The NodeClaim's hashes are fixed at launch; the NodePool's and NodeClass's move only with
-  // config_version_.
-  const std::size_t idx = static_cast<std::size_t>(&c - claims_.data());
-  if (hash_drift_.size() <= idx) hash_drift_.resize(claims_.size());
+  // the config version.
+  state::Cluster& state = d_.ctx().state;
+  const std::size_t idx = static_cast<std::size_t>(&c - state.node_claims.data());
+  if (hash_drift_.size() <= idx) hash_drift_.resize(state.node_claims.size());
   auto& memo = hash_drift_[idx];
-  if (memo.first != config_version_ + 1) {
-    auto cls = classes_.find(c.node_class);
-    memo = {config_version_ + 1, c.pool_hash != pool_hash_cached(pool) || cls == classes_.end() ||
-                                      c.class_hash != class_hash_cached(cls->second)};
+  if (memo.first != state.config_version + 1) {
+    auto cls = state.node_classes.find(c.node_class);
+    memo = {state.config_version + 1, c.pool_hash != pool_hash_cached(pool) || cls == state.node_classes.end() ||
+                                          c.class_hash != class_hash_cached(cls->second)};
   }
   return memo.second;
 }
 
-bool Controller::requirements_drifted(const NodePool& pool, k8s::NodeId node) {
+bool Drift::requirements_drifted(const NodePool& pool, k8s::NodeId node) {
   // The node's labels no longer meet the NodePool's requirements (RequirementsDrifted). It reads
-  // only the node (its stamp) and the NodePool (config_version_), so the verdict holds until one
+  // only the node (its stamp) and the NodePool (config version), so the verdict holds until one
   // of them moves.
-  NodePods& m = node_pods(node);
-  if (m.drift_config == config_version_ + 1 && m.drift_pool == &pool) return m.requirements_drifted;
-  const k8s::Labels& labels = c_.api.node(node).node.meta.labels;
+  state::Cluster& state = d_.ctx().state;
+  if (node.v >= requirements_drift_.size()) requirements_drift_.resize(node.v + 1);
+  RequirementsVerdict& m = requirements_drift_[node.v];
+  const std::uint64_t stamp = state.node_stamp(node.v) + 1, config = state.config_version + 1;
+  if (m.stamp == stamp && m.config == config && m.pool == &pool) return m.drifted;
+  const k8s::Labels& labels = d_.ctx().world.api.node(node).node.meta.labels;
   bool drifted = false;
   for (const auto& r : pool_requirements(pool)) {
     auto lbl = labels.find(r.key());
     if (lbl != labels.end() && !r.has(lbl->second)) drifted = true;
   }
-  m.drift_config = config_version_ + 1;
-  m.drift_pool = &pool;
-  m.requirements_drifted = drifted;
+  m = RequirementsVerdict{stamp, config, &pool, drifted};
   return drifted;
 }
 
-const std::string& Controller::class_hash_cached(const NodeClass& c) {
+const std::string& Drift::class_hash_cached(const NodeClass& c) {
+  const std::uint64_t pass = d_.ctx().state.pass;
   auto& slot = class_hashes_[c.name];
-  if (slot.first != pass_ || pass_ == 0) slot = {pass_, class_hash(c)};
+  if (slot.first != pass || pass == 0) slot = {pass, class_hash(c)};
   return slot.second;
 }
 

@@ -1,6 +1,6 @@
 // Interruption (karpenter-provider-aws pkg/controllers/interruption): Spot interruption warnings
 // and rebalance recommendations from the SQS queue.
-#include "models/autoscaling/karpenter/controller.hpp"
+#include "models/autoscaling/karpenter/interruption/controller.hpp"
 
 #include "models/autoscaling/karpenter/internal.hpp"
 
@@ -8,35 +8,33 @@ namespace eksim::autoscaling::karpenter {
 
 using namespace detail;
 
-void Controller::spot_interruption(const std::string& instance_id) {
-  NodeClaimState* c = claim_by_instance(instance_id);
+void Interruption::spot_interruption(const std::string& instance_id) {
+  NodeClaimState* c = ctx_.state.claim_by_instance(instance_id);
   if (!c || c->phase == NodeClaimPhase::Deleted) return;
   const std::string msg = "Spot interruption warning was triggered";
-  event(EventType::Warning, "SpotInterrupted", claim_ref(c->name), msg);
-  if (!c->node_name.empty()) event(EventType::Warning, "SpotInterrupted", {"Node", "", c->node_name}, msg);
-  event(EventType::Warning, "TerminatingOnInterruption", claim_ref(c->name), "Interruption triggered termination for the NodeClaim");
+  ctx_.recorder.publish(EventType::Warning, "SpotInterrupted", claim_ref(c->name), msg);
+  if (!c->node_name.empty()) ctx_.recorder.publish(EventType::Warning, "SpotInterrupted", {"Node", "", c->node_name}, msg);
+  ctx_.recorder.publish(EventType::Warning, "TerminatingOnInterruption", claim_ref(c->name), "Interruption triggered termination for the NodeClaim");
   if (!c->node_name.empty())
-    event(EventType::Warning, "TerminatingOnInterruption", {"Node", "", c->node_name}, "Interruption triggered termination for the Node");
-  if (c->capacity_type == "spot") ice_.mark(c->instance_type, c->zone, "spot", c_.sim.now());
-  log_interruption(*c);
-  delete_claim(*c, "Interrupted", true);
+    ctx_.recorder.publish(EventType::Warning, "TerminatingOnInterruption", {"Node", "", c->node_name}, "Interruption triggered termination for the Node");
+  if (c->capacity_type == "spot") ctx_.cloud.unavailable_offerings().mark(c->instance_type, c->zone, "spot", ctx_.world.sim.now());
+  ctx_.log.interruption(*c);
+  termination_.delete_claim(*c, "Interrupted", true);
   // EC2 reclaims the instance at the end of the notice whether or not the drain finished.
   std::string id = instance_id;
-  c_.sim.schedule(kSpotNotice, [this, id] {
-    aws::Instance* inst = c_.ec2.find(id);
-    if (inst && inst->alive())
-      c_.ec2.terminate(id);
+  ctx_.world.sim.schedule(kSpotNotice, [this, id] {
+    if (ctx_.cloud.instance_alive(id)) ctx_.cloud.delete_instance(id);
   });
-  trigger();
+  ctx_.batcher.trigger();
 }
 
-void Controller::rebalance_recommendation(const std::string& instance_id) {
-  NodeClaimState* c = claim_by_instance(instance_id);
+void Interruption::rebalance_recommendation(const std::string& instance_id) {
+  NodeClaimState* c = ctx_.state.claim_by_instance(instance_id);
   if (!c || c->phase == NodeClaimPhase::Deleted) return;
   // karpenter-provider-aws pkg/controllers/interruption/events.go, RebalanceRecommendation.
   const std::string msg = "Spot rebalance recommendation was triggered";
-  event(EventType::Normal, "SpotRebalanceRecommendation", claim_ref(c->name), msg);
-  if (!c->node_name.empty()) event(EventType::Normal, "SpotRebalanceRecommendation", {"Node", "", c->node_name}, msg);
+  ctx_.recorder.publish(EventType::Normal, "SpotRebalanceRecommendation", claim_ref(c->name), msg);
+  if (!c->node_name.empty()) ctx_.recorder.publish(EventType::Normal, "SpotRebalanceRecommendation", {"Node", "", c->node_name}, msg);
 }
 
 }  // namespace eksim::autoscaling::karpenter

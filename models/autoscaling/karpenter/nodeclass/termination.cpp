@@ -3,7 +3,7 @@
 // NodeClaims reference it, publishing WaitingOnNodeClaimTermination (requeued every 10 minutes,
 // and reconciled again when one of them goes); Karpenter deletes none of them itself. Meanwhile
 // the NodePools that use it are not Ready (NodeClassTerminating) and launch nothing.
-#include "models/autoscaling/karpenter/controller.hpp"
+#include "models/autoscaling/karpenter/nodeclass/controller.hpp"
 
 #include "models/autoscaling/karpenter/internal.hpp"
 
@@ -29,38 +29,38 @@ std::string pretty_slice(const std::vector<std::string>& items, std::size_t max)
 
 }  // namespace
 
-bool Controller::delete_node_class(const std::string& kind, const std::string& name) {
-  auto it = classes_.find(name);
-  if (it == classes_.end() || it->second.kind != kind) return false;
+bool NodeClassController::remove(const std::string& kind, const std::string& name) {
+  auto it = ctx_.state.node_classes.find(name);
+  if (it == ctx_.state.node_classes.end() || it->second.kind != kind) return false;
   if (!it->second.deletion_timestamp) {
-    it->second.deletion_timestamp = c_.sim.now();
-    ++config_version_;
+    it->second.deletion_timestamp = ctx_.world.sim.now();
+    ++ctx_.state.config_version;
     refresh_pool_readiness(name);
   }
-  finalize_node_class(name);
+  finalize(name);
   return true;
 }
 
-void Controller::finalize_node_class(const std::string& name) {
-  auto it = classes_.find(name);
-  if (it == classes_.end() || !it->second.deletion_timestamp) return;
+void NodeClassController::finalize(const std::string& name) {
+  auto it = ctx_.state.node_classes.find(name);
+  if (it == ctx_.state.node_classes.end() || !it->second.deletion_timestamp) return;
   std::vector<std::string> using_it;
-  for (std::size_t i : live_claims())
-    if (claims_[i].node_class == name) using_it.push_back(claims_[i].name);
+  for (std::size_t i : ctx_.state.live_claims())
+    if (ctx_.state.node_claims[i].node_class == name) using_it.push_back(ctx_.state.node_claims[i].name);
   if (!using_it.empty()) {
     // DedupeValues: the NodeClass's UID, for the recorder's default two minutes.
-    event(EventType::Normal, "WaitingOnNodeClaimTermination", {it->second.kind, "", name},
+    ctx_.recorder.publish(EventType::Normal, "WaitingOnNodeClaimTermination", {it->second.kind, "", name},
           "Waiting on NodeClaim termination for " + pretty_slice(using_it, 5), Duration::minutes(2));
     if (finalize_requeued_.insert(name).second)
-      c_.sim.schedule(Duration::minutes(10), [this, name] {
+      ctx_.world.sim.schedule(Duration::minutes(10), [this, name] {
         finalize_requeued_.erase(name);
-        finalize_node_class(name);
+        finalize(name);
       });
     return;
   }
-  classes_.erase(it);
-  types_by_class_.erase(name);
-  ++config_version_;
+  ctx_.state.node_classes.erase(it);
+  ctx_.cloud.forget_instance_types(name);
+  ++ctx_.state.config_version;
   refresh_pool_readiness(name);
 }
 

@@ -1,7 +1,5 @@
 // Cluster state (pkg/controllers/state/cluster.go): NodeClaims by name, instance and node, and
-// the nodes the scheduler simulations place pods on.
-#include "models/autoscaling/karpenter/controller.hpp"
-
+// the StateNodes in scheduling order (state/snapshot.cpp builds the snapshots of them).
 #include <algorithm>
 
 #include "models/autoscaling/karpenter/internal.hpp"
@@ -209,278 +207,78 @@ std::optional<std::uint32_t> Cluster::position(const StateNode& s) const {
   return s.cached_position;
 }
 
-}  // namespace state
-
-NodeClaimState* Controller::claim_by_instance(const std::string& id) {
+NodeClaimState* Cluster::claim_by_instance(const std::string& id) {
   if (id.empty()) return nullptr;
   auto it = claim_index_by_instance_.find(id);
-  return it == claim_index_by_instance_.end() ? nullptr : &claims_[it->second];
+  return it == claim_index_by_instance_.end() ? nullptr : &node_claims[it->second];
 }
 
-NodeClaimState* Controller::claim_of_node(std::uint32_t node_id) {
-  state::StateNode& s = state_.nodes[node_id];
+NodeClaimState* Cluster::claim_of_node(std::uint32_t node_id) {
+  StateNode& s = nodes[node_id];
   if (!s.claim_resolved) {
     s.identity = node_id;
-    const NodeClaimState* found = claim_by_instance(c_.api.node(k8s::NodeId{node_id}).instance_id);
-    s.claim_index = found ? static_cast<std::size_t>(found - claims_.data()) : SIZE_MAX;
+    const NodeClaimState* found = claim_by_instance(world.api.node(k8s::NodeId{node_id}).instance_id);
+    s.claim_index = found ? static_cast<std::size_t>(found - node_claims.data()) : SIZE_MAX;
     s.claim_resolved = true;
   }
-  return s.claim_index == SIZE_MAX ? nullptr : &claims_[s.claim_index];
+  return s.claim_index == SIZE_MAX ? nullptr : &node_claims[s.claim_index];
 }
 
-NodeClaimState* Controller::claim_by_name(const std::string& name) {
+NodeClaimState* Cluster::claim_by_name(const std::string& name) {
   auto it = claim_index_by_name_.find(name);
-  return it == claim_index_by_name_.end() ? nullptr : &claims_[it->second];
+  return it == claim_index_by_name_.end() ? nullptr : &node_claims[it->second];
 }
 
-std::size_t Controller::add_claim(NodeClaimState c) {
-  const std::size_t idx = claims_.size();
+std::size_t Cluster::add_claim(NodeClaimState c) {
+  const std::size_t idx = node_claims.size();
   // The first NodeClaim of a name (or instance) wins, as a scan from the front found it.
   claim_index_by_name_.emplace(c.name, idx);
   if (!c.instance_id.empty()) claim_index_by_instance_.emplace(c.instance_id, idx);
-  claims_.push_back(std::move(c));
-  if (claims_.back().phase != NodeClaimPhase::Deleted) live_claims_.push_back(idx);
-  state_.touch();
-  ++claims_version_;
+  node_claims.push_back(std::move(c));
+  if (node_claims.back().phase != NodeClaimPhase::Deleted) live_claims_.push_back(idx);
+  touch();
+  ++claims_version;
   return idx;
 }
 
-const std::vector<std::size_t>& Controller::live_claims() {
-  std::erase_if(live_claims_, [&](std::size_t i) { return claims_[i].phase == NodeClaimPhase::Deleted; });
+const std::vector<std::size_t>& Cluster::live_claims() {
+  std::erase_if(live_claims_, [&](std::size_t i) { return node_claims[i].phase == NodeClaimPhase::Deleted; });
   return live_claims_;
 }
 
-void Controller::rebuild_state_node(state::StateNode& s, const k8s::NodeRecord& rec, const NodeClaimState* claim) {
-  auto& api = c_.api;
-  std::vector<const k8s::Pod*> pods;
-  for (k8s::PodId p : rec.pods)
-    if (k8s::pod_active(api.pod(p))) pods.push_back(&api.pod(p).pod);
-  ExistingNode e;
-  e.node_name = rec.node.meta.name;
-  e.info = k8s::make_node_info(rec.node, pods);
-  if (claim) {
-    e.nodeclaim = claim->name;
-    e.initialized = claim->phase == NodeClaimPhase::Initialized;
-    if (!e.initialized) {
-      // Uninitialized Karpenter nodes count with the NodeClaim's expected resources, and the
-      // taints that go away during startup are ignored (KnownEphemeralTaints, startupTaints).
-      std::erase_if(e.info.node.taints, [&](const k8s::Taint& t) {
-        return t.key == k8s::kTaintNotReady || t.key == k8s::kTaintUnreachable || t.key == kTaintUnregistered ||
-               has_taint(claim->startup_taints, t.key);
-      });
-      for (const auto& [r, v] : claim->allocatable.items())
-        if (e.info.node.allocatable.get(r) < v) e.info.node.allocatable.set(r, v);
-    }
+const NodeClass* Cluster::node_class_of(const NodePool& p) const {
+  auto it = node_classes.find(p.node_class_name);
+  if (it == node_classes.end() || it->second.kind != p.node_class_kind) return nullptr;
+  return &it->second;
+}
+
+const NodePool* Cluster::pool_of(const NodeClaimState& c) {
+  // NodePools change only with config_version (std::map keeps their addresses until erased).
+  const std::size_t idx = static_cast<std::size_t>(&c - node_claims.data());
+  if (pool_cache_.size() <= idx) pool_cache_.resize(node_claims.size());
+  auto& slot = pool_cache_[idx];
+  if (slot.first != config_version + 1) {
+    auto it = node_pools.find(c.node_pool);
+    slot = {config_version + 1, it == node_pools.end() ? nullptr : &it->second};
   }
-  s.node = std::move(e);
-  s.fits.clear();
-  s.dirty = false;
+  return slot.second;
 }
 
-std::vector<std::uint32_t> Controller::positions_of(const std::vector<k8s::NodeId>& nodes) {
-  std::vector<std::uint32_t> out;
-  for (k8s::NodeId id : nodes) {
-    auto it = state_.nodes.find(id.v);
-    if (it == state_.nodes.end()) continue;
-    if (auto pos = state_.position(it->second)) out.push_back(*pos);
-  }
-  return out;
-}
-
-ExistingNode Controller::launched_claim_node(const NodeClaimState& c) {
-  // A NodeClaim launched but not registered has no Node yet: it counts with what it will offer,
-  // less its DaemonSet pods.
-  k8s::Node n;
-  n.meta.name = c.name;
-  n.meta.labels = c.labels;
-  n.taints = c.taints;
-  n.allocatable = c.allocatable;
-  n.capacity = c.capacity;
-  n.ready = true;
-  ExistingNode e;
-  e.nodeclaim = c.name;
-  e.initialized = false;
-  e.info = k8s::make_node_info(n);
-  e.info.requested += c.daemon_overhead;
-  return e;
-}
-
-state::Snapshot& Controller::snapshot() {
-  auto& st = state_;
-  if (st.snapshot && st.snapshot->version == st.version) return *st.snapshot;
-  auto& api = c_.api;
-  // StateNodes for the nodes a notification touched (and new ones): rebuilt where something
-  // changed. A node marked for deletion (the karpenter.sh/disrupted taint, or its NodeClaim
-  // deleting) is not capacity. Deleted nodes leave first, then the rest in NodeId order, as a
-  // scan of every node would meet them.
-  for (; seen_node_slots_ < api.node_slots(); ++seen_node_slots_) st.mark_changed(seen_node_slots_);
-  std::vector<std::uint32_t> changed = std::move(st.changed);
-  st.changed.clear();
-  std::sort(changed.begin(), changed.end());
-  for (std::uint32_t id : changed) {
-    st.changed_flag[id] = false;
-    if (!api.node(k8s::NodeId{id}).deleted) continue;
-    auto it = st.nodes.find(id);
-    if (it != st.nodes.end()) {
-      st.reorder(it->second, false);
-      st.nodes.erase(it);
-    }
-  }
-  for (std::uint32_t id : changed) {
-    const k8s::NodeRecord& rec = api.node(k8s::NodeId{id});
-    if (rec.deleted) continue;
-    const NodeClaimState* claim = claim_of_node(id);
-    state::StateNode& s = st.nodes[id];
-    const std::uint64_t stamp = st.node_stamp(id) + 1;
-    const int phase = claim ? static_cast<int>(claim->phase) : -1;
-    if (!s.dirty && s.seen_stamp == stamp && s.seen_phase == phase) continue;  // as the last snapshot left it
-    s.seen_stamp = stamp;
-    s.seen_phase = phase;
-    bool usable = !has_taint(rec.node.taints, kTaintDisrupted) &&
-                  !(claim && (claim->phase == NodeClaimPhase::Deleting || claim->phase == NodeClaimPhase::Deleted));
-    if (usable && (s.dirty || s.node.initialized != (claim && claim->phase == NodeClaimPhase::Initialized) ||
-                   s.node.nodeclaim != (claim ? claim->name : std::string())))
-      rebuild_state_node(s, rec, claim);
-    st.reorder(s, usable);
-  }
-  // Launched but not registered: no Node object yet, so it counts by its NodeClaim.
-  for (auto it = st.launched.begin(); it != st.launched.end();) {
-    const NodeClaimState& c = claims_[it->first];
-    if (c.phase != NodeClaimPhase::Launched || c.registered_at) {
-      st.reorder(it->second, false);
-      it = st.launched.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  for (std::size_t idx : live_claims()) {
-    const NodeClaimState& c = claims_[idx];
-    if (c.phase != NodeClaimPhase::Launched || c.registered_at) continue;
-    auto [it, inserted] = st.launched.try_emplace(idx);
-    if (!inserted) continue;
-    it->second.identity = (std::uint64_t{1} << 32) | idx;
-    it->second.node = launched_claim_node(c);
-    it->second.dirty = false;
-    st.reorder(it->second, true);
-  }
-  auto snap = std::make_unique<state::Snapshot>();
-  snap->version = st.version;
-  snap->any_required_anti_affinity = st.anti_affinity_nodes > 0;
-  snap->nodes.reserve(st.ordered[0].size() + st.ordered[1].size());
-  snap->nodes.insert(snap->nodes.end(), st.ordered[0].begin(), st.ordered[0].end());
-  snap->nodes.insert(snap->nodes.end(), st.ordered[1].begin(), st.ordered[1].end());
-  if (snap->any_required_anti_affinity)
-    for (std::uint32_t pos = 0; pos < snap->nodes.size(); ++pos)
-      if (snap->nodes[pos]->node.info.pods_with_required_anti_affinity > 0)
-        for (const k8s::Pod* p : snap->nodes[pos]->node.info.pods)
-          if (!p->spec.affinity.pod_anti_affinity_required.empty()) snap->anti_affinity_pods.emplace_back(pos, p);
-  st.snapshot = std::move(snap);
-  return *st.snapshot;
-}
-
-std::vector<ExistingNode> Controller::cached_simulation_nodes() {
-  std::vector<ExistingNode> out;
-  for (const state::StateNode* s : snapshot().nodes) out.push_back(s->node);
-  return out;
-}
-
-std::vector<ExistingNode> Controller::rebuilt_simulation_nodes() {
-  // What every pass computed before the cache: each live node with its active pods, then the
-  // NodeClaims launched but not registered, sorted as the scheduler tries them.
-  std::vector<ExistingNode> out;
-  auto& api = c_.api;
-  for (std::size_t i = 0; i < api.node_slots(); ++i) {
-    const k8s::NodeRecord& rec = api.node(k8s::NodeId{static_cast<std::uint32_t>(i)});
-    if (rec.deleted || has_taint(rec.node.taints, kTaintDisrupted)) continue;
-    const NodeClaimState* claim = nullptr;
-    for (const auto& c : claims_)
-      if (!rec.instance_id.empty() && c.instance_id == rec.instance_id) {
-        claim = &c;
-        break;
-      }
-    if (claim && (claim->phase == NodeClaimPhase::Deleting || claim->phase == NodeClaimPhase::Deleted)) continue;
-    state::StateNode s;
-    rebuild_state_node(s, rec, claim);
-    out.push_back(std::move(s.node));
-  }
-  for (const auto& c : claims_)
-    if (c.phase == NodeClaimPhase::Launched && !c.registered_at) out.push_back(launched_claim_node(c));
-  ExistingNodeVector order(out);
-  std::vector<ExistingNode> sorted;
-  for (std::size_t i = 0; i < order.size(); ++i) sorted.push_back(order.get(i));
-  return sorted;
-}
-
-void Controller::claim_phase_changed(const NodeClaimState& c) {
-  state_.touch();
-  // The NodeClass termination controller watches NodeClaims: the last one gone releases it.
-  if (c.phase == NodeClaimPhase::Deleted)
-    if (auto nc = classes_.find(c.node_class); nc != classes_.end() && nc->second.deletion_timestamp)
-      c_.sim.schedule(engine::Duration{}, [this, name = c.node_class] { finalize_node_class(name); });
-  if (auto n = node_of(c)) state_.mark_changed(n->v);
-  if (!c.instance_id.empty())
-    if (auto n = c_.node_of_instance(c.instance_id)) state_.mark_changed(n->v);
-}
-
-void Controller::state_changed(k8s::NodeId node) {
-  state_.touch();
-  if (!node.valid()) return;
-  state_.dirty(node.v);
-  state_.mark_changed(node.v);
-  ++state_.node_stamp(node.v);
-}
-
-std::optional<k8s::NodeId> Controller::node_of(const NodeClaimState& c) const {
+std::optional<k8s::NodeId> Cluster::node_of(const NodeClaimState& c) const {
   if (c.node_name.empty()) return std::nullopt;
   // node_name is the registered Node's name from registration on, so a live cached id is it.
-  if (c.node_id.valid() && !c_.api.node_deleted(c.node_id)) return c.node_id;
-  return c_.api.find_node(c.node_name);
+  if (c.node_id.valid() && !world.api.node_deleted(c.node_id)) return c.node_id;
+  return world.api.find_node(c.node_name);
 }
 
-Controller::NodePods& Controller::node_pods(k8s::NodeId node) {
-  const std::uint64_t stamp = state_.node_stamp(node.v) + 1;  // 0 = never computed
-  if (node.v >= node_pods_.size()) node_pods_.resize(node.v + 1);
-  NodePods& m = node_pods_[node.v];
-  if (m.stamp == stamp) return m;
-  auto dnd = [](const k8s::Labels& a) {
-    auto it = a.find(kAnnotationDoNotDisrupt);
-    return it != a.end() && it->second == "true";
-  };
-  const k8s::NodeRecord& rec = c_.api.node(node);
-  m = NodePods{};
-  m.stamp = stamp;
-  m.blocks = dnd(rec.node.meta.annotations);
-  for (k8s::PodId p : rec.pods) {
-    const auto& r = c_.api.pod(p);
-    if (!reschedulable(r)) continue;
-    ++m.reschedulable;
-    m.reschedulable_ids.push_back(p);
-    m.blocks |= dnd(r.pod.meta.annotations);
-  }
-  return m;
+void Cluster::claim_phase_changed(const NodeClaimState& c) {
+  touch();
+  if (c.phase == NodeClaimPhase::Deleted)
+    for (const auto& watcher : on_claim_deleted) watcher(c);
+  if (auto n = node_of(c)) mark_changed(n->v);
+  if (!c.instance_id.empty())
+    if (auto n = world.node_of_instance(c.instance_id)) mark_changed(n->v);
 }
 
-const std::optional<std::vector<std::uint32_t>>& Controller::node_classes(k8s::NodeId node) {
-  NodePods& m = node_pods(node);
-  if (m.classes_known) return m.classes;
-  m.classes_known = true;
-  std::vector<std::uint32_t> out;
-  for (k8s::PodId p : m.reschedulable_ids) {
-    const k8s::PodRecord& r = c_.api.pod(p);
-    const auto k = state_.classes.of(r.pod, r.template_id);
-    if (!k) {
-      m.classes.reset();
-      return m.classes;
-    }
-    if (std::find(out.begin(), out.end(), *k) == out.end()) out.push_back(*k);
-  }
-  m.classes = std::move(out);
-  return m.classes;
-}
-
-void Controller::on_pod_moved(k8s::NodeId node) {
-  if (!node.valid()) return;
-  if (NodeClaimState* c = claim_by_instance(c_.api.node(node).instance_id)) c->last_pod_event = c_.sim.now();
-}
-
+}  // namespace state
 }  // namespace eksim::autoscaling::karpenter

@@ -1,6 +1,7 @@
 #pragma once
-// Karpenter's cluster state (kubernetes-sigs/karpenter pkg/controllers/state/cluster.go): the
-// nodes its scheduling simulations place pods on (StateNodes), kept up to date from the node and
+// Karpenter's cluster state (kubernetes-sigs/karpenter pkg/controllers/state/cluster.go), the
+// one view every Karpenter controller reads and writes: the NodePools, NodeClasses and NodeClaims,
+// and the nodes its scheduling simulations place pods on (StateNodes), kept up to date from the node and
 // pod notifications instead of being rebuilt for every pass, and the pod equivalence classes
 // that let a simulation answer "the first node this pod fits" from per-node cached filter results.
 //
@@ -12,15 +13,20 @@
 // overlay, so the snapshot stays untouched for the next candidate.
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "models/autoscaling/karpenter/nodeclaim.hpp"
+#include "models/autoscaling/karpenter/nodepool.hpp"
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
+#include "models/cluster/cluster.hpp"
 #include "models/k8s/scheduling/pod_classes.hpp"
 
 namespace eksim::autoscaling::karpenter::state {
@@ -114,8 +120,84 @@ class SimulationNodes : public ExistingNodes {
   std::unordered_map<std::uint32_t, std::size_t> cursor_;  // class -> index into its fit positions
 };
 
-// The StateNodes themselves and their scheduling order.
+// Per node, what disruption reads from its pods, valid while the node's stamp holds.
+struct NodePods {
+  std::uint64_t stamp = 0;
+  bool blocks = false;  // karpenter.sh/do-not-disrupt on the node or one of its reschedulable pods
+  int reschedulable = 0;
+  std::vector<k8s::PodId> reschedulable_ids;  // in the node's pod order
+  // The pod classes of those pods in first-seen order, nullopt when one has none (see
+  // Cluster::pod_classes_of); computed on first use.
+  bool classes_known = false;
+  std::optional<std::vector<std::uint32_t>> classes;
+};
+
+// The cluster state: the Karpenter objects, and the StateNodes with their scheduling order.
 struct Cluster {
+  explicit Cluster(eksim::Cluster& world) : world(world) {}
+  eksim::Cluster& world;
+
+  // --- NodePools, NodeClasses, NodeClaims (by name; NodeClaims keep their history)
+  std::map<std::string, NodePool> node_pools;
+  std::map<std::string, NodeClass> node_classes;
+  std::vector<NodeClaimState> node_claims;
+  std::uint64_t config_version = 0;  // NodePools or NodeClasses changed
+  std::uint64_t claims_version = 0;  // NodeClaims added or gone (capacity usage)
+  std::uint64_t pass = 0;            // provisioning and disruption passes, for per-pass caches
+  // The NodePool's NodeClass (nullptr: none of that name and kind).
+  const NodeClass* node_class_of(const NodePool& p) const;
+  // The NodeClaim's NodePool (nullptr: gone), per config version.
+  const NodePool* pool_of(const NodeClaimState& c);
+  // NodeClaims by name and by instance id (indexes, the first NodeClaim of a name wins).
+  NodeClaimState* claim_by_instance(const std::string& id);
+  NodeClaimState* claim_by_name(const std::string& name);
+  // The NodeClaim of a live node (nullptr: not Karpenter's), resolved once per node.
+  NodeClaimState* claim_of_node(std::uint32_t node_id);
+  // Appends a NodeClaim to node_claims and its indexes; returns its index.
+  std::size_t add_claim(NodeClaimState c);
+  // Indexes of the NodeClaims not Deleted, ascending.
+  const std::vector<std::size_t>& live_claims();
+  // The claim's Node, if it exists: its cached id when still valid, else by name.
+  std::optional<k8s::NodeId> node_of(const NodeClaimState& c) const;
+  // A NodeClaim's phase moved: its node's StateNode is revisited by the next snapshot, and the
+  // watchers of deleted NodeClaims hear of it.
+  void claim_phase_changed(const NodeClaimState& c);
+  std::vector<std::function<void(const NodeClaimState&)>> on_claim_deleted;
+
+  // --- what the notifications tell
+  // Something a simulation could see changed on this node (invalid id: somewhere).
+  void state_changed(k8s::NodeId node);
+  // A pod came or went on the node: its NodeClaim's consolidateAfter starts again (podevents).
+  void pod_moved(k8s::NodeId node);
+  // Karpenter's own write to a Node (a label, a taint): its node watchers let it pass.
+  void update_node(k8s::NodeId node);
+  bool in_node_update = false;
+
+  // --- nodes marked for deletion (the karpenter.sh/disrupted taint, or the NodeClaim deleting)
+  bool marked_for_deletion(std::uint32_t node_id);
+  // The nodes marked for deletion now, ascending.
+  const std::set<std::uint32_t>& marked_nodes();
+  // Nodes that may be marked for deletion: a superset, pruned by marked_nodes().
+  std::set<std::uint32_t> maybe_marked;
+  // The reschedulable pods still on nodes marked for deletion, unbound (their ids into `ids`).
+  std::vector<k8s::Pod> deleting_node_pods(std::vector<k8s::PodId>* ids = nullptr);
+  bool any_deleting_node_pods();
+
+  // --- the nodes the simulations see
+  // Now (rebuilt only after a change).
+  Snapshot& snapshot();
+  // Positions in the current snapshot of the given nodes (those it lists).
+  std::vector<std::uint32_t> positions_of(const std::vector<k8s::NodeId>& ids);
+  // For tests: the snapshot's nodes, in scheduling order, and the same computed from scratch
+  // from the API objects.
+  std::vector<ExistingNode> cached_simulation_nodes();
+  std::vector<ExistingNode> rebuilt_simulation_nodes();
+  NodePods& node_pods(k8s::NodeId node);
+  // What SimulationNodes::classes_of gives for the node's reschedulable pods (the snapshot's
+  // required anti-affinity aside), cached with the node's stamp.
+  const std::optional<std::vector<std::uint32_t>>& pod_classes_of(k8s::NodeId node);
+
+  // --- StateNodes
   std::uint64_t version = 1;  // moves on every change a simulation could see
   std::unordered_map<std::uint32_t, StateNode> nodes;     // by NodeId
   std::unordered_map<std::size_t, StateNode> launched;   // by NodeClaim index: launched, no Node yet
@@ -136,7 +218,7 @@ struct Cluster {
     changed.push_back(node_id);
   }
   PodClasses classes;
-  std::unique_ptr<Snapshot> snapshot;
+  std::unique_ptr<Snapshot> snapshot_;  // the last one snapshot() built
 
   std::vector<std::uint64_t> node_stamps;  // by NodeId: changes seen
   std::uint64_t& node_stamp(std::uint32_t node_id) {
@@ -151,6 +233,18 @@ struct Cluster {
   void reorder(StateNode& s, bool keep);
   // The node's position in a snapshot of the current order, or nullopt when it is not listed.
   std::optional<std::uint32_t> position(const StateNode& s) const;
+
+ private:
+  // The StateNodes of the nodes notifications touched, and of the NodeClaims not registered yet.
+  void revisit_changed_nodes();
+  void track_launched_claims();
+  void rebuild_state_node(StateNode& s, const k8s::NodeRecord& rec, const NodeClaimState* claim);
+  static ExistingNode launched_claim_node(const NodeClaimState& c);
+  std::unordered_map<std::string, std::size_t> claim_index_by_name_, claim_index_by_instance_;
+  std::vector<std::size_t> live_claims_;
+  std::vector<std::pair<std::uint64_t, const NodePool*>> pool_cache_;  // by NodeClaim index
+  std::uint32_t seen_node_slots_ = 0;
+  std::vector<NodePods> node_pods_;  // by NodeId
 };
 
 }  // namespace eksim::autoscaling::karpenter::state

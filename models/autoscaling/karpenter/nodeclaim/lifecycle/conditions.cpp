@@ -1,9 +1,20 @@
 // A NodeClaim's status conditions (NodeClaim.StatusConditions: Launched, Registered, Initialized
 // under Ready) replayed from its lifecycle times, with the lifecycle controllers' reasons
 // (launch.go, registration.go, initialization.go).
-#include "models/autoscaling/karpenter/controller.hpp"
+#include "models/autoscaling/karpenter/nodeclaim.hpp"
 
 namespace eksim::autoscaling::karpenter {
+
+const char* to_string(NodeClaimPhase p) {
+  switch (p) {
+    case NodeClaimPhase::Launched: return "Launched";
+    case NodeClaimPhase::Registered: return "Registered";
+    case NodeClaimPhase::Initialized: return "Initialized";
+    case NodeClaimPhase::Deleting: return "Deleting";
+    case NodeClaimPhase::Deleted: return "Deleted";
+  }
+  return "";
+}
 
 ConditionSet nodeclaim_conditions(const NodeClaimState& c) {
   ConditionSet cs = new_condition_set({"Launched", "Registered", "Initialized"}, c.created);

@@ -1,6 +1,6 @@
 // NodeClaim initialization (pkg/controllers/nodeclaim/lifecycle/initialization.go): Ready,
 // startup taints gone, every requested resource registered; karpenter.sh/initialized.
-#include "models/autoscaling/karpenter/controller.hpp"
+#include "models/autoscaling/karpenter/nodeclaim/lifecycle/controller.hpp"
 
 #include "models/autoscaling/karpenter/internal.hpp"
 
@@ -8,7 +8,7 @@ namespace eksim::autoscaling::karpenter {
 
 using namespace detail;
 
-void Controller::check_initialized(NodeClaimState& c, k8s::NodeRecord& rec) {
+void Lifecycle::check_initialized(NodeClaimState& c, k8s::NodeRecord& rec) {
   if (c.phase != NodeClaimPhase::Registered || !rec.node.ready) return;
   for (const auto& t : c.startup_taints)
     if (has_taint(rec.node.taints, t.key)) {
@@ -25,14 +25,12 @@ void Controller::check_initialized(NodeClaimState& c, k8s::NodeRecord& rec) {
   }
   c.initialized_message.clear();
   c.phase = NodeClaimPhase::Initialized;
-  claim_phase_changed(c);
-  c.initialized_at = c_.sim.now();
-  log_initialized(c, rec);
-  c.last_pod_event = std::max(c.last_pod_event, c_.sim.now());
+  ctx_.state.claim_phase_changed(c);
+  c.initialized_at = ctx_.world.sim.now();
+  ctx_.log.initialized(c, rec);
+  c.last_pod_event = std::max(c.last_pod_event, ctx_.world.sim.now());
   rec.node.meta.labels[kLabelInitialized] = "true";
-  in_node_update_ = true;
-  c_.api.node_changed(*c_.api.find_node(rec.node.meta.name), k8s::NodeChange::Updated);
-  in_node_update_ = false;
+  ctx_.state.update_node(*ctx_.world.api.find_node(rec.node.meta.name));
 }
 
 }  // namespace eksim::autoscaling::karpenter

@@ -1,4 +1,5 @@
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
+#include "models/autoscaling/karpenter/provisioning/scheduling/nodeclaim.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -44,415 +45,6 @@ std::string canonical(const std::string& name, std::int64_t v) {
     return std::to_string(v / d) + suffixes[best];
   }
   return std::to_string(v);
-}
-
-struct FilterResults {
-  std::vector<const InstanceTypeInfo*> remaining;
-  bool requirements_met = false, fits = false, has_offering = false;
-  bool requirements_and_fits = false, requirements_and_offering = false, fits_and_offering = false;
-
-  // filterResults.FailureReason, word for word.
-  std::string failure_reason() const {
-    if (!remaining.empty()) return "";
-    if (!requirements_met && !fits && !has_offering)
-      return "no instance type met the scheduling requirements or had enough resources or had a required offering";
-    if (!requirements_met && !fits) return "no instance type met the scheduling requirements or had enough resources";
-    if (!requirements_met && !has_offering) return "no instance type met the scheduling requirements or had a required offering";
-    if (!fits && !has_offering) return "no instance type had enough resources or had a required offering";
-    if (!requirements_met) return "no instance type met all requirements";
-    if (!fits) return "no instance type has enough resources";
-    if (!has_offering) return "no instance type has the required offering";
-    if (requirements_and_fits)
-      return "no instance type which met the scheduling requirements and had enough resources, had a required offering";
-    if (fits_and_offering)
-      return "no instance type which had enough resources and the required offering met the scheduling requirements";
-    if (requirements_and_offering)
-      return "no instance type which met the scheduling requirements and the required offering had the required resources";
-    if (!min_values_key.empty()) return "minValues requirement is not met for " + min_values_key;
-    return "no instance type met the requirements/resources/offering tuple";
-  }
-  std::string min_values_key;  // a requirement whose minValues the remaining types do not reach
-};
-
-// IncompatibleReqAcrossInstanceTypes: over the cheapest 100 remaining types (what the launch path
-// gets), every requirement with minValues needs that many distinct values; the first key (by
-// name) that falls short, or "".
-std::string min_values_violation(const Requirements& reqs, const std::vector<const InstanceTypeInfo*>& types) {
-  constexpr std::size_t kMaxInstanceTypes = 100;  // scheduling.MaxInstanceTypes
-  for (const auto& [key, r] : reqs.all()) {
-    if (!r.min_values()) continue;
-    std::set<std::string> seen;
-    for (std::size_t i = 0; i < types.size() && i < kMaxInstanceTypes; ++i) {
-      const Requirement tr = types[i]->requirements.get(key);
-      if (!tr.complement()) seen.insert(tr.values().begin(), tr.values().end());
-      if (static_cast<std::int64_t>(seen.size()) >= *r.min_values()) break;
-    }
-    if (static_cast<std::int64_t>(seen.size()) < *r.min_values()) return key;
-  }
-  return "";
-}
-
-FilterResults filter_types(const std::vector<const InstanceTypeInfo*>& types, const Requirements& reqs,
-                           const k8s::ResourceList& requests, bool check_requirements, bool min_values) {
-  FilterResults r;
-  for (const InstanceTypeInfo* it : types) {
-    bool compat = !check_requirements || it->requirements.intersects(reqs).empty();
-    bool fit = fits_in(requests, it->allocatable);
-    bool offering = !check_requirements || it->has_offering(reqs);
-    r.requirements_met |= compat;
-    r.fits |= fit;
-    r.has_offering |= offering;
-    r.requirements_and_fits |= compat && fit && !offering;
-    r.requirements_and_offering |= compat && offering && !fit;
-    r.fits_and_offering |= fit && offering && !compat;
-    if (compat && fit && offering) r.remaining.push_back(it);
-  }
-  if (min_values) {
-    // If minValues is not met the remaining types cannot launch (filterInstanceTypesByRequirements).
-    r.min_values_key = min_values_violation(reqs, r.remaining);
-    if (!r.min_values_key.empty()) r.remaining.clear();
-  }
-  return r;
-}
-
-// Karpenter's topology tracking (provisioning/scheduling/topology.go, topologygroup.go) for what
-// decides where new NodeClaims go: DoNotSchedule topology spread constraints and required pod
-// anti-affinity (the pod's own terms and the inverse: pods already placed whose anti-affinity
-// selects it), on any topology key, zone and hostname in practice. Counts come from the pods on
-// existing nodes and the pods placed earlier in this pass; every NodeClaim is its own hostname
-// domain. Required pod affinity is left to the kube-scheduler's filters on existing nodes.
-class Topology {
- public:
-  Topology(const std::vector<const k8s::Pod*>& pods, const ExistingNodes& existing,
-           const std::vector<NodeClaimTemplate>& templates) {
-    for (const auto* p : pods) note_keys(*p, /*incoming=*/true);
-    // Existing pods only contribute keys through required anti-affinity, and only when a term
-    // selects one of the pods being placed (Karpenter's own controller pods select each other
-    // only; with them running, other pods keep the unconstrained path).
-    if (const auto* owners = existing.anti_affinity_pods()) {
-      for (const auto& [i, p] : *owners)
-        if (!existing.excluded(i) && anti_affinity_selects_any(*p, pods)) note_keys(*p, /*incoming=*/false);
-    } else if (existing.any_required_anti_affinity()) {
-      for (std::size_t i = 0; i < existing.size(); ++i)
-        if (!existing.excluded(i))
-          for (const auto* p : existing.get(i).info.pods)
-            if (anti_affinity_selects_any(*p, pods)) note_keys(*p, /*incoming=*/false);
-    }
-    if (keys_.empty()) return;
-    for (std::size_t i = 0; i < existing.size(); ++i) {
-      if (existing.excluded(i)) continue;
-      const ExistingNode& e = existing.get(i);
-      for (const auto& key : keys_) {
-        std::string d = domain_of(e.info.node.meta.labels, key, e.info.name());
-        if (!d.empty()) universe_[key].insert(d);
-      }
-      for (const auto* p : e.info.pods) record(*p, e.info.node.meta.labels, e.info.name());
-    }
-    for (const auto& t : templates) {
-      for (const auto& key : keys_) {
-        if (key == k8s::kLabelHostname) continue;
-        const Requirement r = t.requirements.get(key);
-        for (const auto* it : t.instance_types) {
-          if (key == k8s::kLabelZone) {
-            for (const auto& o : it->offerings)
-              if (r.has(o.zone)) universe_[key].insert(o.zone);
-          } else {
-            const Requirement ir = it->requirements.get(key);
-            for (const auto& v : ir.values())
-              if (r.has(v)) universe_[key].insert(v);
-          }
-        }
-        if (!r.complement())
-          for (const auto& v : r.values()) universe_[key].insert(v);
-      }
-    }
-  }
-
-  bool active() const { return !keys_.empty(); }
-  // Whether the pod takes part: constraints of its own, or anti-affinity of others may select it.
-  bool constrains(const k8s::Pod& pod) const {
-    return active() && (has_own_terms(pod) || any_anti_affinity_);
-  }
-
-  // An existing node (fixed labels): "" when the pod may go there.
-  std::string check_node(const k8s::Pod& pod, const k8s::Labels& labels, const std::string& host) const {
-    for (const auto& c : pod.spec.topology_spread_constraints) {
-      if (c.when_unsatisfiable == "ScheduleAnyway") continue;
-      std::string d = domain_of(labels, c.topology_key, host);
-      if (d.empty()) return "missing label " + c.topology_key;
-      auto counts = spread_counts(pod, c);
-      std::int64_t self = k8s::label_selector_matches(c.label_selector, pod.meta.labels) ? 1 : 0;
-      if (count_in(counts, d) + self - min_count(pod, c, counts) > c.max_skew) return "skew";
-    }
-    for (const auto& t : pod.spec.affinity.pod_anti_affinity_required) {
-      std::string d = domain_of(labels, t.topology_key, host);
-      if (!d.empty() && count_in(anti_counts(pod, t), d) > 0) return "anti-affinity";
-    }
-    for (const auto& [key, blocked] : inverse_blocked(pod)) {
-      std::string d = domain_of(labels, key, host);
-      if (!d.empty() && blocked.count(d)) return "inverse anti-affinity";
-    }
-    return "";
-  }
-
-  // A NodeClaim: narrows reqs on the topology keys (nextDomainTopologySpread picks the domain
-  // with the fewest matching pods, ties by name; anti-affinity keeps the empty domains). Returns
-  // "" or upstream's topologyError text.
-  std::string narrow_claim(const k8s::Pod& pod, Requirements& reqs, const std::string& host) const {
-    const Requirements pod_reqs = Requirements::from_pod(pod);
-    for (const auto& c : pod.spec.topology_spread_constraints) {
-      if (c.when_unsatisfiable == "ScheduleAnyway") continue;
-      auto counts = spread_counts(pod, c);
-      std::int64_t self = k8s::label_selector_matches(c.label_selector, pod.meta.labels) ? 1 : 0;
-      std::int64_t mn = min_count(pod, c, counts);
-      if (c.topology_key == k8s::kLabelHostname) {
-        if (count_in(counts, host) + self - mn > c.max_skew)
-          return error("topology spread", c.topology_key, counts, pod_reqs, reqs);
-        continue;
-      }
-      const Requirement node_domains = reqs.get(c.topology_key);
-      std::string best;
-      std::int64_t best_count = INT64_MAX;
-      for (const auto& d : universe(c.topology_key)) {
-        if (!node_domains.has(d)) continue;
-        std::int64_t n = count_in(counts, d) + self;
-        if (n - mn <= c.max_skew && n < best_count) {
-          best = d;
-          best_count = n;
-        }
-      }
-      if (best.empty()) return error("topology spread", c.topology_key, counts, pod_reqs, reqs);
-      reqs.add(Requirement(c.topology_key, "In", {best}));
-    }
-    for (const auto& t : pod.spec.affinity.pod_anti_affinity_required) {
-      auto counts = anti_counts(pod, t);
-      if (t.topology_key == k8s::kLabelHostname) {
-        if (count_in(counts, host) > 0) return error("pod anti-affinity", t.topology_key, counts, pod_reqs, reqs);
-        continue;
-      }
-      const Requirement node_domains = reqs.get(t.topology_key);
-      std::vector<std::string> options;
-      for (const auto& d : universe(t.topology_key))
-        if (node_domains.has(d) && count_in(counts, d) == 0) options.push_back(d);
-      if (options.empty()) return error("pod anti-affinity", t.topology_key, counts, pod_reqs, reqs);
-      reqs.add(Requirement(t.topology_key, "In", options));
-    }
-    for (const auto& [key, blocked] : inverse_blocked(pod)) {
-      if (key == k8s::kLabelHostname) {
-        if (blocked.count(host)) return error("pod anti-affinity", key, {}, pod_reqs, reqs);
-        continue;
-      }
-      std::vector<std::string> b(blocked.begin(), blocked.end());
-      reqs.add(Requirement(key, "NotIn", b));
-      if (reqs.get(key).len() == 0) return error("pod anti-affinity", key, {}, pod_reqs, reqs);
-    }
-    return "";
-  }
-
-  // Records a placed pod: node labels, or the claim's requirements (a domain counts only when
-  // the requirement has a single value) with the claim's own hostname.
-  void record(const k8s::Pod& pod, const k8s::Labels& labels, const std::string& host) {
-    Placed pl{&pod, {}};
-    for (const auto& key : keys_) {
-      std::string d = domain_of(labels, key, host);
-      if (!d.empty()) pl.domains[key] = d;
-    }
-    placed_.push_back(std::move(pl));
-  }
-  void record_claim(const k8s::Pod& pod, const Requirements& reqs, const std::string& host) {
-    Placed pl{&pod, {}};
-    for (const auto& key : keys_) {
-      if (key == k8s::kLabelHostname) {
-        pl.domains[key] = host;
-        continue;
-      }
-      const Requirement r = reqs.get(key);
-      if (!r.complement() && r.values().size() == 1) pl.domains[key] = *r.values().begin();
-    }
-    placed_.push_back(std::move(pl));
-  }
-
- private:
-  struct Placed {
-    const k8s::Pod* pod;
-    std::map<std::string, std::string> domains;
-  };
-  using Counts = std::map<std::string, std::int64_t>;
-
-  static bool has_own_terms(const k8s::Pod& pod) {
-    for (const auto& c : pod.spec.topology_spread_constraints)
-      if (c.when_unsatisfiable != "ScheduleAnyway") return true;
-    return !pod.spec.affinity.pod_anti_affinity_required.empty();
-  }
-  static bool anti_affinity_selects_any(const k8s::Pod& owner, const std::vector<const k8s::Pod*>& pods) {
-    for (const auto& t : owner.spec.affinity.pod_anti_affinity_required)
-      for (const auto* p : pods) {
-        bool ns_ok = t.namespaces.empty() ? p->meta.ns == owner.meta.ns
-                                          : std::find(t.namespaces.begin(), t.namespaces.end(), p->meta.ns) != t.namespaces.end();
-        if (ns_ok && k8s::label_selector_matches(t.label_selector, p->meta.labels)) return true;
-      }
-    return false;
-  }
-  void note_keys(const k8s::Pod& pod, bool incoming) {
-    if (incoming)
-      for (const auto& c : pod.spec.topology_spread_constraints)
-        if (c.when_unsatisfiable != "ScheduleAnyway") keys_.insert(c.topology_key);
-    for (const auto& t : pod.spec.affinity.pod_anti_affinity_required) {
-      keys_.insert(t.topology_key);
-      any_anti_affinity_ = true;
-    }
-  }
-  static std::string domain_of(const k8s::Labels& labels, const std::string& key, const std::string& host) {
-    auto it = labels.find(key);
-    if (it != labels.end()) return it->second;
-    return key == k8s::kLabelHostname ? host : "";
-  }
-  static std::int64_t count_in(const Counts& c, const std::string& d) {
-    auto it = c.find(d);
-    return it == c.end() ? 0 : it->second;
-  }
-  const std::set<std::string>& universe(const std::string& key) const {
-    static const std::set<std::string> none;
-    auto it = universe_.find(key);
-    return it == universe_.end() ? none : it->second;
-  }
-  Counts spread_counts(const k8s::Pod& pod, const k8s::TopologySpreadConstraint& c) const {
-    Counts counts;
-    for (const auto& d : universe(c.topology_key)) counts[d] = 0;
-    for (const auto& pl : placed_) {
-      if (pl.pod->meta.ns != pod.meta.ns || !k8s::label_selector_matches(c.label_selector, pl.pod->meta.labels)) continue;
-      auto it = pl.domains.find(c.topology_key);
-      if (it != pl.domains.end()) ++counts[it->second];
-    }
-    return counts;
-  }
-  // domainMinCount: hostname domains always have an empty candidate (a new node); otherwise the
-  // fewest matching pods over the domains the pod's own requirements allow.
-  std::int64_t min_count(const k8s::Pod& pod, const k8s::TopologySpreadConstraint& c, const Counts& counts) const {
-    if (c.topology_key == k8s::kLabelHostname) return 0;
-    const Requirement allowed = Requirements::from_pod(pod).get(c.topology_key);
-    std::int64_t mn = INT64_MAX;
-    std::int64_t domains = 0;
-    for (const auto& [d, n] : counts)
-      if (allowed.has(d)) {
-        mn = std::min(mn, n);
-        ++domains;
-      }
-    if (domains == 0 || (c.min_domains && domains < *c.min_domains)) return 0;
-    return mn;
-  }
-  static bool term_selects(const k8s::PodAffinityTerm& t, const std::string& owner_ns, const k8s::Pod& target) {
-    bool ns_ok = t.namespaces.empty() ? target.meta.ns == owner_ns
-                                      : std::find(t.namespaces.begin(), t.namespaces.end(), target.meta.ns) != t.namespaces.end();
-    return ns_ok && k8s::label_selector_matches(t.label_selector, target.meta.labels);
-  }
-  Counts anti_counts(const k8s::Pod& pod, const k8s::PodAffinityTerm& t) const {
-    Counts counts;
-    for (const auto& pl : placed_) {
-      if (!term_selects(t, pod.meta.ns, *pl.pod)) continue;
-      auto it = pl.domains.find(t.topology_key);
-      if (it != pl.domains.end()) ++counts[it->second];
-    }
-    return counts;
-  }
-  std::map<std::string, std::set<std::string>> inverse_blocked(const k8s::Pod& pod) const {
-    std::map<std::string, std::set<std::string>> out;
-    if (!any_anti_affinity_) return out;
-    for (const auto& pl : placed_)
-      for (const auto& t : pl.pod->spec.affinity.pod_anti_affinity_required) {
-        if (!term_selects(t, pl.pod->meta.ns, pod)) continue;
-        auto it = pl.domains.find(t.topology_key);
-        if (it != pl.domains.end()) out[t.topology_key].insert(it->second);
-      }
-    return out;
-  }
-  // topologyError.Error(), word for word (its format string has no closing parenthesis).
-  static std::string error(const char* type, const std::string& key, const Counts& counts, const Requirements& pod_reqs,
-                           const Requirements& node_reqs) {
-    std::string c;
-    int n = 0;
-    for (const auto& [d, v] : counts) {
-      if (n++ == 25) break;  // pretty.Map(domains, 25)
-      if (!c.empty()) c += ", ";
-      c += d + ": " + std::to_string(v);
-    }
-    return std::string("unsatisfiable topology constraint for ") + type + ", key=" + key + " (counts = " + c +
-           ", podDomains = " + pod_reqs.get(key).str() + ", nodeDomains = " + node_reqs.get(key).str();
-  }
-
-  std::set<std::string> keys_;
-  bool any_anti_affinity_ = false;
-  std::map<std::string, std::set<std::string>> universe_;
-  std::vector<Placed> placed_;
-};
-
-// Takes the types that `remaining` no longer has (it keeps the order of `options`) out of the
-// bound; false when that may have lowered it.
-bool drop_from_bound(AllocatableBound& bound, const std::vector<const InstanceTypeInfo*>& options,
-                     const std::vector<const InstanceTypeInfo*>& remaining) {
-  std::size_t j = 0;
-  bool holds = true;
-  for (const InstanceTypeInfo* it : options) {
-    if (j < remaining.size() && remaining[j] == it) {
-      ++j;
-      continue;
-    }
-    holds = bound.drop(*it) && holds;
-  }
-  return holds;
-}
-
-// Every planned NodeClaim is its own hostname domain.
-std::string claim_host(const PlannedNodeClaim& nc) { return "nodeclaim-" + std::to_string(nc.serial); }
-
-// NodeClaim.Add. Returns "" on success (the claim is updated), else the reason.
-std::string add_to_claim(PlannedNodeClaim& nc, const k8s::Pod& pod, const k8s::ResourceList& pod_requests,
-                         const std::set<std::string>& well_known, bool quick_reject, Topology& topo) {
-  k8s::ResourceList requests = nc.requests;
-  requests += pod_requests;
-  if (quick_reject) {
-    if (nc.bound_stale) {
-      nc.bound = AllocatableBound::over(nc.options);
-      nc.bound_stale = false;
-    }
-    if (!fits_in(requests, nc.bound.max)) return "no capacity";
-  }
-  std::string err = tolerates(nc.tmpl->taints, pod.spec.tolerations);
-  if (!err.empty()) return err;
-  Requirements pod_reqs = Requirements::from_pod(pod);
-  const bool topology = topo.constrains(pod);
-  Requirements merged;
-  const Requirements* reqs = &nc.requirements;
-  if (!pod_reqs.empty() || topology) {
-    if (!pod_reqs.empty()) {
-      err = nc.requirements.compatible(pod_reqs, well_known);
-      if (!err.empty()) return "incompatible requirements, " + err;
-    }
-    merged = nc.requirements;
-    merged.add(pod_reqs);
-    if (topology) {
-      err = topo.narrow_claim(pod, merged, claim_host(nc));
-      if (!err.empty()) return err;
-    }
-    reqs = &merged;
-  }
-  const bool narrowed = !pod_reqs.empty() || topology;
-  // minValues only comes from NodePool requirements.
-  FilterResults f = filter_types(nc.options, *reqs, requests, narrowed, !nc.tmpl->pool->min_values.empty());
-  if (f.remaining.empty()) {
-    k8s::ResourceList cumulative = nc.tmpl->daemon_overhead;
-    cumulative += pod_requests;
-    return "no instance type satisfied resources " + resources_string(cumulative) + " and requirements " + reqs->str() +
-           " (" + f.failure_reason() + ")";
-  }
-  nc.pods.push_back(&pod);
-  if (f.remaining.size() != nc.options.size() && !nc.bound_stale)
-    nc.bound_stale = !drop_from_bound(nc.bound, nc.options, f.remaining);
-  nc.options = std::move(f.remaining);
-  nc.requests = std::move(requests);
-  if (narrowed) nc.requirements = std::move(merged);
-  if (topo.active()) topo.record_claim(pod, nc.requirements, claim_host(nc));
-  return "";
 }
 
 }  // namespace
@@ -622,137 +214,160 @@ void in_claim_order(std::vector<PlannedNodeClaim>& claims, const std::vector<std
 }
 
 
-// The scheduling loop over pods in Karpenter's order; `classes` (one per pod) when the caller
-// keeps them, else existing.pod_class answers.
-SchedulingResults solve_in_order(const std::vector<const k8s::Pod*>& pods, const std::vector<std::uint32_t>* classes,
-                                 ExistingNodes& existing, std::vector<NodeClaimTemplate>& templates, LabelDomain domain,
-                                 const k8s::SchedulerOptions& options, bool existing_only) {
-  SchedulingResults res;
-  const auto& wk = well_known_labels(domain);
-  const k8s::NodeInfoView no_cluster{};
-  Topology topo(pods, existing, templates);
-  std::size_t serial = 0;
-  std::vector<std::size_t> claim_order;  // res.new_claims by fewest pods, stable
+// Scheduler.Solve (scheduling/scheduler.go): each pod in Karpenter's order onto an existing node
+// (addToExistingNode), else a NodeClaim planned earlier in this pass (addToInflightNode), else a
+// new NodeClaim from the first template that takes it (addToNewNodeClaim).
+class Scheduler {
+ public:
+  Scheduler(const std::vector<const k8s::Pod*>& pods, ExistingNodes& existing, std::vector<NodeClaimTemplate>& templates,
+            LabelDomain domain, const k8s::SchedulerOptions& options)
+      : existing_(existing), templates_(templates), wk_(well_known_labels(domain)), options_(options),
+        topo_(pods, existing, templates) {}
+  // `classes` (one per pod) when the caller keeps them, else existing.pod_class answers.
+  // existing_only: stop at the first pod no existing node takes (SchedulingResults::stopped).
+  SchedulingResults solve(const std::vector<const k8s::Pod*>& pods, const std::vector<std::uint32_t>* classes,
+                          bool existing_only);
+
+ private:
+  bool add_to_existing_node(const k8s::Pod& pod);
+  bool add_to_inflight_node(const k8s::Pod& pod, const k8s::ResourceList& reqs);
+  bool add_to_new_node_claim(const k8s::Pod& pod, const k8s::ResourceList& reqs, std::vector<std::string>& errs);
+
+  ExistingNodes& existing_;
+  std::vector<NodeClaimTemplate>& templates_;
+  const std::set<std::string>& wk_;
+  const k8s::SchedulerOptions& options_;
+  Topology topo_;
+  SchedulingResults res_;
+  std::size_t serial_ = 0;
+  std::vector<std::size_t> claim_order_;  // res_.new_claims by fewest pods, stable
+};
+
+SchedulingResults Scheduler::solve(const std::vector<const k8s::Pod*>& pods, const std::vector<std::uint32_t>* classes,
+                                   bool existing_only) {
   // A pod that finds no place changes nothing, so the next pod of its class finds none either,
   // with the same errors, until a pod is placed: 100,000 pending replicas past a NodePool's
   // limits cost one search, not 100,000.
   struct Failure {
     std::uint32_t pod_class;
-    std::size_t placements, error;  // placements before it; its entry in res.errors
+    std::size_t placements, error;  // placements before it; its entry in res_.errors
   };
   std::optional<Failure> last_failure;
   std::size_t placements = 0;
   for (std::size_t at = 0; at < pods.size(); ++at) {
     const k8s::Pod* pod = pods[at];
     std::optional<std::uint32_t> pod_class;  // none while topology tracking is active
-    if (!topo.active() && !classes) pod_class = existing.pod_class(*pod);
-    if (!topo.active() && classes && (*classes)[at] != kNoPodClass) pod_class = (*classes)[at];
+    if (!topo_.active() && !classes) pod_class = existing_.pod_class(*pod);
+    if (!topo_.active() && classes && (*classes)[at] != kNoPodClass) pod_class = (*classes)[at];
     if (pod_class && last_failure && last_failure->pod_class == *pod_class && last_failure->placements == placements &&
         !existing_only) {
-      res.errors.emplace_back(pod, res.errors[last_failure->error].second);
+      res_.errors.emplace_back(pod, res_.errors[last_failure->error].second);
       continue;
     }
-    const bool constrained = topo.constrains(*pod);
-    bool placed = false;
-    std::optional<std::size_t> hit;
-    if (!constrained && existing.first_fit(*pod, options, hit)) {
-      if (hit) {
-        existing.add_pod(*hit, *pod);
-        if (topo.active()) {
-          const k8s::NodeInfo& now = existing.get(*hit).info;
-          topo.record(*pod, now.node.meta.labels, now.name());
-        }
-        res.existing.emplace_back(pod, existing.id(*hit));
-        placed = true;
-      }
-    } else {
-      for (std::size_t i = 0; i < existing.size(); ++i) {
-        if (existing.excluded(i)) continue;
-        const k8s::NodeInfo& info = existing.get(i).info;
-        if (constrained && !topo.check_node(*pod, info.node.meta.labels, info.name()).empty()) continue;
-        if (k8s::fits(*pod, info, no_cluster, options).ok()) {
-          existing.add_pod(i, *pod);
-          const k8s::NodeInfo& now = existing.get(i).info;
-          if (topo.active()) topo.record(*pod, now.node.meta.labels, now.name());
-          res.existing.emplace_back(pod, existing.id(i));
-          placed = true;
-          break;
-        }
-      }
-    }
-    if (placed) {
+    if (add_to_existing_node(*pod)) {
       ++placements;
       continue;
     }
     if (existing_only) {
-      res.stopped = true;
-      return res;
+      res_.stopped = true;
+      return std::move(res_);
     }
     const k8s::ResourceList reqs = karpenter_requests(*pod);
-    // addToInflightNode: "sort by fewest pods so we fill them evenly". Only the claim that took
-    // the last pod (and any new one at the end) is out of place, so an insertion pass restores
-    // the stable order in linear time, moving indices instead of claims.
-    sort_by_fewest_pods(claim_order, res.new_claims);
-    for (std::size_t i : claim_order) {
-      if (add_to_claim(res.new_claims[i], *pod, reqs, wk, /*quick_reject=*/true, topo).empty()) {
-        placed = true;
-        break;
-      }
-    }
-    if (placed) {
+    std::vector<std::string> errs;
+    if (add_to_inflight_node(*pod, reqs) || add_to_new_node_claim(*pod, reqs, errs)) {
       ++placements;
       continue;
     }
-    std::vector<std::string> errs;
-    for (auto& t : templates) {
-      if (t.instance_types.empty()) continue;  // "skipping, nodepool requirements filtered out all instance types"
-      std::vector<const InstanceTypeInfo*> types = t.instance_types;
-      if (t.remaining) {
-        std::erase_if(types, [&](const InstanceTypeInfo* it) {
-          for (const auto& [name, left] : *t.remaining)
-            if (it->capacity.get(name) > left) return true;
-          return false;
-        });
-        if (types.empty()) {
-          errs.push_back("all available instance types exceed limits for nodepool: \"" + t.pool->name + "\"");
-          continue;
-        }
-      }
-      PlannedNodeClaim nc;
-      nc.tmpl = &t;
-      nc.serial = serial;
-      nc.requirements = t.requirements;
-      nc.options = std::move(types);
-      nc.requests = t.daemon_overhead;
-      // The template's bound holds for any subset of its types (limits only take some away).
-      nc.bound = t.bound;
-      nc.bound_stale = false;
-      std::string err = add_to_claim(nc, *pod, reqs, wk, /*quick_reject=*/false, topo);
-      if (!err.empty()) {
-        errs.push_back("incompatible with nodepool \"" + t.pool->name + "\", daemonset overhead=" +
-                       resources_string(t.daemon_overhead) + ", " + err);
-        continue;
-      }
-      if (t.remaining) {
-        // subtractMax: assume the largest candidate is what launches.
-        k8s::ResourceList biggest;
-        for (const auto* it : nc.options) biggest.max_with(it->capacity);
-        for (auto& [name, left] : *t.remaining) left -= biggest.get(name);
-      }
-      claim_order.push_back(res.new_claims.size());
-      res.new_claims.push_back(std::move(nc));
-      ++serial;
-      ++placements;
-      placed = true;
-      break;
+    if (pod_class) last_failure = Failure{*pod_class, placements, res_.errors.size()};
+    res_.errors.emplace_back(pod, std::make_shared<const std::string>(fmt::format("{}", fmt::join(errs, "; "))));
+  }
+  in_claim_order(res_.new_claims, claim_order_);
+  return std::move(res_);
+}
+
+bool Scheduler::add_to_existing_node(const k8s::Pod& pod) {
+  // Without topology constraints the pod's class answers "the first node it fits"; with them
+  // every node is checked against the counts.
+  const bool constrained = topo_.constrains(pod);
+  std::optional<std::size_t> hit;
+  if (!constrained && existing_.first_fit(pod, options_, hit)) {
+    if (!hit) return false;
+    existing_.add_pod(*hit, pod);
+    if (topo_.active()) {
+      const k8s::NodeInfo& now = existing_.get(*hit).info;
+      topo_.record(pod, now.node.meta.labels, now.name());
     }
-    if (!placed) {
-      if (pod_class) last_failure = Failure{*pod_class, placements, res.errors.size()};
-      res.errors.emplace_back(pod, std::make_shared<const std::string>(fmt::format("{}", fmt::join(errs, "; "))));
+    res_.existing.emplace_back(&pod, existing_.id(*hit));
+    return true;
+  }
+  const k8s::NodeInfoView no_cluster{};
+  for (std::size_t i = 0; i < existing_.size(); ++i) {
+    if (existing_.excluded(i)) continue;
+    const k8s::NodeInfo& info = existing_.get(i).info;
+    if (constrained && !topo_.check_node(pod, info.node.meta.labels, info.name()).empty()) continue;
+    if (k8s::fits(pod, info, no_cluster, options_).ok()) {
+      existing_.add_pod(i, pod);
+      const k8s::NodeInfo& now = existing_.get(i).info;
+      if (topo_.active()) topo_.record(pod, now.node.meta.labels, now.name());
+      res_.existing.emplace_back(&pod, existing_.id(i));
+      return true;
     }
   }
-  in_claim_order(res.new_claims, claim_order);
-  return res;
+  return false;
+}
+
+bool Scheduler::add_to_inflight_node(const k8s::Pod& pod, const k8s::ResourceList& reqs) {
+  // addToInflightNode: "sort by fewest pods so we fill them evenly". Only the claim that took
+  // the last pod (and any new one at the end) is out of place, so an insertion pass restores
+  // the stable order in linear time, moving indices instead of claims.
+  sort_by_fewest_pods(claim_order_, res_.new_claims);
+  for (std::size_t i : claim_order_)
+    if (add_to_claim(res_.new_claims[i], pod, reqs, wk_, /*quick_reject=*/true, topo_).empty()) return true;
+  return false;
+}
+
+bool Scheduler::add_to_new_node_claim(const k8s::Pod& pod, const k8s::ResourceList& reqs, std::vector<std::string>& errs) {
+  for (auto& t : templates_) {
+    if (t.instance_types.empty()) continue;  // "skipping, nodepool requirements filtered out all instance types"
+    std::vector<const InstanceTypeInfo*> types = t.instance_types;
+    if (t.remaining) {
+      std::erase_if(types, [&](const InstanceTypeInfo* it) {
+        for (const auto& [name, left] : *t.remaining)
+          if (it->capacity.get(name) > left) return true;
+        return false;
+      });
+      if (types.empty()) {
+        errs.push_back("all available instance types exceed limits for nodepool: \"" + t.pool->name + "\"");
+        continue;
+      }
+    }
+    PlannedNodeClaim nc;
+    nc.tmpl = &t;
+    nc.serial = serial_;
+    nc.requirements = t.requirements;
+    nc.options = std::move(types);
+    nc.requests = t.daemon_overhead;
+    // The template's bound holds for any subset of its types (limits only take some away).
+    nc.bound = t.bound;
+    nc.bound_stale = false;
+    std::string err = add_to_claim(nc, pod, reqs, wk_, /*quick_reject=*/false, topo_);
+    if (!err.empty()) {
+      errs.push_back("incompatible with nodepool \"" + t.pool->name + "\", daemonset overhead=" +
+                     resources_string(t.daemon_overhead) + ", " + err);
+      continue;
+    }
+    if (t.remaining) {
+      // subtractMax: assume the largest candidate is what launches.
+      k8s::ResourceList biggest;
+      for (const auto* it : nc.options) biggest.max_with(it->capacity);
+      for (auto& [name, left] : *t.remaining) left -= biggest.get(name);
+    }
+    claim_order_.push_back(res_.new_claims.size());
+    res_.new_claims.push_back(std::move(nc));
+    ++serial_;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -761,12 +376,12 @@ SchedulingResults solve(std::vector<const k8s::Pod*> pods, ExistingNodes& existi
                         std::vector<NodeClaimTemplate>& templates, LabelDomain domain, const k8s::SchedulerOptions& options,
                         bool existing_only) {
   order_pods(pods);
-  return solve_in_order(pods, nullptr, existing, templates, domain, options, existing_only);
+  return Scheduler(pods, existing, templates, domain, options).solve(pods, nullptr, existing_only);
 }
 
 SchedulingResults solve(const OrderedPods& pods, ExistingNodes& existing, std::vector<NodeClaimTemplate>& templates,
                         LabelDomain domain, const k8s::SchedulerOptions& options) {
-  return solve_in_order(pods.pods, &pods.classes, existing, templates, domain, options, /*existing_only=*/false);
+  return Scheduler(pods.pods, existing, templates, domain, options).solve(pods.pods, &pods.classes, /*existing_only=*/false);
 }
 
 SchedulingResults solve(std::vector<const k8s::Pod*> pods, std::vector<ExistingNode>& existing,

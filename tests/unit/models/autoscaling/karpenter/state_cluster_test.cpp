@@ -151,12 +151,12 @@ TEST(KarpenterSimulationNodes, FirstFitWithDeltaMatchesAScanOverFullNodeInfos) {
 }
 
 TEST(KarpenterMultiNodeConsolidation, ConsidersAtMostOneHundredCandidates) {
-  EXPECT_EQ(Controller::multi_node_search_limit(0), 0u);
-  EXPECT_EQ(Controller::multi_node_search_limit(1), 0u);  // single-node consolidation's
-  EXPECT_EQ(Controller::multi_node_search_limit(2), 2u);
-  EXPECT_EQ(Controller::multi_node_search_limit(57), 57u);
-  EXPECT_EQ(Controller::multi_node_search_limit(100), 100u);
-  EXPECT_EQ(Controller::multi_node_search_limit(5000), 100u);
+  EXPECT_EQ(MultiNodeConsolidation::search_limit(0), 0u);
+  EXPECT_EQ(MultiNodeConsolidation::search_limit(1), 0u);  // single-node consolidation's
+  EXPECT_EQ(MultiNodeConsolidation::search_limit(2), 2u);
+  EXPECT_EQ(MultiNodeConsolidation::search_limit(57), 57u);
+  EXPECT_EQ(MultiNodeConsolidation::search_limit(100), 100u);
+  EXPECT_EQ(MultiNodeConsolidation::search_limit(5000), 100u);
 }
 
 }  // namespace
