@@ -1,116 +1,66 @@
-// The loop (cluster-autoscaler/core/static_autoscaler.go RunOnce): refresh node groups and
-// cluster state, stop if the cluster is unhealthy, scale up for unschedulable pods, otherwise
-// plan and actuate scale-down.
-#include "models/autoscaling/cluster_autoscaler.hpp"
+#include "models/autoscaling/cas/core/static_autoscaler.hpp"
 
-namespace eksim::autoscaling {
+namespace eksim::autoscaling::cas {
 
-namespace {
+StaticAutoscaler::StaticAutoscaler(Cluster& cluster, CasOptions options)
+    : options_(std::move(options)),
+      node_infos_(cluster.api),
+      cloud_provider_(cluster, options_),
+      ctx_{cluster, options_, cloud_provider_, node_infos_},
+      templates_(ctx_, deletions_),
+      cluster_state_(ctx_, deletions_),
+      orchestrator_(ctx_, cluster_state_, deletions_, templates_),
+      planner_(ctx_, deletions_),
+      actuator_(ctx_, deletions_, planner_.unneeded()) {}
 
-const engine::ObjectRef kStatusConfigMap{"ConfigMap", "kube-system", "cluster-autoscaler-status"};
-
-}  // namespace
-
-ClusterAutoscaler::ClusterAutoscaler(Cluster& cluster, CasOptions options)
-    : c_(cluster), o_(std::move(options)), node_infos_(cluster.api), backoff_(o_.backoff) {
-  // The first loop runs one scan interval after start, as the real deployment's first RunOnce
-  // follows its start-up.
-  c_.sim.every(o_.scan_interval, [this] { run_once(); });
-  // A Node deleted while its instance runs on (kubectl delete node) leaves an instance the
-  // cloud provider lists and the API does not: an unregistered node.
-  c_.api.on_node.push_back([this](k8s::NodeId id, k8s::NodeChange change) {
-    if (change != k8s::NodeChange::Deleted) return;
-    const std::string& iid = c_.api.node(id).instance_id;
-    const aws::Instance* inst = iid.empty() ? nullptr : c_.ec2.find(iid);
-    if (inst && inst->alive())
-      unregistered_since_.emplace(iid, std::nullopt);
-  });
-  // Its events go out through client-go's broadcaster and its kube client (--kube-client-qps 5,
-  // --kube-client-burst 10: rest.DefaultQPS/DefaultBurst).
-  c_.log.limit_sink(name(), engine::SinkLimits{});
-  if (!o_.record_duplicated_events)
-    c_.log.filter_spam(name(), engine::SpamFilterOptions{.burst = 1,
-                                                         .qps = 1.0 / 300,
-                                                         .key_includes_reason = true,
-                                                         .keyed_by_message = kStatusConfigMap,
-                                                         .lru_entries = 8192});
-}
-
-void ClusterAutoscaler::emit_status(engine::EventType type, const std::string& reason, const std::string& message) {
-  c_.api.emit(type, reason, kStatusConfigMap, message, name());
-}
-void ClusterAutoscaler::emit_node(k8s::NodeId node, engine::EventType type, const std::string& reason, const std::string& message) {
-  c_.api.emit(type, reason, k8s::ApiServer::ref(c_.api.node(node).node), message, name());
-}
-bool ClusterAutoscaler::emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message) {
-  if (!c_.log.accepts(name(), c_.sim.now())) return false;  // the broadcaster's queue is full
-  c_.api.emit(type, reason, k8s::ApiServer::ref(c_.api.pod(pod).pod), message, name());
-  return true;
-}
-
-void ClusterAutoscaler::set_priority_config_map(std::optional<cas::PriorityConfig> config, std::string error) {
-  priority_cm_applied_ = true;
-  priority_cm_ = std::move(config);
-  priority_cm_error_ = std::move(error);
-}
-
-const cas::PriorityConfig& ClusterAutoscaler::effective_priorities() {
-  static const cas::PriorityConfig kNone;
-  if (!priority_cm_applied_) return o_.priorities;
-  return priority_cm_ ? *priority_cm_ : kNone;
-}
-
-std::vector<k8s::PodId> ClusterAutoscaler::default_unschedulable() const {
-  std::vector<k8s::PodId> out;
-  for (k8s::PodId id : node_infos_.live_pods()) {
-    const k8s::PodRecord& r = c_.api.pod(id);
-    if (r.deleted || r.terminating || r.node.valid() || !r.pod.spec.node_name.empty()) continue;
-    if (r.pod.status.phase != k8s::PodPhase::Pending || r.pod.spec.scheduler_name != "default-scheduler") continue;
-    // The scheduler tries a new pod within milliseconds; a pod older than a second that is still
-    // unbound has been found unschedulable (PodScheduled=False, reason Unschedulable).
-    if (c_.sim.now() - r.pod.meta.creation_timestamp < engine::Duration::seconds(1)) continue;
-    out.push_back(id);
-  }
-  return out;
-}
-
-// --- the loop -------------------------------------------------------------------------------
-
-void ClusterAutoscaler::run_once() {
+void StaticAutoscaler::run_once() {
   // The loop runs inside the cluster-autoscaler pod: none Running, no RunOnce.
-  if (!c_.autoscaler_running()) return;
+  if (!ctx_.cluster.autoscaler_running()) return;
   node_infos_.collect();
-  refresh_groups();
-  backoff_.remove_stale(c_.sim.now());
-  for (auto& g : groups_) check_failed_activities(g);
-  for (auto& g : groups_) check_provision_timeouts(g);
-  remove_old_unregistered();
-  auto nodes = live_nodes();
+  cloud_provider_.refresh();
+  cluster_state_.update_node_groups();
+  cluster_state_.backoff().remove_stale(ctx_.cluster.sim.now());
+  if (cluster_state_.handle_failed_scale_ups()) actuator_.forget_failure();
+  cluster_state_.handle_provision_timeouts();
+  cluster_state_.remove_old_unregistered();
+  auto nodes = cluster_state_.live_nodes();
   // updateClusterState's readiness stats, for the status the loop writes when it ends (a
   // deferred write upstream, which an early return does not skip).
-  const LoopReadiness ready = status_enabled_ ? readiness(nodes) : LoopReadiness{};
-  if (!healthy(nodes)) {
-    // static_autoscaler.go RunOnce: the loop stops here (no scale-up, no scale-down, unneeded
-    // timers cleared) and says so on the status ConfigMap.
-    unneeded_since_.clear();
-    emit_status(engine::EventType::Warning, "ClusterUnhealthy", "Cluster is unhealthy");
+  const auto ready = cluster_state_.status_enabled() ? cluster_state_.readiness(nodes) : ClusterStateRegistry::LoopReadiness{};
+  if (!cluster_state_.healthy(nodes)) {
+    // The loop stops here (no scale-up, no scale-down, unneeded timers cleared) and says so on
+    // the status ConfigMap.
+    planner_.unneeded().clear();
+    ctx_.emit_status(engine::EventType::Warning, "ClusterUnhealthy", "Cluster is unhealthy");
     write_status(ready, false);
     return;
   }
-  for (auto& g : groups_) {
-    if (!g.scale_up_time) continue;
-    if (registered_usable(g, nodes) >= g.scale_up_target) {
-      g.scale_up_time.reset();
-      backoff_.remove(g.id);
-    }
-  }
-  bool scaled = scale_up(nodes);
-  if (!scaled) scale_down(live_nodes());
+  cluster_state_.close_fulfilled_requests(nodes);
+  if (!orchestrator_.scale_up(nodes)) scale_down();
   write_status(ready, true);
 }
 
-std::unique_ptr<Controller> make_cluster_autoscaler(Cluster& cluster) {
-  return std::make_unique<ClusterAutoscaler>(cluster, cas_options_from_flags(cluster.spec().autoscaler.flags));
+void StaticAutoscaler::scale_down() {
+  const std::vector<LiveNode> nodes = cluster_state_.live_nodes();
+  if (!options_.scale_down_enabled) return;
+  planner_.update_cluster_state(nodes);
+  // Actuation waits out the cool-downs (unneeded time keeps accruing meanwhile).
+  if (scale_down_in_cooldown(ctx_.cluster.sim.now())) return;
+  actuator_.start_deletion(planner_.nodes_to_delete());
 }
 
-}  // namespace eksim::autoscaling
+bool StaticAutoscaler::scale_down_in_cooldown(engine::SimTime now) const {
+  const CasOptions& o = options_;
+  const engine::Duration after_delete = o.scale_down_delay_after_delete.value_or(o.scan_interval);
+  const auto last_up = orchestrator_.last_scale_up(), last_fail = actuator_.last_failure(),
+             last_delete = actuator_.last_delete();
+  return (last_up && now < *last_up + o.scale_down_delay_after_add) ||
+         (last_fail && now < *last_fail + o.scale_down_delay_after_failure) ||
+         (last_delete && now < *last_delete + after_delete);
+}
+
+void StaticAutoscaler::write_status(const ClusterStateRegistry::LoopReadiness& readiness, bool healthy) {
+  cluster_state_.write_status(readiness, healthy, {planner_.unneeded(), planner_.last_update()});
+}
+
+}  // namespace eksim::autoscaling::cas

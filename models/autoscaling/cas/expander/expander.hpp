@@ -30,6 +30,22 @@ using PriorityConfig = std::map<int, std::vector<std::string>>;
 
 inline constexpr const char* kPriorityConfigMapName = "cluster-autoscaler-priority-expander";
 
+// That ConfigMap as last applied: its parsed rules, or nullopt and upstream's error text when
+// `priorities` is invalid (each scale-up then records PriorityConfigMapInvalid and the priority
+// expander filters nothing).
+struct PriorityConfigMap {
+  bool applied = false;
+  std::optional<PriorityConfig> config;
+  std::string error;
+  bool valid() const { return !applied || config.has_value(); }
+  // The rules in force: the ConfigMap's once one was applied, else those of the options.
+  const PriorityConfig& effective(const PriorityConfig& from_options) const {
+    static const PriorityConfig kNone;
+    if (!applied) return from_options;
+    return config ? *config : kNone;
+  }
+};
+
 // expander/priority parsePrioritiesYAMLString, second half: every rule must compile. Returns
 // upstream's error ("Can't compile regexp rule for priority 10 and rule [a: error parsing regexp:
 // missing closing ]: `[a`"), nullopt when all compile. Regexps are std::regex (ECMAScript), not

@@ -5,6 +5,7 @@
 
 #include "models/autoscaling/cas/expander/expander.hpp"
 #include "models/autoscaling/cas/processors/nodegroupset/balancing_processor.hpp"
+#include "models/autoscaling/cas/processors/status/eventing_scale_up_processor.hpp"
 #include "models/autoscaling/cas/simulator/drainability/rules.hpp"
 #include "models/autoscaling/cas/simulator/utilization.hpp"
 #include "models/autoscaling/cas/core/scaledown/actuation/drain.hpp"

@@ -8,6 +8,7 @@
 #include "models/autoscaling/cas/simulator/drainability/rules.hpp"
 #include "models/autoscaling/cas/simulator/utilization.hpp"
 #include "models/autoscaling/cas/core/scaledown/actuation/drain.hpp"
+#include "models/autoscaling/cas/processors/status/eventing_scale_up_processor.hpp"
 
 namespace eksim::autoscaling::cas {
 namespace {

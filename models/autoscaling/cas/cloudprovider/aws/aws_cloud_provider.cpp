@@ -1,17 +1,139 @@
-// The AWS cloud provider as CA sees it (cluster-autoscaler/cloudprovider/aws): node groups from
-// ASG tag auto-discovery or --nodes (aws_manager.go, auto_scaling_groups.go), the node group of
-// a node, DescribeNodegroup (aws_wrapper.go) and node group templates.
+#include "models/autoscaling/cas/cloudprovider/aws/aws_cloud_provider.hpp"
+
 #include <algorithm>
 #include <set>
 #include <sstream>
 
-#include "models/autoscaling/cas/core/scaledown/actuation/drain.hpp"
-#include "models/autoscaling/cluster_autoscaler.hpp"
 #include "sim/engine/numbers.hpp"
 
-namespace eksim::autoscaling {
+namespace eksim::autoscaling::cas {
 
-bool ClusterAutoscaler::discovered(const aws::AutoScalingGroup& asg) const {
+namespace {
+
+// cloudprovider/aws/aws_cloud_provider.go: the error CA attaches to placeholder instances of a
+// group whose scaling activity failed.
+constexpr const char* kPlaceholderErrorCode = "placeholder-cannot-be-fulfilled";
+constexpr const char* kPlaceholderErrorMessage = "AWS cannot provision any more instances for this node group";
+
+bool gpu_type(const aws::AutoScalingGroup& asg) {
+  return !asg.launch_template.instance_types.empty() && asg.launch_template.instance_types.front()->gpu.count > 0;
+}
+
+}  // namespace
+
+// --- a node group -----------------------------------------------------------------------------
+
+AwsNodeGroup::AwsNodeGroup(Cluster& cluster, const CasOptions& options, std::string asg_name, std::int64_t min,
+                           std::int64_t max)
+    : c_(cluster), o_(options), id_(std::move(asg_name)), min_(min), max_(max) {
+  if (const aws::ManagedNodegroup* ng = c_.eks.by_asg(id_)) nodegroup_ = ng->spec.name;
+}
+
+std::optional<std::int64_t> AwsNodeGroup::target_size() const {
+  const aws::AutoScalingGroup* g = asg();
+  return g ? std::optional<std::int64_t>(g->sizes.desired) : std::nullopt;
+}
+
+std::optional<CloudError> AwsNodeGroup::set_target_size(std::int64_t size) {
+  if (auto err = c_.auto_scaling.set_desired_capacity(id_, size)) return CloudError{err->code, err->message};
+  // A failure the group reports from now on belongs to this request.
+  activities_seen_ = c_.log.activities().size();
+  return std::nullopt;
+}
+
+void AwsNodeGroup::delete_instance(const std::string& instance_id) {
+  c_.auto_scaling.terminate_instance(instance_id, /*decrement_desired=*/true);  // TerminateInstanceInAutoScalingGroup
+}
+
+std::vector<Instance> AwsNodeGroup::instances() const {
+  std::vector<Instance> out;
+  const aws::AutoScalingGroup* g = asg();
+  if (!g) return out;
+  out.reserve(g->instances.size());
+  for (const std::string& iid : g->instances) {
+    Instance i;
+    i.id = iid;
+    if (const aws::Instance* inst = c_.ec2.find(iid)) {
+      i.running = inst->alive();
+      i.launched_at = inst->launched_at;
+    }
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+bool AwsNodeGroup::has_gpus() const {
+  const aws::AutoScalingGroup* g = asg();
+  return g && gpu_type(*g);
+}
+
+bool AwsNodeGroup::has_template() const {
+  const aws::AutoScalingGroup* g = asg();
+  return g && !g->launch_template.instance_types.empty();
+}
+
+double AwsNodeGroup::node_price_per_hour() const {
+  const aws::AutoScalingGroup* g = asg();
+  return c_.prices().hourly(*g->launch_template.instance_types.front(), g->launch_template.spot);
+}
+
+std::optional<ManagedNodegroupInfo> AwsNodeGroup::describe_nodegroup() const {
+  // Without eks:DescribeNodegroup the call fails with AccessDenied; CA logs it, caches an empty
+  // answer and builds the template from the ASG tags alone.
+  if (!o_.describe_nodegroup_allowed || nodegroup_.empty()) return std::nullopt;
+  const aws::ManagedNodegroup* ng = c_.eks.find(nodegroup_);
+  if (!ng) return std::nullopt;
+  ManagedNodegroupInfo info;
+  // aws_wrapper.go getManagedNodegroupInfo: diskSize, amiType, capacityType, k8sVersion, labels.
+  info.labels["diskSize"] = std::to_string(ng->spec.disk_size_gib);
+  info.labels["amiType"] = ng->spec.ami_type;
+  info.labels["capacityType"] = ng->spec.capacity_type;
+  info.labels["k8sVersion"] = c_.spec().kubernetes_version;
+  for (const auto& [k, v] : ng->spec.labels) info.labels[k] = v;
+  // Converted to Kubernetes effects (some CA releases passed EKS's NO_SCHEDULE through verbatim,
+  // which the scheduler's filter then ignored).
+  for (const auto& t : ng->spec.taints) info.taints.push_back(k8s::Taint{t.key, t.value, aws::kubernetes_taint_effect(t.effect)});
+  return info;
+}
+
+std::optional<k8s::Node> AwsNodeGroup::template_node_info(const std::string& node_name) {
+  const aws::AutoScalingGroup* g = asg();
+  if (!g || g->launch_template.instance_types.empty()) return std::nullopt;
+  TemplateInput in;
+  in.type = g->launch_template.instance_types.front();
+  in.asg_name = id_;
+  in.region = c_.spec().region;
+  if (!g->subnet_ids.empty())
+    if (const aws::Subnet* s = c_.ec2.subnet(g->subnet_ids.front())) in.zone = s->az;
+  in.tags = g->tags;
+  in.managed = describe_nodegroup();
+  in.node_name = node_name;
+  return build_node_from_template(in);
+}
+
+std::optional<FailedScaleUp> AwsNodeGroup::failed_scale_up(std::optional<engine::SimTime> requested_at) {
+  auto& acts = c_.log.activities();
+  bool failed = false;
+  for (std::size_t i = activities_seen_; i < acts.size(); ++i)
+    if (acts[i].resource == id_ && acts[i].status == "Failed" && requested_at && acts[i].start >= *requested_at)
+      failed = true;
+  activities_seen_ = acts.size();
+  if (!failed) return std::nullopt;
+  const aws::AutoScalingGroup* g = asg();
+  if (!g) return std::nullopt;
+  std::int64_t placeholders = g->sizes.desired - static_cast<std::int64_t>(g->instances.size());
+  if (placeholders <= 0) return std::nullopt;
+  return FailedScaleUp{placeholders, {"OutOfResource", kPlaceholderErrorCode, kPlaceholderErrorMessage}};
+}
+
+void AwsNodeGroup::delete_placeholders() {
+  if (const aws::AutoScalingGroup* g = asg())
+    c_.auto_scaling.set_desired_capacity(id_, static_cast<std::int64_t>(g->instances.size()));
+}
+
+// --- discovery --------------------------------------------------------------------------------
+
+bool AwsCloudProvider::discovered(const aws::AutoScalingGroup& asg) const {
   std::vector<std::string> specs = o_.node_group_auto_discovery;
   if (specs.empty() && o_.nodes.empty())
     // The Helm chart's autoDiscovery.clusterName renders exactly this spec.
@@ -36,17 +158,11 @@ bool ClusterAutoscaler::discovered(const aws::AutoScalingGroup& asg) const {
   return false;
 }
 
-void ClusterAutoscaler::refresh_groups() {
-  std::vector<GroupState> next;
-  auto keep = [&](const aws::AutoScalingGroup& asg, std::optional<std::pair<std::int64_t, std::int64_t>> bounds) {
-    GroupState g;
-    if (const GroupState* old = group_by_id(asg.name)) g = *old;
-    g.id = asg.name;
-    if (const aws::ManagedNodegroup* ng = c_.eks.by_asg(asg.name)) g.nodegroup = ng->spec.name;
-    g.explicit_bounds = bounds.has_value();
-    g.min = bounds ? bounds->first : asg.sizes.min_size;
-    g.max = bounds ? bounds->second : asg.sizes.max_size;
-    next.push_back(std::move(g));
+void AwsCloudProvider::refresh() {
+  std::vector<std::unique_ptr<AwsNodeGroup>> next;
+  auto keep = [&](const aws::AutoScalingGroup& asg, std::int64_t min, std::int64_t max) {
+    next.push_back(std::make_unique<AwsNodeGroup>(c_, o_, asg.name, min, max));
+    if (auto it = index_.find(asg.name); it != index_.end()) next.back()->keep_state_of(*groups_[it->second]);
   };
   for (const auto& spec : o_.nodes) {
     // --nodes min:max:name
@@ -56,26 +172,33 @@ void ClusterAutoscaler::refresh_groups() {
     auto lo = engine::parse_integer<std::int64_t>(std::string_view(spec).substr(0, a));
     auto hi = engine::parse_integer<std::int64_t>(std::string_view(spec).substr(a + 1, b - a - 1));
     if (!lo.ok() || !hi.ok()) continue;  // the scenario loader refuses these
-    if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(name)) keep(*asg, std::make_pair(lo.value, hi.value));
+    if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(name)) keep(*asg, lo.value, hi.value);
   }
   std::set<std::string> named;
-  for (const auto& g : next) named.insert(g.id);
+  for (const auto& g : next) named.insert(g->id());
   for (const auto& asg : c_.auto_scaling.groups()) {
     if (named.count(asg.name)) continue;
-    if (discovered(asg)) keep(asg, std::nullopt);
+    if (discovered(asg)) keep(asg, asg.sizes.min_size, asg.sizes.max_size);
   }
-  std::sort(next.begin(), next.end(), [](const GroupState& x, const GroupState& y) { return x.id < y.id; });
+  std::sort(next.begin(), next.end(), [](const auto& x, const auto& y) { return x->id() < y->id(); });
   groups_ = std::move(next);
-  group_index_.clear();
-  for (std::size_t i = 0; i < groups_.size(); ++i) group_index_[groups_[i].id] = i;
+  view_.clear();
+  index_.clear();
+  for (std::size_t i = 0; i < groups_.size(); ++i) {
+    view_.push_back(groups_[i].get());
+    index_[groups_[i]->id()] = i;
+  }
+  owners_.clear();
 }
 
-ClusterAutoscaler::GroupState* ClusterAutoscaler::group_by_id(const std::string& id) {
-  auto it = group_index_.find(id);
-  return it == group_index_.end() ? nullptr : &groups_[it->second];
+NodeGroup* AwsCloudProvider::node_group(const std::string& id) const {
+  auto it = index_.find(id);
+  return it == index_.end() ? nullptr : groups_[it->second].get();
 }
 
-std::int32_t ClusterAutoscaler::owner_index(k8s::NodeId id) {
+// --- the group of a node ----------------------------------------------------------------------
+
+std::int32_t AwsCloudProvider::owner_index(k8s::NodeId id) {
   if (id.v >= node_owner_.size()) node_owner_.resize(id.v + 1, -2);
   std::int32_t& owner = node_owner_[id.v];
   if (owner == -2) {
@@ -89,98 +212,41 @@ std::int32_t ClusterAutoscaler::owner_index(k8s::NodeId id) {
   return owner;
 }
 
-const std::string* ClusterAutoscaler::owner_name(k8s::NodeId id) {
-  std::int32_t owner = owner_index(id);
-  return owner < 0 ? nullptr : &owner_names_[static_cast<std::size_t>(owner)];
-}
-
-aws::AutoScalingGroup* ClusterAutoscaler::owner_asg(k8s::NodeId id) {
-  const std::string* name = owner_name(id);
-  return name ? c_.auto_scaling.find(*name) : nullptr;
-}
-
-ClusterAutoscaler::GroupState* ClusterAutoscaler::group_of_node(k8s::NodeId id) {
-  aws::AutoScalingGroup* owner = owner_asg(id);
-  return owner ? group_by_id(owner->name) : nullptr;
-}
-
-bool ClusterAutoscaler::gpu_group(const GroupState& g) const {
-  const aws::AutoScalingGroup* asg = const_cast<aws::AutoScaling&>(c_.auto_scaling).find(g.id);
-  return asg && !asg->launch_template.instance_types.empty() && asg->launch_template.instance_types.front()->gpu.count > 0;
-}
-
-std::optional<cas::ManagedNodegroupInfo> ClusterAutoscaler::describe_nodegroup(const std::string& nodegroup) {
-  // Without eks:DescribeNodegroup the call fails with AccessDenied; CA logs it, caches an empty
-  // answer and builds the template from the ASG tags alone.
-  if (!o_.describe_nodegroup_allowed || nodegroup.empty()) return std::nullopt;
-  const aws::ManagedNodegroup* ng = c_.eks.find(nodegroup);
-  if (!ng) return std::nullopt;
-  cas::ManagedNodegroupInfo info;
-  // aws_wrapper.go getManagedNodegroupInfo: diskSize, amiType, capacityType, k8sVersion, labels.
-  info.labels["diskSize"] = std::to_string(ng->spec.disk_size_gib);
-  info.labels["amiType"] = ng->spec.ami_type;
-  info.labels["capacityType"] = ng->spec.capacity_type;
-  info.labels["k8sVersion"] = c_.spec().kubernetes_version;
-  for (const auto& [k, v] : ng->spec.labels) info.labels[k] = v;
-  // Converted to Kubernetes effects (some CA releases passed EKS's NO_SCHEDULE through verbatim,
-  // which the scheduler's filter then ignored).
-  for (const auto& t : ng->spec.taints) info.taints.push_back(k8s::Taint{t.key, t.value, aws::kubernetes_taint_effect(t.effect)});
-  return info;
-}
-
-namespace {
-
-// TemplateNodeInfoFromExampleNodeInfo: a live node's labels, taints and allocatable, renamed,
-// without the transient taints.
-k8s::Node sanitize_template(const k8s::Node& live, const std::string& node_name) {
-  k8s::Node n = live;
-  n.meta.name = node_name;
-  n.meta.labels[k8s::kLabelHostname] = node_name;
-  std::erase_if(n.taints, [](const k8s::Taint& t) {
-    return t.key.rfind("node.kubernetes.io/", 0) == 0 || t.key == cas::kTaintToBeDeleted ||
-           t.key == "DeletionCandidateOfClusterAutoscaler";
-  });
-  n.unschedulable = false;
-  n.ready = true;
-  return n;
-}
-
-}  // namespace
-
-std::optional<k8s::Node> ClusterAutoscaler::template_node(const GroupState& g) {
-  std::vector<LiveNode> nodes;
-  for (k8s::NodeId id : node_infos_.live()) {
-    LiveNode n;
-    n.id = id;
-    n.group = group_of_node(id);
-    nodes.push_back(n);
+const AwsCloudProvider::Owner& AwsCloudProvider::owner(std::size_t index) {
+  if (index >= owners_.size()) owners_.resize(owner_names_.size());
+  std::optional<Owner>& o = owners_[index];
+  if (!o) {
+    o.emplace();
+    if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(owner_names_[index])) {
+      o->group = node_group(asg->name);
+      o->gpu = gpu_type(*asg);
+    }
   }
-  return template_node(g, nodes);
+  return *o;
 }
 
-std::optional<k8s::Node> ClusterAutoscaler::template_node(const GroupState& g, const std::vector<LiveNode>& nodes) {
-  aws::AutoScalingGroup* asg = c_.auto_scaling.find(g.id);
-  if (!asg || asg->launch_template.instance_types.empty()) return std::nullopt;
-  std::string node_name = g.id + "-asg-" + std::to_string(++template_counter_);
-  // A live, usable node of the group is the better template (TemplateNodeInfoFromExampleNodeInfo).
-  const aws::InstanceType* type = asg->launch_template.instance_types.front();
-  for (const LiveNode& ln : nodes) {
-    if (!ln.group || ln.group->id != g.id) continue;
-    const k8s::NodeRecord& rec = c_.api.node(ln.id);
-    if (rec.deleted || !rec.node.ready || deleting_.count(rec.node.meta.name)) continue;
-    if (type->gpu.count > 0 && rec.node.allocatable.get(k8s::kNvidiaGpu) == 0) continue;
-    return sanitize_template(rec.node, node_name);
-  }
-  cas::TemplateInput in;
-  in.type = type;
-  in.asg_name = g.id;
-  in.region = c_.spec().region;
-  if (!asg->subnet_ids.empty())
-    if (const aws::Subnet* s = c_.ec2.subnet(asg->subnet_ids.front())) in.zone = s->az;
-  in.tags = asg->tags;
-  in.managed = describe_nodegroup(g.nodegroup);
-  in.node_name = node_name;
-  return cas::build_node_from_template(in);
+NodeGroup* AwsCloudProvider::node_group_for_node(k8s::NodeId node) {
+  std::int32_t k = owner_index(node);
+  return k < 0 ? nullptr : owner(static_cast<std::size_t>(k)).group;
 }
 
-}  // namespace eksim::autoscaling
+bool AwsCloudProvider::gpu_node(k8s::NodeId node) {
+  std::int32_t k = owner_index(node);
+  return k >= 0 && owner(static_cast<std::size_t>(k)).gpu;
+}
+
+NodeGroup* AwsCloudProvider::node_group_for_instance(const std::string& instance_id) {
+  aws::AutoScalingGroup* asg = c_.auto_scaling.group_of(instance_id);
+  return asg ? node_group(asg->name) : nullptr;
+}
+
+void AwsCloudProvider::delete_instance(const std::string& instance_id) {
+  c_.auto_scaling.terminate_instance(instance_id, /*decrement_desired=*/true);
+}
+
+bool AwsCloudProvider::instance_running(const std::string& instance_id) const {
+  const aws::Instance* inst = c_.ec2.find(instance_id);
+  return inst && inst->alive();
+}
+
+}  // namespace eksim::autoscaling::cas

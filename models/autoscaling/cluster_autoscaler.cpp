@@ -1,0 +1,28 @@
+#include "models/autoscaling/cluster_autoscaler.hpp"
+
+namespace eksim::autoscaling {
+
+ClusterAutoscaler::ClusterAutoscaler(Cluster& cluster, CasOptions options) : c_(cluster), loop_(cluster, std::move(options)) {
+  // The first loop runs one scan interval after start, as the real deployment's first RunOnce
+  // follows its start-up.
+  c_.sim.every(loop_.options().scan_interval, [this] { run_once(); });
+  // Its events go out through client-go's broadcaster and its kube client (--kube-client-qps 5,
+  // --kube-client-burst 10: rest.DefaultQPS/DefaultBurst).
+  c_.log.limit_sink(name(), engine::SinkLimits{});
+  if (!loop_.options().record_duplicated_events)
+    c_.log.filter_spam(name(), engine::SpamFilterOptions{.burst = 1,
+                                                         .qps = 1.0 / 300,
+                                                         .key_includes_reason = true,
+                                                         .keyed_by_message = cas::status_config_map_ref(),
+                                                         .lru_entries = 8192});
+}
+
+const std::map<std::string, ClusterAutoscaler::Unremovable>& ClusterAutoscaler::unremovable() const {
+  return loop_.planner().unremovable().by_name(c_.api);
+}
+
+std::unique_ptr<Controller> make_cluster_autoscaler(Cluster& cluster) {
+  return std::make_unique<ClusterAutoscaler>(cluster, cas_options_from_flags(cluster.spec().autoscaler.flags));
+}
+
+}  // namespace eksim::autoscaling
