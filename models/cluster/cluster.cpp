@@ -1,7 +1,6 @@
 #include "models/cluster/cluster.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "models/aws/asg_rules.hpp"
 #include "models/aws/subnet_addresses.hpp"
@@ -16,19 +15,6 @@
 namespace eksim {
 
 namespace {
-
-// "2026-01-01T00:00:00Z" -> Unix seconds (days-from-civil, proleptic Gregorian).
-std::int64_t parse_epoch(const std::string& iso) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
-  if (std::sscanf(iso.c_str(), "%d-%d-%dT%d:%d:%d", &y, &mo, &d, &h, &mi, &s) != 6) return aws::kDefaultStartEpochSeconds;
-  y -= mo <= 2;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const std::int64_t yoe = y - era * 400;
-  const std::int64_t doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  const std::int64_t days = era * 146097 + doe - 719468;
-  return days * 86400 + h * 3600 + mi * 60 + s;
-}
 
 std::vector<aws::Subnet> to_subnets(const std::vector<SubnetSpec>& specs) {
   std::vector<aws::Subnet> out;
@@ -78,11 +64,11 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
     : rng(seed),
       api(sim, log, rng),
       ec2(sim, rng, spec.region, to_subnets(spec.subnets)),
-      auto_scaling(sim, log, rng, ec2, parse_epoch(spec.start_time)),
+      auto_scaling(sim, log, rng, ec2, spec.start_epoch_seconds),
       eks(rng, auto_scaling, aws::InstanceCatalog::builtin(), spec.name),
       spot(sim, log, rng, ec2),
       spec_(std::move(spec)),
-      start_epoch_(parse_epoch(spec_.start_time)),
+      start_epoch_(spec_.start_epoch_seconds),
       catalog_(aws::InstanceCatalog::builtin()),
       prices_(spec_.region, spec_.pricing) {
   kubelet = std::make_unique<k8s::Kubelet>(api);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "models/aws/asg_rules.hpp"
 #include "models/aws/nodegroup_spec.hpp"
 #include "models/aws/pricing.hpp"
 #include "models/aws/vpc_cni.hpp"
@@ -140,8 +141,9 @@ struct ClusterSpec {
   // Apply node group keys with terraform-aws-modules/eks semantics (unknown keys silently ignored
   // with a Warning event) instead of rejecting them.
   bool module_semantics = false;
-  // Wall-clock instant simulated time 0 corresponds to, for AWS timestamps in activity texts.
-  std::string start_time = "2026-01-01T00:00:00Z";
+  // Wall-clock instant simulated time 0 corresponds to (Unix seconds), for AWS timestamps in
+  // activity texts: `startTime` as the loader decoded it, 2026-01-01T00:00:00Z by default.
+  std::int64_t start_epoch_seconds = aws::kDefaultStartEpochSeconds;
 };
 
 }  // namespace eksim

@@ -10,6 +10,7 @@
 #include "models/k8s/gpu_operator_objects.hpp"
 #include "models/k8s/kubelet.hpp"
 #include "models/k8s/node_lifecycle.hpp"
+#include "sim/engine/numbers.hpp"
 
 namespace eksim::k8s {
 
@@ -37,7 +38,8 @@ std::vector<Toleration> parse_tolerations(const FlatValues& v, const std::string
   for (int i : indexes(v, prefix)) {
     std::string p = idx(prefix, i);
     Toleration t = tol(get(v, p + ".key"), get(v, p + ".operator"), get(v, p + ".value"), get(v, p + ".effect"));
-    if (auto s = get(v, p + ".tolerationSeconds"); !s.empty()) t.toleration_seconds = std::atoll(s.c_str());
+    // An int64 the scenario reader checked (flatten_values).
+    if (auto s = get(v, p + ".tolerationSeconds"); !s.empty()) t.toleration_seconds = engine::parse_integer<std::int64_t>(s).value;
     out.push_back(t);
   }
   return out;

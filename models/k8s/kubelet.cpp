@@ -125,15 +125,9 @@ std::optional<std::int64_t> known_image_size(const std::string& image) {
 
 ContainerRun container_run(const Pod& pod) {
   ContainerRun run;
-  const auto& ann = pod.meta.annotations;
-  if (auto it = ann.find(kAnnotationExitCode); it != ann.end()) run.exit_code = std::atoi(it->second.c_str());
-  bool have_annotation = false;
-  if (auto it = ann.find(kAnnotationDuration); it != ann.end()) {
-    if (auto d = engine::parse_duration(it->second)) {
-      run.duration = *d;
-      have_annotation = true;
-    }
-  }
+  run.exit_code = pod.run.exit_code.value_or(0);
+  const bool have_annotation = pod.run.duration.has_value();
+  if (have_annotation) run.duration = *pod.run.duration;
   if (pod.spec.containers.empty()) return run;
   const Container& c = pod.spec.containers.front();
   std::string text;
@@ -236,11 +230,7 @@ bool Kubelet::image_present(NodeId node, const std::string& image) const {
 }
 
 std::int64_t Kubelet::image_size(const Pod& pod, const std::string& image) const {
-  if (auto it = pod.meta.annotations.find(kAnnotationImageSize); it != pod.meta.annotations.end()) {
-    char* end = nullptr;
-    long long v = std::strtoll(it->second.c_str(), &end, 10);
-    if (end != it->second.c_str() && *end == '\0' && v > 0) return v;
-  }
+  if (pod.run.image_size) return *pod.run.image_size;
   if (auto s = known_image_size(image)) return *s;
   return config_.default_image_size;
 }
@@ -560,8 +550,8 @@ void Kubelet::delete_pod(PodId id, std::optional<std::int64_t> grace_seconds) {
   for (const auto& c : rec.pod.spec.containers)
     api_.emit(EventType::Normal, "Killing", ApiServer::ref(rec.pod), "Stopping container " + c.name, kSource);
   Duration stop = config_.default_stop_time;
-  if (auto a = rec.pod.meta.annotations.find(kAnnotationStopTime); a != rec.pod.meta.annotations.end()) {
-    if (auto d = engine::parse_duration(a->second)) stop = *d;
+  if (rec.pod.run.stop_time) {
+    stop = *rec.pod.run.stop_time;
   } else if (container_run(rec.pod).sleeps) {
     stop = Duration::seconds(grace);
   }

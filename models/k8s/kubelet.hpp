@@ -5,7 +5,7 @@
 // kuberuntime_manager.go, lifecycle/predicate.go), as `kubectl describe pod` shows them.
 //
 // What a container does comes from CONTRACT.md "How long a container runs": the annotation
-// eksim.io/duration wins; else `sleep N` in the command (also inside `sh -c "nvidia-smi && sleep
+// eksim.io/duration (decoded into Pod::run) wins; else `sleep N` in the command (also inside `sh -c "nvidia-smi && sleep
 // 300"`), nvidia-smi alone ~1 s; anything else runs until deleted. eksim.io/exit-code sets the
 // exit code (default 0). Only the first container decides the pod's run and restarts; other
 // containers are pulled, created and started alongside it (sidecars are not modelled). Init
@@ -25,12 +25,6 @@
 #include "sim/engine/rate_limiter.hpp"
 
 namespace eksim::k8s {
-
-inline constexpr const char* kAnnotationDuration = "eksim.io/duration";
-inline constexpr const char* kAnnotationExitCode = "eksim.io/exit-code";
-inline constexpr const char* kAnnotationImageSize = "eksim.io/image-size";  // bytes, decimal
-// How long the container takes to stop on SIGTERM (Go duration); default: see KubeletConfig.
-inline constexpr const char* kAnnotationStopTime = "eksim.io/stop-time";
 
 struct KubeletConfig {
   // Image pull throughput. Lab 001 pulled 1,766,399,024 bytes of

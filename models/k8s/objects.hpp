@@ -226,10 +226,29 @@ struct PodStatus {
   std::optional<Termination> last_termination;
 };
 
+// eksim's own annotations on a pod or its template (eksim.io/duration, exit-code, image-size,
+// stop-time: how the simulated container behaves), decoded where the manifest is decoded
+// (sim/scenario/run_annotations) so that models read numbers, never text. The annotations stay
+// in meta as written, for `kubectl get -o yaml`; unset fields leave the kubelet's defaults.
+inline constexpr const char* kAnnotationDuration = "eksim.io/duration";
+inline constexpr const char* kAnnotationExitCode = "eksim.io/exit-code";
+inline constexpr const char* kAnnotationImageSize = "eksim.io/image-size";  // bytes, decimal
+// How long the container takes to stop on SIGTERM (Go duration); default: see KubeletConfig.
+inline constexpr const char* kAnnotationStopTime = "eksim.io/stop-time";
+
+struct RunAnnotations {
+  std::optional<engine::Duration> duration;   // how long the container runs (0 to one year)
+  std::optional<std::int32_t> exit_code;      // how it exits (0 to 255)
+  std::optional<std::int64_t> image_size;     // bytes the kubelet pulls (1 to 1Ti)
+  std::optional<engine::Duration> stop_time;  // how long it takes to stop once killed
+  bool operator==(const RunAnnotations&) const = default;
+};
+
 struct Pod {
   ObjectMeta meta;
   PodSpec spec;
   PodStatus status;
+  RunAnnotations run;
 };
 
 // metav1.GetControllerOf: the owner reference with controller=true, or nullptr. eksim's

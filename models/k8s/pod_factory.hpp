@@ -25,6 +25,7 @@ inline Pod pod_from_template(ApiServer& api, const PodTemplate& tmpl, const std:
   p.meta.name = generate_name + pod_name_suffix(api, p.meta.ns, generate_name);
   p.meta.labels = tmpl.meta.labels;
   p.meta.annotations = tmpl.meta.annotations;
+  p.run = tmpl.run;
   p.meta.owner_references.push_back(std::move(owner));
   p.spec = tmpl.spec;
   p.spec.node_name.clear();

@@ -13,6 +13,7 @@ namespace eksim::k8s {
 struct PodTemplate {
   ObjectMeta meta;  // labels and annotations of the template
   PodSpec spec;
+  RunAnnotations run;  // meta's eksim.io annotations, decoded
 };
 
 struct Deployment {

@@ -192,14 +192,10 @@ json parse_aws_command(const std::vector<std::string>& args, std::string* error)
   } else if (spec->command == "request-service-quota-increase") {
     if (flags["--service-code"] != "ec2")
       return fail(where + "eksim models the EC2 vCPU quotas only (--service-code ec2), got \"" + flags["--service-code"] + "\"");
-    double desired = 0;
-    try {
-      std::size_t used = 0;
-      desired = std::stod(flags["--desired-value"], &used);
-      if (used != flags["--desired-value"].size()) throw std::invalid_argument("trailing");
-    } catch (const std::exception&) {
-      return fail(where + "--desired-value: expected a number, got \"" + flags["--desired-value"] + "\"");
-    }
+    // A finite number: "inf", "nan" and "1e400" are no quota.
+    const auto desired_value = engine::parse_real(flags["--desired-value"]);
+    if (!desired_value.ok()) return fail(where + "--desired-value: expected a number, got \"" + flags["--desired-value"] + "\"");
+    const double desired = desired_value.value;
     body = {{"action", "servicequotas.request-service-quota-increase"},
             {"serviceCode", "ec2"},
             {"quotaCode", flags["--quota-code"]},

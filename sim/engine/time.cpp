@@ -151,3 +151,72 @@ std::string human_duration(Duration d) {
 }
 
 }  // namespace eksim::engine
+
+namespace eksim::engine {
+
+namespace {
+
+// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+std::int64_t days_from_civil(std::int64_t y, int m, int d) {
+  y -= m <= 2;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const std::int64_t yoe = y - era * 400;
+  const std::int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const std::int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+int days_in_month(int y, int m) {
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return m == 2 && leap ? 29 : kDays[m - 1];
+}
+
+// n decimal digits at s[pos..pos+n) into out; false if any is not a digit or s is too short.
+bool fixed_digits(std::string_view s, std::size_t pos, std::size_t n, int& out) {
+  if (pos + n > s.size()) return false;
+  out = 0;
+  for (std::size_t i = pos; i < pos + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    out = out * 10 + (s[i] - '0');
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parse_rfc3339(std::string_view s) {
+  int y, mo, d, h, mi, se;
+  if (!fixed_digits(s, 0, 4, y) || s.size() < 20 || s[4] != '-' || !fixed_digits(s, 5, 2, mo) || s[7] != '-' ||
+      !fixed_digits(s, 8, 2, d) || (s[10] != 'T' && s[10] != 't') || !fixed_digits(s, 11, 2, h) || s[13] != ':' ||
+      !fixed_digits(s, 14, 2, mi) || s[16] != ':' || !fixed_digits(s, 17, 2, se))
+    return std::nullopt;
+  if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 59)
+    return std::nullopt;
+  std::size_t pos = 19;
+  std::int64_t frac_us = 0;
+  if (s[pos] == '.') {
+    std::int64_t scale = 100000;
+    std::size_t digits = 0;
+    for (++pos; pos < s.size() && s[pos] >= '0' && s[pos] <= '9'; ++pos, ++digits) {
+      frac_us += (s[pos] - '0') * scale;  // digits past the microsecond are dropped (scale 0)
+      scale /= 10;
+    }
+    if (digits == 0 || digits > 9) return std::nullopt;  // Go reads at most nanoseconds
+  }
+  std::int64_t offset_s = 0;
+  if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z') && pos + 1 == s.size()) {
+    offset_s = 0;
+  } else if (pos + 6 == s.size() && (s[pos] == '+' || s[pos] == '-') && s[pos + 3] == ':') {
+    int oh, om;
+    if (!fixed_digits(s, pos + 1, 2, oh) || !fixed_digits(s, pos + 4, 2, om) || oh > 23 || om > 59) return std::nullopt;
+    offset_s = (s[pos] == '-' ? -1 : 1) * (oh * 3600 + om * 60);
+  } else {
+    return std::nullopt;
+  }
+  const std::int64_t seconds = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - offset_s;
+  if (seconds < 0) return std::nullopt;  // 1970-01-01T00:30:00+01:00 is before the epoch
+  return seconds * 1000000 + frac_us;
+}
+
+}  // namespace eksim::engine

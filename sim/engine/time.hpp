@@ -47,6 +47,12 @@ struct SimTime {
 // Returns nullopt for anything Go's time.ParseDuration would reject.
 std::optional<Duration> parse_duration(std::string_view text);
 
+// A time as RFC 3339 writes it and Go's time.Parse(time.RFC3339, ...) reads it
+// ("2026-01-01T00:00:00Z", "2026-01-01T09:00:00.5+09:00") -> Unix microseconds. nullopt for
+// anything else: free text ("yesterday"), dates that do not exist (2026-02-30), a missing zone,
+// and instants before the Unix epoch (or past year 9999, which four digits cannot write).
+std::optional<std::int64_t> parse_rfc3339(std::string_view text);
+
 // Formats as Go's Duration.String(): "1h30m0s", "15m0s", "1.5s", "500ms", "0s".
 std::string format_duration(Duration d);
 // As kubectl prints ages and spans (k8s.io/apimachinery/pkg/util/duration.HumanDuration):

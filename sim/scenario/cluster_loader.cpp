@@ -67,6 +67,10 @@ void flatten_values(const Value& v, const std::string& prefix, std::map<std::str
     for (std::size_t i = 0; i < items.size(); ++i) flatten_values(items[i], prefix + "[" + std::to_string(i) + "]", out);
     if (items.empty()) out[prefix] = "[]";
   } else {
+    // A toleration's seconds reach the DaemonSet as an int64 (the chart renders it there); what
+    // does not decode as one is refused here, where it is written.
+    const bool seconds = prefix.size() >= 18 && prefix.compare(prefix.size() - 18, 18, ".tolerationSeconds") == 0;
+    if (seconds && !v.is_null()) v.as_int("an integer number of seconds for tolerationSeconds");
     out[prefix] = v.is_null() ? "" : v.as_string();
   }
 }
@@ -546,7 +550,7 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
     c.module_semantics = mode == "terraform-module";
   }
   if (auto x = r.get("bootstrapSelfManagedAddons")) c.bootstrap_self_managed_addons = x->as_bool();
-  if (auto x = r.get("startTime")) c.start_time = x->as_string();
+  if (auto x = r.get("startTime")) c.start_epoch_seconds = x->as_rfc3339_seconds("startTime");
   if (auto x = r.get("pricing")) c.pricing = read_pricing(*x, catalog);
   std::optional<Value> vpc_endpoints;
   if (auto vpc = r.get("vpc")) {

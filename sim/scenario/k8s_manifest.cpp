@@ -11,6 +11,7 @@
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/k8s_syntax.hpp"
 #include "sim/scenario/pod_spec_decoding.hpp"
+#include "sim/scenario/run_annotations.hpp"
 #include "sim/scenario/service_manifest.hpp"
 
 namespace eksim::scenario {
@@ -65,6 +66,17 @@ k8s::ObjectMeta object_meta(const Ctx& ctx, const Value& obj, const std::optiona
   return meta;
 }
 
+// The eksim.io annotations of a pod or pod template (metadata at meta_v), decoded; a value that
+// does not decode is an invalid field, located at that value.
+k8s::RunAnnotations run_annotations(const Ctx& ctx, const k8s::Labels& annotations, const Value& meta_v,
+                                    const std::string& path) {
+  k8s::RunAnnotations run;
+  auto err = decode_run_annotations(annotations, path, run);
+  if (!err) return run;
+  const YAML::Node& a = meta_v.node()["annotations"];
+  ctx.invalid(a.IsMap() && a[err->key] ? Value(a[err->key], meta_v.file_ptr()) : meta_v, err->field_error);
+}
+
 k8s::PodTemplate pod_template(const Ctx& ctx, const Value& spec_node, std::optional<Value> v, const std::string& path,
                               const std::string& ns) {
   if (!v) ctx.invalid(spec_node, fe_required(child(path, "spec.containers")));
@@ -84,6 +96,7 @@ k8s::PodTemplate pod_template(const Ctx& ctx, const Value& spec_node, std::optio
   if (!sv) ctx.invalid(*v, fe_required(f.path("spec.containers")));
   t.spec = pod_spec(ctx, *sv, f.path("spec"));
   f.finish();
+  if (auto mv = f.get("metadata")) t.run = run_annotations(ctx, t.meta.annotations, *mv, child(f.path("metadata"), "annotations"));
   return t;
 }
 
@@ -204,6 +217,7 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
     pod.spec = pod_spec(ctx, *sv, "spec");
     top.allow({"status"});
     top.finish();
+    pod.run = run_annotations(ctx, pod.meta.annotations, *top.get("metadata"), "metadata.annotations");
     m.object = std::move(pod);
   } else if (m.kind == "Namespace") {
     NamespaceObject ns;

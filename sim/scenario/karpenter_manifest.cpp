@@ -182,6 +182,13 @@ kp::NodePool read_node_pool(const Value& v) {
     p.requirements = parse_node_selector_requirements(stripped, obj, "spec.template.spec.requirements");
     for (std::size_t i = 0; i < p.requirements.size(); ++i) {
       const auto& req = p.requirements[i];
+      // The CRD's CEL rule reads the bound with int(): a non-negative int64, nothing else.
+      if ((req.op == "Gt" || req.op == "Lt") &&
+          (req.values.size() != 1 || !engine::parse_integer<std::int64_t>(req.values[0]).ok() ||
+           engine::parse_integer<std::int64_t>(req.values[0]).value < 0))
+        (items[i].node()["values"] ? Value(items[i].node()["values"], r->file_ptr()) : items[i])
+            .fail(invalid(obj, "spec.template.spec.requirements", "array",
+                          "requirements operator 'Gt' or 'Lt' must have a single positive integer value"));
       if (req.key == kp::kLabelNodePool || req.key == k8s::kLabelHostname)
         items[i].fail(invalid(obj, "spec.template.spec.requirements[" + std::to_string(i) + "].key", req.key, "label is restricted"));
       if (kp::restricted_label(dom, req.key) && kp::restricted_label(kp::LabelDomain::AutoMode, req.key)) {

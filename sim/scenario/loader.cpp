@@ -312,7 +312,10 @@ Expectation read_expectation(const Value& v) {
                       (e.node_pool.empty() ? "" : " in node pool " + e.node_pool);
   } else if (e.subject == "nodeGroup") {
     e.node_group = r.require("nodeGroup").as_string();
-    if (auto x = r.get("activity")) e.activity_status = x->as_string();
+    if (auto x = r.get("activity")) {
+      e.activity_status = x->as_string();
+      check_one_of(*x, e.activity_status, {"InProgress", "Successful", "Failed"}, "scaling activity status");
+    }
     if (auto x = r.get("statusMessageContains")) e.activity_contains = x->as_string();
     if (auto x = r.get("desired")) e.desired = x->as_non_negative();
     if (auto x = r.get("update")) {
@@ -321,7 +324,10 @@ Expectation read_expectation(const Value& v) {
       if (std::find(statuses.begin(), statuses.end(), e.update_status) == statuses.end())
         x->fail("unknown update status \"" + e.update_status + "\" (InProgress, Successful, Failed, Cancelled)");
     }
-    if (auto x = r.get("updateType")) e.update_type = x->as_string();
+    if (auto x = r.get("updateType")) {
+      e.update_type = x->as_string();
+      check_one_of(*x, e.update_type, {"ConfigUpdate", "VersionUpdate"}, "node group update type");
+    }
     if (auto x = r.get("errorContains")) e.error_contains = x->as_string();
     if (auto x = r.get("health")) e.health_issue = x->as_string();
     if (auto x = r.get("absent")) e.absent = x->as_bool();
@@ -366,6 +372,7 @@ Expectation read_expectation(const Value& v) {
   } else if (e.subject == "job") {
     e.ns = fix_ns(r.require("job").as_string(), &e.name);
     e.job_status = r.require("status").as_string();
+    check_one_of(r.require("status"), e.job_status, {"Pending", "Running", "Complete", "Failed"}, "job status");
     if (e.at) v.fail("a job expectation is judged at the end of the run or \"by\" a time; it takes no \"at\"");
     if (e.description.empty()) e.description = "job " + e.ns + "/" + e.name + " " + e.job_status;
   } else {  // cost
@@ -429,10 +436,7 @@ Scenario load_scenario_root(const Value& root, FileLoader& files, const std::str
   if (auto seed = r.get("seed")) s.seed = static_cast<std::uint64_t>(seed->as_non_negative("a non-negative seed"));
   if (auto d = r.get("duration")) {
     s.duration = d->as_duration();
-    if (s.duration.us <= 0) d->fail("duration must be positive");
-    if (s.duration > kMaxSimulatedTime)
-      d->fail("duration must be at most " + engine::format_duration(kMaxSimulatedTime) + " (one year), got " +
-              engine::format_duration(s.duration));
+    if (s.duration.us <= 0) d->fail("duration must be positive");  // at most a year: as_duration
   }
   s.cluster = read_cluster(r.require("cluster"), aws::InstanceCatalog::builtin());
   if (auto m = r.get("manifests")) s.manifests = parse_manifests(*m, files);

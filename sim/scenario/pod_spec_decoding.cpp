@@ -5,6 +5,7 @@
 
 #include "models/k8s/quantity.hpp"
 #include "sim/engine/numbers.hpp"
+#include "sim/scenario/input_limits.hpp"
 
 namespace eksim::scenario::manifest {
 
@@ -608,8 +609,14 @@ k8s::PodSpec pod_spec(const Ctx& ctx, const Value& v, const std::string& path) {
     s.scheduler_name = str(ctx, *sv, "PodSpec", f.path("schedulerName"));
     if (s.scheduler_name.empty()) s.scheduler_name = "default-scheduler";
   }
-  if (auto tv = f.get("terminationGracePeriodSeconds"))
+  if (auto tv = f.get("terminationGracePeriodSeconds")) {
     s.termination_grace_period_seconds = integer(ctx, *tv, "PodSpec", f.path("terminationGracePeriodSeconds"), "int64");
+    // Valid Kubernetes up to int64, but the kubelet's wait is a time: longer than the longest run
+    // it could not be added to the clock.
+    if (s.termination_grace_period_seconds > kMaxSimulatedTime.us / 1000000)
+      tv->fail("terminationGracePeriodSeconds " + std::to_string(s.termination_grace_period_seconds) +
+               " is longer than eksim simulates (at most " + std::to_string(kMaxSimulatedTime.us / 1000000) + ", one year)");
+  }
   if (auto vv = f.get("volumes")) {
     // Name and source kind only (Cluster Autoscaler's local-storage rule); the source's own
     // fields are accepted as written.

@@ -162,7 +162,8 @@ Manifest stamp(const WorkloadGenerator& g, const Arrival& a) {
     job->meta.name = a.name;
     job->meta.ns = g.ns;
     set_gpus(job->tmpl->spec, a.gpus);
-    job->tmpl->meta.annotations["eksim.io/duration"] = engine::format_duration(a.duration);
+    job->tmpl->meta.annotations[k8s::kAnnotationDuration] = engine::format_duration(a.duration);
+    job->tmpl->run.duration = a.duration;
   } else if (auto* d = std::get_if<k8s::Deployment>(&m.object)) {
     d->meta.name = a.name;
     d->meta.ns = g.ns;
@@ -201,7 +202,9 @@ std::vector<TraceArrival> read_trace(const std::string& path, const Location& fr
     if (!g.ok() || g.value < 0) throw InputError(at(3), "gpus: expected a non-negative integer, got \"" + cols[3] + "\"");
     a.gpus = g.value;
     auto d = engine::parse_duration(cols[4]);
-    if (!d || d->us <= 0) throw InputError(at(4), "duration: expected a positive duration such as 30m, got \"" + cols[4] + "\"");
+    if (!d || d->us <= 0 || *d > kMaxSimulatedTime)
+      throw InputError(at(4), "duration: expected a positive duration such as 30m, at most " +
+                                  engine::format_duration(kMaxSimulatedTime) + ", got \"" + cols[4] + "\"");
     a.duration = *d;
     out.push_back(a);
   });

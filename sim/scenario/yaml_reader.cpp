@@ -11,6 +11,7 @@
 #include "models/k8s/quantity.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/input_file.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/yaml_documents.hpp"
 
 namespace eksim::scenario {
@@ -95,11 +96,24 @@ bool Value::as_bool() const {
 }
 
 engine::Duration Value::as_duration() const {
-  if (node_.IsScalar()) {
-    auto d = engine::parse_duration(node_.Scalar());
-    if (d && d->us >= 0) return *d;
-  }
-  fail("expected a duration such as 90s, 15m or 1h30m, got " + kind_name());
+  std::optional<engine::Duration> d;
+  if (node_.IsScalar()) d = engine::parse_duration(node_.Scalar());
+  if (!d || d->us < 0) fail("expected a duration such as 90s, 15m or 1h30m, got " + kind_name());
+  // No run lasts longer, and a time plus a longer duration could overflow the clock.
+  if (*d > kMaxSimulatedTime)
+    fail("duration must be at most " + engine::format_duration(kMaxSimulatedTime) + " (one year), got " +
+         engine::format_duration(*d));
+  return *d;
+}
+
+std::int64_t Value::as_rfc3339_seconds(const char* field) const {
+  std::optional<std::int64_t> us;
+  if (node_.IsScalar()) us = engine::parse_rfc3339(node_.Scalar());
+  if (!us)
+    fail(std::string(field) + " must be an RFC 3339 time from 1970 to 9999 such as 2026-01-01T00:00:00Z, got " +
+         kind_name());
+  if (*us % 1000000 != 0) fail(std::string(field) + " must be a whole second, got " + kind_name());
+  return *us / 1000000;
 }
 
 std::int64_t Value::as_quantity() const {

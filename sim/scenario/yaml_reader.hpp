@@ -50,7 +50,12 @@ class Value {
   double as_double(const char* what = "a number") const;
   double as_double_in(double lo, double hi, const char* what = "a number") const;
   bool as_bool() const;
+  // A Go duration from 0 to one year (kMaxSimulatedTime): longer is no run's concern and could
+  // overflow the clock when added to a time.
   engine::Duration as_duration() const;
+  // An RFC 3339 time in whole seconds ("2026-01-01T00:00:00Z", "2026-01-01T09:00:00+09:00") as
+  // Unix seconds; field names it in the message.
+  std::int64_t as_rfc3339_seconds(const char* field) const;
   // Kubernetes quantity in milli-units (see models/k8s/quantity.hpp).
   std::int64_t as_quantity() const;
   // This value read as a mapping key naming something: a plain scalar. A complex key

@@ -11,6 +11,7 @@
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/k8s_manifest.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
+#include "sim/scenario/run_annotations.hpp"
 #include "sim/scenario/scenario_size.hpp"
 #include "sim/scenario/kubectl_operations.hpp"
 #include "sim/serve/api_handler.hpp"
@@ -186,16 +187,21 @@ HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, 
   if (req.param("dryRun") == "All") return json_response(after);
   if (t.kind == "Pod") {
     auto change = labels_change(before, after);
-    json annotations = after["metadata"].value("annotations", json::object());
+    k8s::Labels annotations;
+    for (const auto& [k, v] : after["metadata"].value("annotations", json::object()).items())
+      if (v.is_string()) annotations[k] = v.get<std::string>();
+    // eksim's own annotations are decoded here, as at create: the kubelet reads them typed.
+    k8s::RunAnnotations run;
+    if (auto bad = scenario::decode_run_annotations(annotations, "metadata.annotations", run))
+      return status_error(422, "Invalid", "Pod \"" + p.name + "\" is invalid: " + bad->field_error,
+                          {{"name", p.name}, {"kind", "pods"}});
     if (client_fields(before)["spec"] != client_fields(after)["spec"])
       ignored.push_back("pod spec changes are not applied (the apiserver allows only image, activeDeadlineSeconds and added tolerations)");
     session.apply_now([&](Cluster& c) {
       if (!change.empty()) failure = scenario::kubectl_label(c, "Pod", p.ns, p.name, change);
       if (auto id = c.api.find_pod(p.ns, p.name)) {
-        k8s::Labels a;
-        for (const auto& [k, v] : annotations.items())
-          if (v.is_string()) a[k] = v.get<std::string>();
-        c.api.pod(*id).pod.meta.annotations = a;
+        c.api.pod(*id).pod.meta.annotations = annotations;
+        c.api.pod(*id).pod.run = run;
         c.api.pod_updated(*id);
       }
     });

@@ -19,10 +19,17 @@ ResourceList node_alloc(std::int64_t gpus = -1) {
   return r;
 }
 
+RunAnnotations runs_for(engine::Duration d, std::int32_t exit_code) {
+  RunAnnotations run;
+  run.duration = d;
+  run.exit_code = exit_code;
+  return run;
+}
+
 TEST(KubeletContainerRun, ReadsCommandsAsTheLabsWriteThem) {
   struct Case {
     std::vector<std::string> command, args;
-    std::map<std::string, std::string> annotations;
+    RunAnnotations run;  // the decoded eksim.io annotations
     std::optional<double> seconds;
     int exit_code;
   };
@@ -33,11 +40,11 @@ TEST(KubeletContainerRun, ReadsCommandsAsTheLabsWriteThem) {
       {{"sh", "-c", "sleep infinity"}, {}, {}, std::nullopt, 0},
       {{"python", "train.py"}, {}, {}, std::nullopt, 0},
       {{}, {}, {}, std::nullopt, 0},
-      {{"nvidia-smi"}, {}, {{"eksim.io/duration", "2m"}, {"eksim.io/exit-code", "3"}}, 120.0, 3},
+      {{"nvidia-smi"}, {}, runs_for(engine::Duration::minutes(2), 3), 120.0, 3},
   };
   for (const auto& c : cases) {
     Pod p = make_pod("p", "img", c.command, c.args);
-    for (const auto& [k, v] : c.annotations) p.meta.annotations[k] = v;
+    p.run = c.run;
     ContainerRun r = container_run(p);
     ASSERT_EQ(r.duration.has_value(), c.seconds.has_value()) << (c.command.empty() ? "" : c.command[0]);
     if (c.seconds) {
@@ -180,8 +187,8 @@ TEST(Kubelet, RestartPolicyNeverEndsInSucceededOrFailed) {
   Pod ok = make_pod("gpu-pod", kCuda, {"/bin/sh", "-c"}, {"nvidia-smi && sleep 300"}, "Never");
   PodId a = w.api.create_pod(ok);
   Pod bad = make_pod("bad", "busybox", {"false"}, {}, "Never");
-  bad.meta.annotations["eksim.io/duration"] = "30s";
-  bad.meta.annotations["eksim.io/exit-code"] = "1";
+  bad.run.duration = engine::Duration::seconds(30);
+  bad.run.exit_code = 1;
   PodId b = w.api.create_pod(bad);
   w.api.bind(a, node);
   w.api.bind(b, node);
@@ -203,7 +210,7 @@ TEST(Kubelet, ImageCachedPerNodeAndConcurrentPullsWait) {
   NodeId n1 = w.add_ready_node("n1", node_alloc());
   NodeId n2 = w.add_ready_node("n2", node_alloc());
   Pod p = make_pod("a", "app:v1", {"sleep", "3600"});
-  p.meta.annotations["eksim.io/image-size"] = "300000000";
+  p.run.image_size = 300000000;
   PodId a = w.api.create_pod(p);
   w.api.bind(a, n1);
   w.run_until_s(6);  // a's pull started at 5 s and takes ~10 s

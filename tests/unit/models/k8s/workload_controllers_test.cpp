@@ -131,7 +131,8 @@ TEST(JobController, BackoffLimitExceeded) {
   j.meta.name = "bad";
   j.backoff_limit = 2;
   j.tmpl = tmpl({"sh", "-c", "exit 1"}, "Never");
-  j.tmpl->meta.annotations = {{"eksim.io/duration", "5s"}, {"eksim.io/exit-code", "1"}};
+  j.tmpl->run.duration = engine::Duration::seconds(5);
+  j.tmpl->run.exit_code = 1;
   std::size_t idx = jc.apply(j);
   w.run_until_s(2000);
   const Job& job = w.api.jobs()[idx];

@@ -69,5 +69,21 @@ TEST(Duration, FromSecondsRoundsToMicroseconds) {
   EXPECT_EQ(Duration::from_seconds(0.0000006).us, 1);
 }
 
+TEST(ParseRfc3339, ReadsWhatGoReads) {
+  EXPECT_EQ(parse_rfc3339("2026-01-01T00:00:00Z"), 1767225600LL * 1000000);  // the default start
+  EXPECT_EQ(parse_rfc3339("2026-01-01T09:00:00+09:00"), 1767225600LL * 1000000);
+  EXPECT_EQ(parse_rfc3339("2026-01-01T00:00:00.25Z"), 1767225600LL * 1000000 + 250000);
+  EXPECT_EQ(parse_rfc3339("2024-02-29T12:00:00Z"), 1709208000LL * 1000000);  // a leap day
+  EXPECT_EQ(parse_rfc3339("1970-01-01T00:00:00Z"), 0);
+}
+
+TEST(ParseRfc3339, RefusesWhatIsNoTime) {
+  for (const char* bad : {"yesterday", "", "2026-01-01", "2026-01-01T00:00:00", "2026-1-1T0:0:0Z", "2026-02-30T00:00:00Z",
+                          "2025-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-01T24:00:00Z", "2026-01-01T00:00:60Z",
+                          "2026-01-01T00:00:00Zjunk", "2026-01-01T00:00:00.Z", "1969-12-31T23:59:59Z",
+                          "1970-01-01T00:30:00+01:00"})
+    EXPECT_FALSE(parse_rfc3339(bad).has_value()) << bad;
+}
+
 }  // namespace
 }  // namespace eksim::engine

@@ -87,6 +87,9 @@ TEST(K8sManifestTest, PodFieldsAreModelled) {
   EXPECT_EQ(pod.meta.labels.at("app"), "train");
   EXPECT_EQ(pod.meta.annotations.at("eksim.io/duration"), "5m");
   EXPECT_EQ(pod.meta.annotations.at("eksim.io/exit-code"), "1");
+  // eksim's annotations are decoded with the manifest: the kubelet reads numbers.
+  EXPECT_EQ(pod.run.duration, engine::Duration::minutes(5));
+  EXPECT_EQ(pod.run.exit_code, 1);
   const auto& s = pod.spec;
   EXPECT_EQ(s.restart_policy, "Never");
   EXPECT_EQ(s.priority_class_name, "high");
@@ -289,7 +292,27 @@ INSTANTIATE_TEST_SUITE_P(
                   "The Pod \"p\" is invalid: metadata.namespace: Invalid value: \"ML\": a lowercase RFC 1123 label must "
                   "consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric "
                   "character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
-                  3}),
+                  3},
+        // eksim's own annotations decode with the manifest: garbage is no longer a default.
+        ErrorCase{"ExitCodeNotANumber",
+                  "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations: {eksim.io/exit-code: boom}\n"
+                  "spec: {containers: [{name: c, image: x}]}\n",
+                  "The Pod \"p\" is invalid: metadata.annotations[eksim.io/exit-code]: Invalid value: \"boom\": must "
+                  "be an integer from 0 to 255 (the container's exit status)",
+                  5},
+        ErrorCase{"TemplateDurationNegative",
+                  "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n"
+                  "  template:\n    metadata: {labels: {app: web}, annotations: {eksim.io/duration: -5m}}\n"
+                  "    spec:\n      containers: [{name: c, image: nginx}]\n",
+                  "The Deployment \"web\" is invalid: spec.template.metadata.annotations[eksim.io/duration]: Invalid "
+                  "value: \"-5m\": must be a duration such as 90s, 15m or 1h30m, at most 8760h0m0s",
+                  7},
+        ErrorCase{"ImageSizeOverflow",
+                  "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations: {eksim.io/image-size: \"99999999999999999999\"}\n"
+                  "spec: {containers: [{name: c, image: x}]}\n",
+                  "The Pod \"p\" is invalid: metadata.annotations[eksim.io/image-size]: Invalid value: "
+                  "\"99999999999999999999\": must be a number of bytes from 1 to 1099511627776",
+                  5}),
     [](const ::testing::TestParamInfo<ErrorCase>& info) { return std::string(info.param.name); });
 
 TEST(K8sManifestTest, WorkloadsAreModelled) {
@@ -338,6 +361,7 @@ items:
   EXPECT_EQ(d.meta.ns, "ml");
   EXPECT_EQ(d.replicas, 3);
   EXPECT_EQ(d.tmpl.meta.annotations.at("eksim.io/duration"), "1h");
+  EXPECT_EQ(d.tmpl.run.duration, engine::Duration::hours(1));
   EXPECT_EQ(d.tmpl.meta.ns, "ml");
   const auto& j = std::get<k8s::Job>(ms[1].object);
   EXPECT_EQ(j.completions, 4);
