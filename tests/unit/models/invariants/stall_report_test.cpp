@@ -4,7 +4,6 @@
 // a Violation that names the component, the reason and the objects, instead of hanging.
 #include <gtest/gtest.h>
 
-#include <functional>
 #include <string>
 
 #include "models/invariants/invariant_checker.hpp"
@@ -25,22 +24,25 @@ scenario::RunResult start(std::uint64_t stall_limit) {
   return scenario::start_run(s, o);
 }
 
-// At 3 minutes, something starts answering itself at zero delay forever.
-void inject_zero_time_loop(Cluster& c) {
-  auto n = std::make_shared<int>(0);
-  auto loop = std::make_shared<std::function<void()>>();
-  *loop = [&c, n, loop] {
-    ++*n;
-    c.api.emit(engine::EventType::Warning, "UnexpectedAdmissionError",
-               {"Pod", "default", "looper-" + std::to_string(*n % 4)}, "Allocate failed", "kubelet");
-    c.sim.schedule(Duration{}, *loop);
-  };
-  c.sim.schedule(Duration::minutes(3), *loop);
-}
+// From 3 minutes on, something answers itself at zero delay forever. It outlives the run's
+// pending events (declared after the run), which hold only `this`.
+struct ZeroTimeLoop {
+  Cluster& c;
+  int n = 0;
+  explicit ZeroTimeLoop(Cluster& cluster) : c(cluster) {
+    c.sim.schedule(Duration::minutes(3), [this] { fire(); });
+  }
+  void fire() {
+    ++n;
+    c.api.emit(engine::EventType::Warning, "UnexpectedAdmissionError", {"Pod", "default", "looper-" + std::to_string(n % 4)},
+               "Allocate failed", "kubelet");
+    c.sim.schedule(Duration{}, [this] { fire(); });
+  }
+};
 
 TEST(StallReport, ZeroTimeLoopEndsTheRunWithWhatWasWritten) {
   scenario::RunResult run = start(5000);
-  inject_zero_time_loop(*run.cluster);
+  ZeroTimeLoop loop(*run.cluster);
   try {
     scenario::advance_run(run, SimTime{} + Duration::minutes(10));
     FAIL() << "the run should have stopped at the stall";
