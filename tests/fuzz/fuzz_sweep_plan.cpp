@@ -2,7 +2,6 @@
 // real base scenario, so the fuzzer reaches the grid, seeds, sharding and the path assignments
 // into the base scenario's tree. The first points are loaded as scenarios (running them is the
 // scenario target's job). Bad input must end in an InputError; anything else is a finding.
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -21,11 +20,13 @@ void write_file(const std::filesystem::path& path, const std::string& bytes) {
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
 }
 
-// A per-process directory holding base.yaml (the shipped planning base scenario, which seeds
-// name as `scenario: base.yaml`) and the plan under test.
+// The directory holding base.yaml (the shipped planning base scenario, which seeds name as
+// `scenario: base.yaml`) and the plan under test: relative to the working directory, which
+// tests/fuzz/run.sh makes the target's own, so every path the loader reports has the same length
+// on every run (a pid or an absolute path in it changed the coverage from run to run, issue 46).
 std::filesystem::path work_dir() {
   static const std::filesystem::path dir = [] {
-    auto d = std::filesystem::temp_directory_path() / ("eksim-fuzz-plan-" + std::to_string(::getpid()));
+    std::filesystem::path d = "fuzz-sweep-plan-work";
     std::filesystem::create_directories(d);
     std::filesystem::copy_file(EKSIM_SOURCE_DIR "/scenarios/planning/gpu-cluster-base.yaml", d / "base.yaml",
                                std::filesystem::copy_options::overwrite_existing);

@@ -1,8 +1,8 @@
 // libFuzzer target: a workload trace CSV (time,kind,name,gpus,duration) and the same bytes as a
 // price file (region,instanceType,capacityType,usdPerHour). Both readers take a path, so the
-// input goes through a per-process temporary file.
-#include <unistd.h>
-
+// input goes through a file in the working directory, which tests/fuzz/run.sh makes the target's
+// own: a fixed relative name, so the paths the readers report have the same length on every run
+// (a pid in it changed the coverage from run to run, issue 46).
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -15,7 +15,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace eksim;
-  static const std::string path = "/tmp/eksim-fuzz-" + std::to_string(::getpid()) + ".csv";
+  static const std::string path = "fuzz-trace-csv-input.csv";
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));

@@ -13,9 +13,8 @@
 #
 # The search starts from a fixed seed (FUZZ_SEED, default 1): for a deterministic target the
 # inputs libFuzzer tries come in the same order on every machine, so a finding is reproduced by
-# running the same seed again. SECONDS=0 replays the seed corpus once through every target
-# without mutating it: what the test command runs, so that a landing never depends on what a
-# search turns up that the change did not cause.
+# running the same seed again (and the search is deterministic: see "The process image" below).
+# SECONDS=0 replays the seed corpus once through every target without mutating it.
 #
 # BUILD_DIR is configured with clang, ASan, UBSan and -DEKSIM_FUZZ=ON, and built, unless it
 # already holds that configuration (scripts/dev test builds its sanitizer stage that way and
@@ -36,7 +35,7 @@ fi
 cmake --build "$build" -j "$jobs" --target fuzz_targets
 
 out=$build/fuzz
-rm -rf "$out/findings" "$out/corpus-"* "$out/seeds-"* "$out/log-"* "$out/status-"*
+rm -rf "$out/findings" "$out/corpus-"* "$out/seeds-"* "$out/log-"* "$out/status-"* "$out/fuzz-sweep-plan-work" "$out/fuzz-trace-csv-input.csv"
 mkdir -p "$out/findings"
 
 # seed NAME FILE...: a fresh copy of the files, so libFuzzer grows the copy, not the tree, and the
@@ -44,15 +43,16 @@ mkdir -p "$out/findings"
 # order, which differs between file systems (ext4 hashes names with a per-file-system seed), and
 # sorts it by size only, so equal sizes kept the file system's order: the same seed then mutated
 # other inputs on another machine (issue 46). The seeds go in as a sorted list instead, named by
-# their path inside the clone (not where the clone is), and the corpus directory starts empty.
+# their path inside the clone, listed relative to $out (see `fuzz` below), and the corpus
+# directory starts empty.
 seed() {
-  local name=$1 dir=$out/seeds-$1 f rel list=()
+  local name=$1 dir=seeds-$1 f rel list=()
   shift
-  mkdir -p "$dir" "$out/corpus-$name"
+  mkdir -p "$out/$dir" "$out/corpus-$name"
   for f in "$@"; do
-    rel=${f#"$src"/}
-    cp "$f" "$dir/$(echo "$rel" | md5sum | cut -c1-16)"
-    list+=("$dir/$(echo "$rel" | md5sum | cut -c1-16)")
+    rel=${f#"$out"/}; rel=$(echo "${rel#"$src"/}" | md5sum | cut -c1-16)
+    cp "$f" "$out/$dir/$rel"
+    list+=("$dir/$rel")
   done
   printf '%s\n' "${list[@]}" | LC_ALL=C sort | paste -sd, > "$out/seeds-$name.list"
 }
@@ -79,15 +79,31 @@ rm -rf "$out/plans"
 # 2-core machine of the CI kind with the ASan/UBSan build (the README's Fuzzing section).
 declare -A short_runs=([fuzz_scenario]=10000 [fuzz_manifest]=120000 [fuzz_sweep_plan]=40000 [fuzz_sweep_merge]=400000 [fuzz_trace_csv]=15000 [fuzz_protobuf_body]=300000)
 declare -A max_len=([fuzz_scenario]=65536 [fuzz_manifest]=65536 [fuzz_sweep_plan]=16384 [fuzz_sweep_merge]=16384 [fuzz_trace_csv]=16384 [fuzz_protobuf_body]=4096)
+# The process image is the same on every machine of the kind and from every clone, because
+# coverage is: without it the seed corpus alone gave 2,542 to 2,545 edges run to run, and the same
+# seed then grew different corpora (issue 46). Some instrumented code paths depend on addresses
+# (hit counts differ with the stack's alignment), so each target runs with address-space
+# randomisation off (setarch -R), from $out with relative paths and a fixed environment (argv and
+# environment sit at the top of the stack and shift it); and with -reload=0, since re-reading the
+# corpus directory each second ran an extra input at a time-dependent point. With that, two runs
+# of a target try the same inputs and grow byte-identical corpora.
+norandom=(setarch "$(uname -m)" -R)
+if ! "${norandom[@]}" true 2>/dev/null; then
+  echo "fuzz: setarch -R is not permitted here; coverage, and so the inputs tried, may differ run to run" >&2
+  norandom=()
+fi
+fuzz_env=(PATH=/usr/bin:/bin ASAN_OPTIONS="${ASAN_OPTIONS:-}" UBSAN_OPTIONS="${UBSAN_OPTIONS:-}")
+# (an empty ASAN_SYMBOLIZER_PATH would turn symbolization off, so it is passed only when set)
+[ -z "${ASAN_SYMBOLIZER_PATH:-}" ] || fuzz_env+=(ASAN_SYMBOLIZER_PATH="$ASAN_SYMBOLIZER_PATH")
 # A run is slow when it should be refused: 10 s per input and 2 GB are findings, not waits.
 fuzz() {  # TARGET: runs one target; its output goes to log-TARGET and its exit status to status-TARGET
   local t=$1 rc=0
   local budget=(-max_total_time="$seconds")
   if [ "$seconds" = 0 ]; then budget=(-runs=0); fi  # replay the seed corpus once, no mutation: deterministic
   if [ "$seconds" = short ]; then budget=(-runs="${short_runs[$t]}"); fi
-  "$out/$t" "${budget[@]}" -seed="${FUZZ_SEED:-1}" -timeout=10 -rss_limit_mb=2048 -max_len="${max_len[$t]}" \
-            -artifact_prefix="$out/findings/$t-" -print_final_stats=1 -seed_inputs=@"$out/seeds-${t#fuzz_}.list" \
-            "$out/corpus-${t#fuzz_}" > "$out/log-$t" 2>&1 || rc=$?
+  (cd "$out" && env -i "${fuzz_env[@]}" "${norandom[@]}" "./$t" "${budget[@]}" -seed="${FUZZ_SEED:-1}" -reload=0 -timeout=10 -rss_limit_mb=2048 \
+     -max_len="${max_len[$t]}" -artifact_prefix="findings/$t-" -print_final_stats=1 \
+     -seed_inputs=@"seeds-${t#fuzz_}.list" "corpus-${t#fuzz_}") > "$out/log-$t" 2>&1 || rc=$?
   echo $rc > "$out/status-$t"
 }
 for t in "${targets[@]}"; do
