@@ -12,7 +12,7 @@ namespace eksim::k8s {
 
 namespace {
 using engine::EventType;
-constexpr const char* kSource = "daemonset-controller";
+constexpr const char* kDaemonSetController = "daemonset-controller";
 
 void add_toleration(PodSpec& spec, const std::string& key, const std::string& effect) {
   for (const auto& t : spec.tolerations)
@@ -189,7 +189,7 @@ void DaemonSetController::reconcile(std::size_t index, const std::set<std::strin
 void DaemonSetController::delete_daemon_pod(std::size_t index, PodId p) {
   const DaemonSet& ds = api_.daemon_sets()[index];
   api_.emit(EventType::Normal, "SuccessfulDelete", {"DaemonSet", ds.meta.ns, ds.meta.name},
-            "Deleted pod: " + api_.pod(p).pod.meta.name, kSource);
+            "Deleted pod: " + api_.pod(p).pod.meta.name, kDaemonSetController);
   if (kubelet_) kubelet_->delete_pod(p);
   else api_.remove_pod(p);
 }
@@ -214,7 +214,7 @@ void DaemonSetController::kill_failed_pod(std::size_t index, const std::string& 
   const Pod& pod = api_.pod(p).pod;
   api_.emit(EventType::Warning, "FailedDaemonPod", {"DaemonSet", ds.meta.ns, ds.meta.name},
             "Found failed daemon pod " + pod.meta.ns + "/" + pod.meta.name + " on node " + node + ", will try to kill it",
-            kSource);
+            kDaemonSetController);
   delete_daemon_pod(index, p);
 }
 
@@ -242,7 +242,7 @@ void DaemonSetController::sync_node(std::size_t index, NodeId nid) {
   std::string name = p.meta.name;
   PodId id = api_.create_pod(std::move(p));
   mine[node] = id;
-  api_.emit(EventType::Normal, "SuccessfulCreate", {"DaemonSet", ds.meta.ns, ds.meta.name}, "Created pod: " + name, kSource);
+  api_.emit(EventType::Normal, "SuccessfulCreate", {"DaemonSet", ds.meta.ns, ds.meta.name}, "Created pod: " + name, kDaemonSetController);
 }
 
 }  // namespace eksim::k8s

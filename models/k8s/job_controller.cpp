@@ -11,7 +11,7 @@ namespace eksim::k8s {
 namespace {
 using engine::Duration;
 using engine::EventType;
-constexpr const char* kSource = "job-controller";
+constexpr const char* kJobController = "job-controller";
 }  // namespace
 
 JobController::JobController(ApiServer& api, Kubelet* kubelet) : api_(api), kubelet_(kubelet) {
@@ -123,9 +123,9 @@ void JobController::reconcile(std::size_t index) {
   if (failures > job.backoff_limit) {
     job.condition = "Failed";
     job.condition_reason = "BackoffLimitExceeded";
-    api_.emit(EventType::Warning, "BackoffLimitExceeded", ref, "Job has reached the specified backoff limit", kSource);
+    api_.emit(EventType::Warning, "BackoffLimitExceeded", ref, "Job has reached the specified backoff limit", kJobController);
     for (PodId p : active) {
-      api_.emit(EventType::Normal, "SuccessfulDelete", ref, "Deleted pod: " + api_.pod(p).pod.meta.name, kSource);
+      api_.emit(EventType::Normal, "SuccessfulDelete", ref, "Deleted pod: " + api_.pod(p).pod.meta.name, kJobController);
       if (kubelet_) kubelet_->delete_pod(p);
       else api_.remove_pod(p);
     }
@@ -138,7 +138,7 @@ void JobController::reconcile(std::size_t index) {
   if (done >= job.completions) {
     job.condition = "Complete";
     job.completed_at = api_.now();
-    api_.emit(EventType::Normal, "Completed", ref, "Job completed", kSource);
+    api_.emit(EventType::Normal, "Completed", ref, "Job completed", kJobController);
     finished(job);
     return;
   }
@@ -180,7 +180,7 @@ void JobController::reconcile(std::size_t index) {
     st.pods.push_back(id);
     if (indexed) st.index_of[id.v] = completion_index;
     ++job.active;
-    api_.emit(EventType::Normal, "SuccessfulCreate", ref, "Created pod: " + name, kSource);
+    api_.emit(EventType::Normal, "SuccessfulCreate", ref, "Created pod: " + name, kJobController);
   }
 }
 

@@ -12,7 +12,7 @@ namespace {
 using engine::Duration;
 using engine::EventType;
 
-constexpr const char* kSource = "kubelet";
+constexpr const char* kKubelet = "kubelet";
 // After a failed image pull, the sync that first finds the image back-off (the failed sync's
 // status update brings the pod worker back almost at once).
 constexpr Duration kPullFailureResync = Duration::seconds(1);
@@ -286,7 +286,7 @@ bool Kubelet::admit(PodId id) {
   const auto& [reason, message] = *rejected;
   // rejectPod: the event goes out at once (the recorder has its own client); the Failed status
   // waits for the status manager's patch through the kubelet's API client.
-  api_.emit(EventType::Warning, reason, ApiServer::ref(rec.pod), message, kSource);
+  api_.emit(EventType::Warning, reason, ApiServer::ref(rec.pod), message, kKubelet);
   auto client = api_clients_.try_emplace(rec.node.v, config_.kube_api_qps, config_.kube_api_burst).first;
   const engine::SimTime patch = client->second.reserve(api_.now());
   if (patch == api_.now()) write_rejection(id, reason, message);
@@ -339,7 +339,7 @@ void Kubelet::create_sandbox(PodId id) {
   api_.emit(EventType::Warning, "FailedCreatePodSandBox", ApiServer::ref(rec.pod),
             "Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"" +
                 std::string(sandbox) + "\": " + *cni_error,
-            kSource);
+            kKubelet);
   // The pod worker retries a failed sync after its back-off (pod_workers.go, 10 s + jitter).
   rt->timer = api_.sim().schedule(resync_interval(rec.node), [this, id] { create_sandbox(id); });
 }
@@ -374,13 +374,13 @@ void Kubelet::pull_step(PodId id, std::size_t index, bool first) {
   auto& cache = images_[rec.node.v];
   engine::SimTime now = api_.now();
   auto created_started = [this, ref, name = c.name] {
-    api_.emit(EventType::Normal, "Created", ref, "Created container: " + name, kSource);
-    api_.emit(EventType::Normal, "Started", ref, "Started container " + name, kSource);
+    api_.emit(EventType::Normal, "Created", ref, "Created container: " + name, kKubelet);
+    api_.emit(EventType::Normal, "Started", ref, "Started container " + name, kKubelet);
   };
   auto cached = cache.find(c.image);
   if (cached != cache.end() && cached->second <= now) {
     api_.emit(EventType::Normal, "Pulled", ref, "Container image \"" + c.image + "\" already present on machine",
-              kSource);
+              kKubelet);
     created_started();
     pull_step(id, index + 1, first);
     return;
@@ -404,7 +404,7 @@ void Kubelet::pull_step(PodId id, std::size_t index, bool first) {
     cache[c.image] = done;
   }
   std::int64_t bytes = image_size(rec.pod, c.image);
-  api_.emit(EventType::Normal, "Pulling", ref, "Pulling image \"" + c.image + "\"", kSource);
+  api_.emit(EventType::Normal, "Pulling", ref, "Pulling image \"" + c.image + "\"", kKubelet);
   rt->pull_backoff = Duration{};  // a pull that goes through clears the back-off (backOff.GC)
   rt->timer = api_.sim().schedule_at(done, [this, id, index, first, ref, image = c.image, own, pull_start, bytes,
                                             created_started] {
@@ -412,7 +412,7 @@ void Kubelet::pull_step(PodId id, std::size_t index, bool first) {
     api_.emit(EventType::Normal, "Pulled", ref,
               "Successfully pulled image \"" + image + "\" in " + go_duration_ms(own) + " (" + go_duration_ms(total) +
                   " including waiting). Image size: " + std::to_string(bytes) + " bytes.",
-              kSource);
+              kKubelet);
     created_started();
     pull_step(id, index + 1, first);
   });
@@ -423,14 +423,14 @@ void Kubelet::pull_failed(PodId id, std::size_t index, bool first, const std::st
   PodRuntime* rt = pods_.find(id);
   if (!rt) return;
   auto ref = ApiServer::ref(api_.pod(id).pod);
-  api_.emit(EventType::Normal, "Pulling", ref, "Pulling image \"" + image + "\"", kSource);
+  api_.emit(EventType::Normal, "Pulling", ref, "Pulling image \"" + image + "\"", kKubelet);
   rt->timer = api_.sim().schedule(pull_dial_timeout, [this, id, index, first, image, error, ref] {
     PodRuntime* rt = pods_.find(id);
     if (!rt) return;
     // image_manager.go: Failed "Failed to pull image ...", backOff.Next; kuberuntime_container.go
     // startContainer: Failed "Error: ErrImagePull".
-    api_.emit(EventType::Warning, "Failed", ref, "Failed to pull image \"" + image + "\": " + error, kSource);
-    api_.emit(EventType::Warning, "Failed", ref, "Error: ErrImagePull", kSource);
+    api_.emit(EventType::Warning, "Failed", ref, "Failed to pull image \"" + image + "\": " + error, kKubelet);
+    api_.emit(EventType::Warning, "Failed", ref, "Error: ErrImagePull", kKubelet);
     const PodRecord& rec = api_.pod(id);
     api_.set_pod_phase(id, rec.pod.status.phase == PodPhase::Running ? PodPhase::Running : PodPhase::Pending,
                        "ErrImagePull");
@@ -456,8 +456,8 @@ void Kubelet::pull_backoff_sync(PodId id, std::size_t index, bool first, const s
   // Each pod sync inside the back-off: BackOff "Back-off pulling image" and Failed
   // "Error: ImagePullBackOff"; the waiting reason is ImagePullBackOff.
   auto ref = ApiServer::ref(rec.pod);
-  api_.emit(EventType::Normal, "BackOff", ref, "Back-off pulling image \"" + image + "\"", kSource);
-  api_.emit(EventType::Warning, "Failed", ref, "Error: ImagePullBackOff", kSource);
+  api_.emit(EventType::Normal, "BackOff", ref, "Back-off pulling image \"" + image + "\"", kKubelet);
+  api_.emit(EventType::Warning, "Failed", ref, "Error: ImagePullBackOff", kKubelet);
   api_.set_pod_phase(id, rec.pod.status.phase == PodPhase::Running ? PodPhase::Running : PodPhase::Pending,
                      "ImagePullBackOff");
   rt->timer = api_.sim().schedule(resync_interval(rec.node),
@@ -529,7 +529,7 @@ void Kubelet::backoff_sync(PodId id) {
   }
   const std::string& name = rec.pod.spec.containers.empty() ? std::string() : rec.pod.spec.containers.front().name;
   api_.emit(EventType::Warning, "BackOff", ApiServer::ref(rec.pod),
-            restart_backoff_message(name, rec.pod), kSource);
+            restart_backoff_message(name, rec.pod), kKubelet);
   rt.timer = api_.sim().schedule(resync_interval(rec.node), [this, id] { backoff_sync(id); });
 }
 
@@ -548,7 +548,7 @@ void Kubelet::delete_pod(PodId id, std::optional<std::int64_t> grace_seconds) {
   api_.sim().cancel(rt.timer);
   rt.stopping = true;
   for (const auto& c : rec.pod.spec.containers)
-    api_.emit(EventType::Normal, "Killing", ApiServer::ref(rec.pod), "Stopping container " + c.name, kSource);
+    api_.emit(EventType::Normal, "Killing", ApiServer::ref(rec.pod), "Stopping container " + c.name, kKubelet);
   Duration stop = config_.default_stop_time;
   if (rec.pod.run.stop_time) {
     stop = *rec.pod.run.stop_time;

@@ -49,7 +49,7 @@ const std::map<std::string, std::string>* config_map(const ApiServer& api, const
   return it == api.config_maps().end() ? nullptr : &it->second;
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
+std::vector<std::string> split_nonempty_commas(const std::string& s) {
   std::vector<std::string> out;
   std::stringstream in(s);
   for (std::string item; std::getline(in, item, ',');)
@@ -68,7 +68,7 @@ std::optional<std::string> config_manager_choice(const Container& cm, const std:
   if (std::string def = env_of(cm, "DEFAULT_CONFIG"); !def.empty())
     return data.count(def) ? std::optional(def) : std::nullopt;
   std::string fallbacks = env_of(cm, "FALLBACK_STRATEGIES");
-  for (const auto& f : split_commas(fallbacks.empty() ? "named,single" : fallbacks)) {
+  for (const auto& f : split_nonempty_commas(fallbacks.empty() ? "named,single" : fallbacks)) {
     if (f == "named" && data.count("default")) return std::string("default");
     if (f == "single" && data.size() == 1) return data.begin()->first;
     if (f == "empty") return std::nullopt;

@@ -9,10 +9,7 @@ namespace eksim::scenario {
 
 namespace {
 
-void warn(Cluster& c, const engine::ObjectRef& obj, const std::string& reason, const std::string& message,
-          const std::string& source) {
-  c.api.emit(engine::EventType::Warning, reason, obj, message, source);
-}
+using engine::EventType;
 
 // Refusals are shown on the group as the timeline names ASG activities (AutoScalingGroup/<node
 // group>), or on the ASG name the user gave when no node group owns it.
@@ -34,7 +31,7 @@ void set_desired_capacity(Cluster& c, const Action& a) {
   // group's ASG), and DescribeNodegroup's scalingConfig.desiredSize reads the ASG's value. Whether
   // EKS ever puts a directly changed min/max back is not verified; only desired is changed here.
   if (auto err = c.auto_scaling.set_desired_capacity(asg, a.desired_capacity, a.honor_cooldown))
-    warn(c, group_ref(c, asg), err->code, err->message, "autoscaling");
+    c.api.emit(EventType::Warning, err->code, group_ref(c, asg), err->message, "autoscaling");
 }
 
 void terminate_instance(Cluster& c, const Action& a) {
@@ -45,7 +42,7 @@ void terminate_instance(Cluster& c, const Action& a) {
       if (inst.state != aws::InstanceState::Terminated && (inst.private_dns_name == a.node || inst.id == a.node))
         id = inst.id;
     if (id.empty()) {
-      warn(c, {"Node", "", a.node}, "NotFound", "nodes \"" + a.node + "\" not found", "kubectl");
+      c.api.emit(EventType::Warning, "NotFound", {"Node", "", a.node}, "nodes \"" + a.node + "\" not found", "kubectl");
       return;
     }
   } else if (id.empty()) {
@@ -70,8 +67,8 @@ void terminate_instance(Cluster& c, const Action& a) {
   // Node removal then follows the instance: the cluster's terminated-instance handling removes the
   // Node and its pods, and their controllers (Deployment, Job, DaemonSet) recreate them.
   if (auto err = c.auto_scaling.terminate_instance(id, a.should_decrement))
-    warn(c, asg.empty() ? engine::ObjectRef{"Instance", "", id} : group_ref(c, asg), err->code, err->message,
-         "autoscaling");
+    c.api.emit(EventType::Warning, err->code, asg.empty() ? engine::ObjectRef{"Instance", "", id} : group_ref(c, asg),
+               err->message, "autoscaling");
 }
 
 }  // namespace

@@ -18,8 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-HttpResponse bad(const std::string& m) { return status_error(400, "BadRequest", m); }
-
 HttpResponse aws_error(const std::string& operation, const aws::AwsError& e) {
   return json_response({{"kind", "AwsError"}, {"operation", operation}, {"code", e.code}, {"message", e.message}}, 400);
 }
@@ -54,11 +52,11 @@ HttpResponse update_nodegroup_config(Session& s, const json& body) {
   a.action = "eks.update-nodegroup-config";
   a.nodegroup = text(body, "nodegroup");
   const json sc = body.value("scalingConfig", json::object());
-  if (!sc.is_object()) return bad("scalingConfig: expected an object");
+  if (!sc.is_object()) return bad_request("scalingConfig: expected an object");
   for (const char* key : {"minSize", "maxSize", "desiredSize"}) {
     if (!sc.contains(key)) continue;
     auto n = count(sc, key);
-    if (!n || *n < 0 || *n > scenario::kMaxNodes) return bad(std::string("scalingConfig.") + key + ": expected a node count");
+    if (!n || *n < 0 || *n > scenario::kMaxNodes) return bad_request(std::string("scalingConfig.") + key + ": expected a node count");
   }
   a.min_size = count(sc, "minSize");
   a.max_size = count(sc, "maxSize");
@@ -86,11 +84,11 @@ HttpResponse request_quota_increase(Session& s, const json& body) {
         bucket = std::string(b);
         spot = sp;
       }
-  if (bucket.empty()) return bad("eksim models the EC2 vCPU quotas only; unknown quota code \"" + code + "\"");
+  if (bucket.empty()) return bad_request("eksim models the EC2 vCPU quotas only; unknown quota code \"" + code + "\"");
   auto it = body.find("desiredValue");
   if (it == body.end() || !it->is_number() || !std::isfinite(it->get<double>()) || it->get<double>() < 0 ||
       it->get<double>() > 1e9)
-    return bad("desiredValue: expected a number of vCPUs");
+    return bad_request("desiredValue: expected a number of vCPUs");
   double desired = it->get<double>();
   Cluster& c = s.cluster();
   std::optional<std::int64_t> current = c.ec2.quotas().quota(bucket, spot);
@@ -122,7 +120,7 @@ HttpResponse security_group_ingress(Session& s, const json& body, const std::str
   a.action = action;
   a.group = text(body, "group");
   const json rule = body.value("rule", json::object());
-  if (!rule.is_object()) return bad("rule: expected an object");
+  if (!rule.is_object()) return bad_request("rule: expected an object");
   a.rule.protocol = rule.value("protocol", std::string("tcp"));
   auto port = [&](const char* key) -> std::optional<int> {
     auto n = count(rule, key);
@@ -131,7 +129,7 @@ HttpResponse security_group_ingress(Session& s, const json& body, const std::str
     return static_cast<int>(*n);
   };
   auto from = port("fromPort"), to = port("toPort");
-  if (!from || !to) return bad("rule: ports must be -1 or 0 to 65535");
+  if (!from || !to) return bad_request("rule: ports must be -1 or 0 to 65535");
   a.rule.from_port = *from;
   a.rule.to_port = *to;
   a.rule.source_group = text(rule, "sourceGroup");
@@ -150,17 +148,17 @@ HttpResponse spot_interruption(Session& s, const json& body) {
   a.node_pool = text(body, "nodePool");
   a.node = text(body, "node");
   if (!a.nodegroup.empty() + !a.node_pool.empty() + !a.node.empty() != 1)
-    return bad("send-spot-instance-interruptions needs exactly one of --nodegroup, --node-pool or --node");
+    return bad_request("send-spot-instance-interruptions needs exactly one of --nodegroup, --node-pool or --node");
   if (std::string pick = text(body, "instance"); !pick.empty()) {
     bool index = pick.find_first_not_of("0123456789") == std::string::npos && engine::parse_integer<std::int32_t>(pick).ok();
     if (pick != "newest" && pick != "oldest" && !index)
-      return bad("--instance is newest, oldest or an index by launch order (0 = first), got \"" + pick + "\"");
+      return bad_request("--instance is newest, oldest or an index by launch order (0 = first), got \"" + pick + "\"");
     a.instance = pick;
   }
   if (body.contains("durationBeforeInterruption")) {
     auto d = engine::parse_duration(text(body, "durationBeforeInterruption"));
     if (!d || *d < engine::Duration::minutes(2) || *d > engine::Duration::minutes(15))
-      return bad("durationBeforeInterruption must be between 2m and 15m, got \"" + text(body, "durationBeforeInterruption") + "\"");
+      return bad_request("durationBeforeInterruption must be between 2m and 15m, got \"" + text(body, "durationBeforeInterruption") + "\"");
     a.before_interruption = *d;
   }
   scenario::AwsActionResult r;
@@ -177,13 +175,13 @@ HttpResponse handle_aws(Session& s, const HttpRequest& req) {
   if (req.method != "POST") return status_error(405, "MethodNotAllowed", "the aws endpoint accepts POST");
   json body = json::parse(req.body, nullptr, false);
   if (!body.is_object() || !body.contains("action") || !body["action"].is_string())
-    return bad("expected a JSON object with \"action\"");
+    return bad_request("expected a JSON object with \"action\"");
   std::string action = body["action"];
   if (action == "eks.update-nodegroup-config") return update_nodegroup_config(s, body);
   if (action == "servicequotas.request-service-quota-increase") return request_quota_increase(s, body);
   if (action == "sg.authorize-ingress" || action == "sg.revoke-ingress") return security_group_ingress(s, body, action);
   if (action == "ec2.send-spot-instance-interruptions") return spot_interruption(s, body);
-  return bad("unknown aws action \"" + action +
+  return bad_request("unknown aws action \"" + action +
              "\": eks.update-nodegroup-config, servicequotas.request-service-quota-increase, sg.authorize-ingress, "
              "sg.revoke-ingress or ec2.send-spot-instance-interruptions");
 }

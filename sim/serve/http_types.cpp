@@ -46,6 +46,8 @@ HttpResponse status_error(int code, const std::string& reason, const std::string
   return json_response(body, code);
 }
 
+HttpResponse bad_request(const std::string& message) { return status_error(400, "BadRequest", message); }
+
 HttpResponse json_response(const json& body, int status, const std::string& content_type) {
   HttpResponse r;
   r.status = status;

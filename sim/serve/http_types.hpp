@@ -58,6 +58,8 @@ std::string url_decode(const std::string& s);
 // A Kubernetes Status error, as the apiserver writes them.
 HttpResponse status_error(int code, const std::string& reason, const std::string& message,
                           const nlohmann::json& details = nullptr);
+// 400 BadRequest with this message: what the apiserver answers to a request it cannot read.
+HttpResponse bad_request(const std::string& message);
 HttpResponse json_response(const nlohmann::json& body, int status = 200, const std::string& content_type = "application/json");
 
 }  // namespace eksim::serve
