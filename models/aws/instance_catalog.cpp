@@ -71,8 +71,8 @@ struct Row {
   }
 };
 
-InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& buckets) {
-  InstanceType it;
+// Name, family, vCPUs, memory and what the kubelet keeps of it, architecture.
+void read_compute(const Row& r, InstanceType& it) {
   it.name = r.str("name");
   split_instance_type_name(it.name, it);
   // Karpenter's labels win over the name's letters where the reference gives them (u-6tb1,
@@ -95,7 +95,10 @@ InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& b
   if (!it.arch.empty() && it.arch != "amd64" && it.arch != "arm64")
     fail(r.line(), "arch", "expected \"amd64\" or \"arm64\", got \"" + it.arch + "\"");
   it.cpu_manufacturer = r.str("cpuManufacturer");
+}
 
+// GPUs (count, model, memory, interconnect) and other accelerators (Neuron, ...).
+void read_accelerators(const Row& r, InstanceType& it) {
   it.gpu.count = static_cast<int>(r.integer("gpus"));
   it.gpu.name = r.str("gpuName");
   it.gpu.manufacturer = r.str("gpuManufacturer");
@@ -112,7 +115,10 @@ InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& b
   it.accelerator.manufacturer = r.str("acceleratorManufacturer");
   it.accelerator.count = static_cast<int>(r.integer("acceleratorCount"));
   it.accelerator.neuron_cores = static_cast<int>(r.integer("neuronCores"));
+}
 
+// Bandwidth, ENIs and addresses, EFA, local and EBS storage.
+void read_network_and_storage(const Row& r, InstanceType& it) {
   // Network: the data has the baseline only; the "up to" burst comes from eksim's additions and
   // is the baseline for every other type.
   it.network_baseline_gbps = static_cast<double>(r.integer("baselineBandwidthMbps")) / 1000.0;
@@ -138,7 +144,10 @@ InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& b
   it.bare_metal = r.boolean("bareMetal");
   it.local_nvme_gb = r.integer("localNvmeGB");
   it.ebs_bandwidth_mbps = r.integer("ebsBandwidthMbps");
+}
 
+// Quota bucket, prices by region, Spot factor, and Karpenter's allocatable and docs.
+void read_quota_and_prices(const Row& r, const std::map<std::string, QuotaBucket>& buckets, InstanceType& it) {
   it.quota_bucket = r.str("quotaBucket");
   if (!it.quota_bucket.empty() && !buckets.contains(it.quota_bucket))
     fail(r.line(), "quotaBucket", "\"" + it.quota_bucket + "\" is not in quotaBuckets");
@@ -158,6 +167,14 @@ InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& b
     it.karpenter_allocatable = {true, (*ka)[0].get<std::int64_t>(), (*ka)[1].get<std::int64_t>(), (*ka)[2].get<int>()};
   }
   it.karpenter_docs = r.str("karpenterDocs");
+}
+
+InstanceType parse_row(const Row& r, const std::map<std::string, QuotaBucket>& buckets) {
+  InstanceType it;
+  read_compute(r, it);
+  read_accelerators(r, it);
+  read_network_and_storage(r, it);
+  read_quota_and_prices(r, buckets, it);
   return it;
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string_view>
 
 #include "models/aws/instance_catalog.hpp"
@@ -54,106 +55,142 @@ const CLI::Validator kSeedCheck(
     },
     "SEED");
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"eksim: a discrete-event simulator of Amazon EKS clusters with GPU nodes", "eksim"};
-  app.footer(kFooter);
-  app.set_version_flag("--version", std::string("eksim ") + EKSIM_VERSION);
-  app.require_subcommand(1);
-
+// Each subcommand's arguments and, once parsed, whether it was the one given.
+struct Subcommands {
   RunArgs run_args;
-  auto* run = app.add_subcommand("run", "Simulate one scenario and print its timeline");
-  run->add_option("scenario", run_args.scenario, "Scenario file (YAML or JSON)")->required();
-  run->add_option("--seed", run_args.seed, "Random seed (overrides the scenario's)")->check(kSeedCheck);
-  run->add_option("--until", run_args.until, "Simulated time to stop at, e.g. 2h (overrides duration)");
-  run->add_option("--json", run_args.json_file, "Write the JSON report here");
-  run->add_option("--trace", run_args.trace_file, "Write a Chrome/Perfetto trace here");
-  run->add_option("--record", run_args.record_file, "Write a run record here, for eksim serve --replay");
-  run->add_option("--metrics", run_args.metrics_file, "Write a CSV time series here");
-  run->add_option("--metrics-interval", run_args.metrics_interval, "Simulated time between metrics samples (default 1m)");
-  run->add_flag("--quiet", run_args.quiet, "Print no timeline");
-  run->add_flag("--check-invariants", run_args.check_invariants,
-                "Check the simulator's invariants after every event (exit 3 on a violation)");
-
   CheckArgs check_args;
-  auto* check = app.add_subcommand("check", "Run every scenario under the paths with its expectations");
-  check->add_option("paths", check_args.paths, "Scenario files or directories")->required();
-  check->add_option("--junit", check_args.junit_file, "Write JUnit XML here");
-  check->add_option("--jobs,-j", check_args.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 256));
-  check->add_flag("--check-invariants", check_args.check_invariants,
-                  "Check the simulator's invariants after every event of every scenario (exit 3 on a violation)");
-
   SweepArgs sweep_args;
-  auto* sweep = app.add_subcommand("sweep", "Run a sweep plan (or: sweep merge SHARD... --out FILE)");
-  sweep->add_option("args", sweep_args.args, "PLAN file, or: merge SHARD...")->required();
-  sweep->add_option("--out,-o", sweep_args.out, "Results file (one JSON line per run)")->required();
-  sweep->add_option("--jobs,-j", sweep_args.jobs, "Runs in parallel (default: hardware threads)")->check(CLI::Range(1, 256));
-  sweep->add_option("--shard", sweep_args.shard, "Run only shard i of N (i/N, 0 <= i < N), e.g. $JOB_COMPLETION_INDEX/4");
-  sweep->add_flag("--resume", sweep_args.resume, "Keep the runs already in --out and run the rest");
-  sweep->add_flag("--quiet", sweep_args.quiet, "Print no summary table");
-
   NcclArgs nccl_args;
-  auto* nccl = app.add_subcommand("nccl", "Print an all_reduce_perf-style table for a topology");
-  nccl->add_option("--instance", nccl_args.instance, "Instance type, e.g. g5.xlarge")->required();
-  nccl->add_option("--nodes", nccl_args.nodes, "Number of nodes");
-  nccl->add_option("--gpus-per-node", nccl_args.gpus_per_node, "GPUs per node (default: all of the type's)");
-  nccl->add_flag("--cross-az", nccl_args.cross_az, "Put consecutive nodes in different AZs");
-  nccl->add_flag("--burst", nccl_args.burst, "Let \"up to\" network types run at their burst rate");
-  nccl->add_option("--min-bytes,-b", nccl_args.min_bytes, "Smallest message size");
-  nccl->add_option("--max-bytes,-e", nccl_args.max_bytes, "Largest message size");
-  nccl->add_option("--step-factor,-f", nccl_args.step_factor, "Multiply the size by this between rows");
-  nccl->add_option("--security-groups", nccl_args.security_groups,
-                   "Security groups on every node's ENI (comma-separated), defined in --scenario")
-      ->delimiter(',');
-  nccl->add_option("--scenario", nccl_args.scenario, "Scenario whose VPC and security groups apply");
-
   report::CatalogFilter catalog_filter;
   std::string catalog_output = "table";
-  auto* catalog = app.add_subcommand("catalog", "List the instance types the simulator knows");
-  catalog->add_option("--region", catalog_filter.region,
-                      "Region for prices (us-east-1 and GovCloud for every type, ap-northeast-2 for some)");
-  catalog->add_option("--family", catalog_filter.family, "Only this instance family (g5, m7g, ...)");
-  catalog->add_flag("--gpu", catalog_filter.gpu, "Only types with GPUs");
-  catalog->add_option("--arch", catalog_filter.arch, "Only this architecture")->check(CLI::IsMember({"amd64", "arm64"}));
-  catalog->add_option("--min-vcpu", catalog_filter.min_vcpu, "Only types with at least this many vCPUs")
-      ->check(CLI::NonNegativeNumber);
-  catalog->add_option("-o,--output", catalog_output, "table or json")->check(CLI::IsMember({"table", "json"}));
-
   ServeArgs serve_args;
-  auto* serve = app.add_subcommand("serve", "Serve a scenario's cluster as a Kubernetes API for kubectl");
-  serve->add_option("scenario", serve_args.scenario, "Scenario file (YAML or JSON); or --replay");
-  serve->add_option("--record", serve_args.record, "Write a run record here (every kubectl and ctl aws change, at its simulated time)");
-  serve->add_option("--replay", serve_args.replay, "Serve a run recorded by eksim run --record (read-only; eksim ctl at 12m)");
-  serve->add_option("--port", serve_args.port, "Port to listen on (default 6443; 0 picks a free one)");
-  serve->add_option("--address", serve_args.address, "Address to bind (default 127.0.0.1: loopback only)");
-  serve->add_option("--speed", serve_args.speed, "Simulated seconds per second (default 60; paused with --replay), max, or paused");
-  serve->add_option("--seed", serve_args.seed, "Random seed (overrides the scenario's)")->check(kSeedCheck);
-  serve->add_option("--kubeconfig", serve_args.kubeconfig, "Write the kubeconfig here (default: ~/.cache/eksim/)");
-
   CtlArgs ctl_args;
+  CLI::App* run = nullptr;
+  CLI::App* check = nullptr;
+  CLI::App* sweep = nullptr;
+  CLI::App* nccl = nullptr;
+  CLI::App* catalog = nullptr;
+  CLI::App* serve = nullptr;
+  CLI::App* ctl = nullptr;
+};
+
+CLI::App* add_run(CLI::App& app, RunArgs& a) {
+  auto* run = app.add_subcommand("run", "Simulate one scenario and print its timeline");
+  run->add_option("scenario", a.scenario, "Scenario file (YAML or JSON)")->required();
+  run->add_option("--seed", a.seed, "Random seed (overrides the scenario's)")->check(kSeedCheck);
+  run->add_option("--until", a.until, "Simulated time to stop at, e.g. 2h (overrides duration)");
+  run->add_option("--json", a.json_file, "Write the JSON report here");
+  run->add_option("--trace", a.trace_file, "Write a Chrome/Perfetto trace here");
+  run->add_option("--record", a.record_file, "Write a run record here, for eksim serve --replay");
+  run->add_option("--metrics", a.metrics_file, "Write a CSV time series here");
+  run->add_option("--metrics-interval", a.metrics_interval, "Simulated time between metrics samples (default 1m)");
+  run->add_flag("--quiet", a.quiet, "Print no timeline");
+  run->add_flag("--check-invariants", a.check_invariants,
+                "Check the simulator's invariants after every event (exit 3 on a violation)");
+  return run;
+}
+
+CLI::App* add_check(CLI::App& app, CheckArgs& a) {
+  auto* check = app.add_subcommand("check", "Run every scenario under the paths with its expectations");
+  check->add_option("paths", a.paths, "Scenario files or directories")->required();
+  check->add_option("--junit", a.junit_file, "Write JUnit XML here");
+  check->add_option("--jobs,-j", a.jobs, "Scenarios run in parallel")->check(CLI::Range(1, 256));
+  check->add_flag("--check-invariants", a.check_invariants,
+                  "Check the simulator's invariants after every event of every scenario (exit 3 on a violation)");
+  return check;
+}
+
+CLI::App* add_sweep(CLI::App& app, SweepArgs& a) {
+  auto* sweep = app.add_subcommand("sweep", "Run a sweep plan (or: sweep merge SHARD... --out FILE)");
+  sweep->add_option("args", a.args, "PLAN file, or: merge SHARD...")->required();
+  sweep->add_option("--out,-o", a.out, "Results file (one JSON line per run)")->required();
+  sweep->add_option("--jobs,-j", a.jobs, "Runs in parallel (default: hardware threads)")->check(CLI::Range(1, 256));
+  sweep->add_option("--shard", a.shard, "Run only shard i of N (i/N, 0 <= i < N), e.g. $JOB_COMPLETION_INDEX/4");
+  sweep->add_flag("--resume", a.resume, "Keep the runs already in --out and run the rest");
+  sweep->add_flag("--quiet", a.quiet, "Print no summary table");
+  return sweep;
+}
+
+CLI::App* add_nccl(CLI::App& app, NcclArgs& a) {
+  auto* nccl = app.add_subcommand("nccl", "Print an all_reduce_perf-style table for a topology");
+  nccl->add_option("--instance", a.instance, "Instance type, e.g. g5.xlarge")->required();
+  nccl->add_option("--nodes", a.nodes, "Number of nodes");
+  nccl->add_option("--gpus-per-node", a.gpus_per_node, "GPUs per node (default: all of the type's)");
+  nccl->add_flag("--cross-az", a.cross_az, "Put consecutive nodes in different AZs");
+  nccl->add_flag("--burst", a.burst, "Let \"up to\" network types run at their burst rate");
+  nccl->add_option("--min-bytes,-b", a.min_bytes, "Smallest message size");
+  nccl->add_option("--max-bytes,-e", a.max_bytes, "Largest message size");
+  nccl->add_option("--step-factor,-f", a.step_factor, "Multiply the size by this between rows");
+  nccl->add_option("--security-groups", a.security_groups,
+                   "Security groups on every node's ENI (comma-separated), defined in --scenario")
+      ->delimiter(',');
+  nccl->add_option("--scenario", a.scenario, "Scenario whose VPC and security groups apply");
+  return nccl;
+}
+
+CLI::App* add_catalog(CLI::App& app, report::CatalogFilter& filter, std::string& output) {
+  auto* catalog = app.add_subcommand("catalog", "List the instance types the simulator knows");
+  catalog->add_option("--region", filter.region,
+                      "Region for prices (us-east-1 and GovCloud for every type, ap-northeast-2 for some)");
+  catalog->add_option("--family", filter.family, "Only this instance family (g5, m7g, ...)");
+  catalog->add_flag("--gpu", filter.gpu, "Only types with GPUs");
+  catalog->add_option("--arch", filter.arch, "Only this architecture")->check(CLI::IsMember({"amd64", "arm64"}));
+  catalog->add_option("--min-vcpu", filter.min_vcpu, "Only types with at least this many vCPUs")
+      ->check(CLI::NonNegativeNumber);
+  catalog->add_option("-o,--output", output, "table or json")->check(CLI::IsMember({"table", "json"}));
+  return catalog;
+}
+
+CLI::App* add_serve(CLI::App& app, ServeArgs& a) {
+  auto* serve = app.add_subcommand("serve", "Serve a scenario's cluster as a Kubernetes API for kubectl");
+  serve->add_option("scenario", a.scenario, "Scenario file (YAML or JSON); or --replay");
+  serve->add_option("--record", a.record, "Write a run record here (every kubectl and ctl aws change, at its simulated time)");
+  serve->add_option("--replay", a.replay, "Serve a run recorded by eksim run --record (read-only; eksim ctl at 12m)");
+  serve->add_option("--port", a.port, "Port to listen on (default 6443; 0 picks a free one)");
+  serve->add_option("--address", a.address, "Address to bind (default 127.0.0.1: loopback only)");
+  serve->add_option("--speed", a.speed, "Simulated seconds per second (default 60; paused with --replay), max, or paused");
+  serve->add_option("--seed", a.seed, "Random seed (overrides the scenario's)")->check(kSeedCheck);
+  serve->add_option("--kubeconfig", a.kubeconfig, "Write the kubeconfig here (default: ~/.cache/eksim/)");
+  return serve;
+}
+
+CLI::App* add_ctl(CLI::App& app, CtlArgs& a) {
   auto* ctl = app.add_subcommand("ctl", "Control a running eksim serve: advance 5m | until 'pod/gpu-pod Running' | pause | resume | speed N | status | aws SERVICE COMMAND ...");
-  ctl->add_option("command", ctl_args.args, "advance DURATION | until 'KIND/NAME STATE' | pause | resume | speed N | status")->required();
-  ctl->add_option("--server", ctl_args.server, "eksim serve URL (default: $EKSIM_SERVER, then $KUBECONFIG's server)");
-  ctl->add_option("--timeout", ctl_args.timeout, "until: give up after this much simulated time (default 1h)");
+  ctl->add_option("command", a.args, "advance DURATION | until 'KIND/NAME STATE' | pause | resume | speed N | status")->required();
+  ctl->add_option("--server", a.server, "eksim serve URL (default: $EKSIM_SERVER, then $KUBECONFIG's server)");
+  ctl->add_option("--timeout", a.timeout, "until: give up after this much simulated time (default 1h)");
+  return ctl;
+}
 
-  // `ctl [--server URL] aws ...` takes the aws CLI's own flags (--cluster-name, --group-id, ...),
-  // which are not ctl's: everything after "aws" goes to it unparsed.
-  if (argc >= 3 && std::string_view(argv[1]) == "ctl") {
-    CtlArgs aws_args;
-    int i = 2;
-    for (; i < argc; ++i) {
-      std::string_view a = argv[i];
-      if (a == "--server" && i + 1 < argc) aws_args.server = argv[++i];
-      else if (a.rfind("--server=", 0) == 0) aws_args.server = std::string(a.substr(9));
-      else break;
-    }
-    if (i < argc && std::string_view(argv[i]) == "aws") {
-      aws_args.args.assign(argv + i, argv + argc);
-      return ctl_command(aws_args);
-    }
+void add_subcommands(CLI::App& app, Subcommands& s) {
+  s.run = add_run(app, s.run_args);
+  s.check = add_check(app, s.check_args);
+  s.sweep = add_sweep(app, s.sweep_args);
+  s.nccl = add_nccl(app, s.nccl_args);
+  s.catalog = add_catalog(app, s.catalog_filter, s.catalog_output);
+  s.serve = add_serve(app, s.serve_args);
+  s.ctl = add_ctl(app, s.ctl_args);
+}
+
+// `ctl [--server URL] aws ...` takes the aws CLI's own flags (--cluster-name, --group-id, ...),
+// which are not ctl's: everything after "aws" goes to it unparsed.
+std::optional<CtlArgs> ctl_aws_args(int argc, char** argv) {
+  if (argc < 3 || std::string_view(argv[1]) != "ctl") return std::nullopt;
+  CtlArgs aws_args;
+  int i = 2;
+  for (; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a == "--server" && i + 1 < argc) aws_args.server = argv[++i];
+    else if (a.rfind("--server=", 0) == 0) aws_args.server = std::string(a.substr(9));
+    else break;
   }
+  if (i >= argc || std::string_view(argv[i]) != "aws") return std::nullopt;
+  aws_args.args.assign(argv + i, argv + argc);
+  return aws_args;
+}
 
+// The exit code when parsing ends the program (help, version, a usage error).
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -166,22 +203,30 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;
   }
+  return std::nullopt;
+}
 
+int run_given(const Subcommands& s) {
+  if (*s.run) return run_command(s.run_args);
+  if (*s.check) return check_command(s.check_args);
+  if (*s.sweep) return sweep_command(s.sweep_args);
+  if (*s.nccl) return nccl_command(s.nccl_args);
+  if (*s.serve) return serve_command(s.serve_args);
+  if (*s.ctl) return ctl_command(s.ctl_args);
+  if (*s.catalog) {
+    const auto& cat = aws::InstanceCatalog::builtin();
+    std::fputs((s.catalog_output == "json" ? report::format_catalog_json(cat, s.catalog_filter)
+                                           : report::format_catalog_table(cat, s.catalog_filter))
+                   .c_str(),
+               stdout);
+  }
+  return 0;
+}
+
+// Every failure a subcommand lets out is one error line and exit 2.
+int run_guarded(const Subcommands& s) {
   try {
-    if (*run) return run_command(run_args);
-    if (*check) return check_command(check_args);
-    if (*sweep) return sweep_command(sweep_args);
-    if (*nccl) return nccl_command(nccl_args);
-    if (*serve) return serve_command(serve_args);
-    if (*ctl) return ctl_command(ctl_args);
-    if (*catalog) {
-      const auto& cat = aws::InstanceCatalog::builtin();
-      std::fputs((catalog_output == "json" ? report::format_catalog_json(cat, catalog_filter)
-                                           : report::format_catalog_table(cat, catalog_filter))
-                     .c_str(),
-                 stdout);
-      return 0;
-    }
+    return run_given(s);
   } catch (const scenario::InputError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
@@ -198,7 +243,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "eksim: error: unexpected failure\n");
     return 2;
   }
-  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"eksim: a discrete-event simulator of Amazon EKS clusters with GPU nodes", "eksim"};
+  app.footer(kFooter);
+  app.set_version_flag("--version", std::string("eksim ") + EKSIM_VERSION);
+  app.require_subcommand(1);
+  Subcommands subcommands;
+  add_subcommands(app, subcommands);
+  if (auto aws = ctl_aws_args(argc, argv)) return ctl_command(*aws);
+  if (auto exit_code = parse(app, argc, argv)) return *exit_code;
+  return run_guarded(subcommands);
 }
 
 }  // namespace eksim::cli

@@ -125,31 +125,34 @@ json security_group_rule(const std::map<std::string, std::string>& f, std::strin
   return rule;
 }
 
-}  // namespace
-
-json parse_aws_command(const std::vector<std::string>& args, std::string* error) {
-  auto fail = [&](const std::string& m) {
-    *error = m;
-    return json::object();
-  };
-  std::vector<std::string> services, names;
-  for (const auto& c : commands()) {
-    services.push_back(c.service);
-    names.push_back(c.command);
+// The command args[0] args[1] names, or nullptr with the reason in *error.
+const CommandSpec* command_of(const std::vector<std::string>& args, std::string* error) {
+  std::vector<std::string> names;
+  for (const auto& c : commands()) names.push_back(c.command);
+  if (args.size() < 2) {
+    *error = "ctl aws: expected SERVICE COMMAND, e.g. eks update-nodegroup-config";
+    return nullptr;
   }
-  if (args.size() < 2) return fail("ctl aws: expected SERVICE COMMAND, e.g. eks update-nodegroup-config");
   const CommandSpec* spec = nullptr;
   for (const auto& c : commands())
     if (c.service == args[0] && c.command == args[1]) spec = &c;
   if (!spec) {
     std::string hint = scenario::did_you_mean(args[1], names);
-    return fail("ctl aws: eksim does not model \"aws " + args[0] + " " + args[1] + "\"" +
-                (hint.empty() ? "" : "; did you mean \"" + hint + "\"?") +
-                " (eks update-nodegroup-config, service-quotas request-service-quota-increase, ec2 "
-                "authorize-security-group-ingress, ec2 revoke-security-group-ingress, fis send-spot-instance-interruptions)");
+    *error = "ctl aws: eksim does not model \"aws " + args[0] + " " + args[1] + "\"" +
+             (hint.empty() ? "" : "; did you mean \"" + hint + "\"?") +
+             " (eks update-nodegroup-config, service-quotas request-service-quota-increase, ec2 "
+             "authorize-security-group-ingress, ec2 revoke-security-group-ingress, fis send-spot-instance-interruptions)";
   }
-  const std::string where = "ctl aws " + spec->service + " " + spec->command + ": ";
-  std::map<std::string, std::string> flags;
+  return spec;
+}
+
+using Flags = std::map<std::string, std::string>;
+
+// The command's flags after args[1] (--flag value or --flag=value; the global ones dropped), or
+// nullopt with the reason in *error: an unknown flag, one without its value, a required one missing.
+std::optional<Flags> read_flags(const CommandSpec& spec, const std::vector<std::string>& args, const std::string& where,
+                                std::string* error) {
+  Flags flags;
   for (std::size_t i = 2; i < args.size(); ++i) {
     std::string flag = args[i], value;
     if (flag == "--no-cli-pager") continue;
@@ -160,65 +163,104 @@ json parse_aws_command(const std::vector<std::string>& args, std::string* error)
       flag = flag.substr(0, eq);
     }
     bool global = std::find(kGlobalFlags.begin(), kGlobalFlags.end(), flag) != kGlobalFlags.end();
-    if (!global && std::find(spec->flags.begin(), spec->flags.end(), flag) == spec->flags.end()) {
-      std::string hint = scenario::did_you_mean(flag, spec->flags);
-      return fail(where + "unknown option \"" + flag + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+    if (!global && std::find(spec.flags.begin(), spec.flags.end(), flag) == spec.flags.end()) {
+      std::string hint = scenario::did_you_mean(flag, spec.flags);
+      *error = where + "unknown option \"" + flag + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?");
+      return std::nullopt;
     }
     if (!inline_value) {
-      if (i + 1 >= args.size()) return fail(where + "argument " + flag + ": expected one argument");
+      if (i + 1 >= args.size()) {
+        *error = where + "argument " + flag + ": expected one argument";
+        return std::nullopt;
+      }
       value = args[++i];
     }
     if (!global) flags[flag] = value;
   }
-  std::vector<std::string> missing;
-  for (const auto& r : spec->required)
-    if (!flags.count(r)) missing.push_back(r);
+  std::string missing;
+  for (const auto& r : spec.required)
+    if (!flags.count(r)) missing += (missing.empty() ? "" : ", ") + r;
   if (!missing.empty()) {
-    std::string list;
-    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    return fail(where + "the following arguments are required: " + list);
+    *error = where + "the following arguments are required: " + missing;
+    return std::nullopt;
   }
-  json body;
-  if (spec->command == "update-nodegroup-config") {
-    body = {{"action", "eks.update-nodegroup-config"},
-            {"clusterName", flags["--cluster-name"]},
-            {"nodegroup", flags["--nodegroup-name"]},
-            {"scalingConfig", json::object()}};
-    if (flags.count("--scaling-config")) {
-      auto sc = scaling_config(flags["--scaling-config"], error);
-      if (!sc) return fail(where + *error);
-      body["scalingConfig"] = *sc;
-    }
-  } else if (spec->command == "request-service-quota-increase") {
-    if (flags["--service-code"] != "ec2")
-      return fail(where + "eksim models the EC2 vCPU quotas only (--service-code ec2), got \"" + flags["--service-code"] + "\"");
-    // A finite number: "inf", "nan" and "1e400" are no quota.
-    const auto desired_value = engine::parse_real(flags["--desired-value"]);
-    if (!desired_value.ok()) return fail(where + "--desired-value: expected a number, got \"" + flags["--desired-value"] + "\"");
-    const double desired = desired_value.value;
-    body = {{"action", "servicequotas.request-service-quota-increase"},
-            {"serviceCode", "ec2"},
-            {"quotaCode", flags["--quota-code"]},
-            {"desiredValue", desired}};
-  } else if (spec->service == "ec2") {
-    json rule = security_group_rule(flags, error);
-    if (rule.is_null()) return fail(where + *error);
-    body = {{"action", spec->command == "authorize-security-group-ingress" ? "sg.authorize-ingress" : "sg.revoke-ingress"},
-            {"group", flags["--group-id"]},
-            {"rule", rule}};
-  } else {
-    body = {{"action", "ec2.send-spot-instance-interruptions"}};
-    int targets = 0;
-    for (const auto& [flag, key] : {std::pair{"--nodegroup", "nodegroup"}, {"--node-pool", "nodePool"}, {"--node", "node"}})
-      if (flags.count(flag)) {
-        body[key] = flags[flag];
-        ++targets;
-      }
-    if (targets != 1) return fail(where + "give exactly one of --nodegroup, --node-pool or --node");
-    if (flags.count("--instance")) body["instance"] = flags["--instance"];
-    if (flags.count("--duration-before-interruption")) body["durationBeforeInterruption"] = flags["--duration-before-interruption"];
+  return flags;
+}
+
+// The request bodies, one a command; nullopt with the reason in *error (without `where`).
+std::optional<json> update_nodegroup_config(Flags& flags, std::string* error) {
+  json body = {{"action", "eks.update-nodegroup-config"},
+               {"clusterName", flags["--cluster-name"]},
+               {"nodegroup", flags["--nodegroup-name"]},
+               {"scalingConfig", json::object()}};
+  if (flags.count("--scaling-config")) {
+    auto sc = scaling_config(flags["--scaling-config"], error);
+    if (!sc) return std::nullopt;
+    body["scalingConfig"] = *sc;
   }
   return body;
+}
+
+std::optional<json> request_quota_increase(Flags& flags, std::string* error) {
+  if (flags["--service-code"] != "ec2") {
+    *error = "eksim models the EC2 vCPU quotas only (--service-code ec2), got \"" + flags["--service-code"] + "\"";
+    return std::nullopt;
+  }
+  // A finite number: "inf", "nan" and "1e400" are no quota.
+  const auto desired_value = engine::parse_real(flags["--desired-value"]);
+  if (!desired_value.ok()) {
+    *error = "--desired-value: expected a number, got \"" + flags["--desired-value"] + "\"";
+    return std::nullopt;
+  }
+  return json{{"action", "servicequotas.request-service-quota-increase"},
+              {"serviceCode", "ec2"},
+              {"quotaCode", flags["--quota-code"]},
+              {"desiredValue", desired_value.value}};
+}
+
+std::optional<json> security_group_ingress(const CommandSpec& spec, Flags& flags, std::string* error) {
+  json rule = security_group_rule(flags, error);
+  if (rule.is_null()) return std::nullopt;
+  return json{{"action", spec.command == "authorize-security-group-ingress" ? "sg.authorize-ingress" : "sg.revoke-ingress"},
+              {"group", flags["--group-id"]},
+              {"rule", rule}};
+}
+
+std::optional<json> send_spot_instance_interruptions(Flags& flags, std::string* error) {
+  json body = {{"action", "ec2.send-spot-instance-interruptions"}};
+  int targets = 0;
+  for (const auto& [flag, key] : {std::pair{"--nodegroup", "nodegroup"}, {"--node-pool", "nodePool"}, {"--node", "node"}})
+    if (flags.count(flag)) {
+      body[key] = flags[flag];
+      ++targets;
+    }
+  if (targets != 1) {
+    *error = "give exactly one of --nodegroup, --node-pool or --node";
+    return std::nullopt;
+  }
+  if (flags.count("--instance")) body["instance"] = flags["--instance"];
+  if (flags.count("--duration-before-interruption")) body["durationBeforeInterruption"] = flags["--duration-before-interruption"];
+  return body;
+}
+
+}  // namespace
+
+json parse_aws_command(const std::vector<std::string>& args, std::string* error) {
+  const CommandSpec* spec = command_of(args, error);
+  if (!spec) return json::object();
+  const std::string where = "ctl aws " + spec->service + " " + spec->command + ": ";
+  auto flags = read_flags(*spec, args, where, error);
+  if (!flags) return json::object();
+  std::optional<json> body;
+  if (spec->command == "update-nodegroup-config") body = update_nodegroup_config(*flags, error);
+  else if (spec->command == "request-service-quota-increase") body = request_quota_increase(*flags, error);
+  else if (spec->service == "ec2") body = security_group_ingress(*spec, *flags, error);
+  else body = send_spot_instance_interruptions(*flags, error);
+  if (!body) {
+    *error = where + *error;
+    return json::object();
+  }
+  return *body;
 }
 
 CtlOutput format_aws_answer(int http_status, const std::string& body) {

@@ -22,24 +22,21 @@
 
 namespace eksim::cli {
 
-int run_command(const RunArgs& args) {
-  scenario::RunOptions options;
-  options.seed = args.seed;
-  options.keep_all_occurrences = false;
-  options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
-  options.drop_finished_job_templates = true;
-  options.check_invariants = args.check_invariants;
+namespace {
+
+// --until and --metrics-interval into the options; false once the error is printed.
+bool read_durations(const RunArgs& args, scenario::RunOptions& options) {
   if (!args.until.empty()) {
     auto d = engine::parse_duration(args.until);
     if (!d || d->us <= 0) {
       std::fprintf(stderr, "error: --until: expected a positive duration such as 90s, 15m or 2h, got \"%s\"\n",
                    args.until.c_str());
-      return 2;
+      return false;
     }
     if (*d > scenario::kMaxSimulatedTime) {
       std::fprintf(stderr, "error: --until: at most %s (one year of simulated time), got \"%s\"\n",
                    engine::format_duration(scenario::kMaxSimulatedTime).c_str(), args.until.c_str());
-      return 2;
+      return false;
     }
     options.until = *d;
   }
@@ -48,51 +45,65 @@ int run_command(const RunArgs& args) {
     if (!d || d->us <= 0) {
       std::fprintf(stderr, "error: --metrics-interval: expected a positive duration such as 30s or 5m, got \"%s\"\n",
                    args.metrics_interval.c_str());
-      return 2;
+      return false;
     }
     if (*d < scenario::kMinMetricsInterval) {
       std::fprintf(stderr, "error: --metrics-interval: at least %s of simulated time between samples, got \"%s\"\n",
                    engine::format_duration(scenario::kMinMetricsInterval).c_str(), args.metrics_interval.c_str());
-      return 2;
+      return false;
     }
     options.sample_interval = *d;
   }
-  report::MetricsRecorder metrics;
-  if (!args.metrics_file.empty()) options.sample = [&metrics](const Cluster& c) { metrics.sample(c); };
-  // Progress on stderr for long runs: a line redrawn in place on a terminal, a plain line every
-  // 10 s otherwise; nothing for runs shorter than 2 s of wall-clock time, nothing with --quiet.
-  using Clock = std::chrono::steady_clock;
-  const auto started = Clock::now();
-  auto last_print = started;
-  bool tty = isatty(fileno(stderr)) != 0;
-  bool printed = false;
-  if (!args.quiet)
-    options.progress = [&](engine::SimTime reached, engine::SimTime end, std::uint64_t events) {
-      auto now = Clock::now();
-      double wall = std::chrono::duration<double>(now - started).count();
-      double since = std::chrono::duration<double>(now - last_print).count();
-      if (wall < 2 || since < (tty ? 0.5 : 10.0)) return;
-      last_print = now;
-      printed = true;
-      double done = reached.to_seconds() / std::max(end.to_seconds(), 1e-9);
-      double eta = done > 0 ? wall * (1 - done) / done : 0;
-      std::fprintf(stderr, "%sprogress: simulated %s of %s (%.0f%%), %.0f events/s, elapsed %.0fs, ETA %.0fs%s",
-                   tty ? "\r" : "", engine::format_clock(reached).c_str(), engine::format_clock(end).c_str(),
-                   100 * done, static_cast<double>(events) / wall, wall, eta, tty ? "\x1b[K" : "\n");
-      std::fflush(stderr);
-    };
-  scenario::Scenario s = scenario::load_scenario(args.scenario);
-  scenario::RunResult run;
-  try {
-    run = scenario::run_scenario(s, options);
-  } catch (const invariants::Violation& v) {
-    if (printed && tty) std::fputs("\n", stderr);
-    std::fprintf(stderr, "%s\n", v.what());
-    std::fflush(nullptr);
-    std::_Exit(invariants::kInvariantExitCode);
+  return true;
+}
+
+// Progress on stderr for long runs: a line redrawn in place on a terminal, a plain line every
+// 10 s otherwise; nothing for runs shorter than 2 s of wall-clock time.
+class ProgressLine {
+ public:
+  ProgressLine() : started_(Clock::now()), last_print_(started_), tty_(isatty(fileno(stderr)) != 0) {}
+  void operator()(engine::SimTime reached, engine::SimTime end, std::uint64_t events) {
+    auto now = Clock::now();
+    double wall = std::chrono::duration<double>(now - started_).count();
+    double since = std::chrono::duration<double>(now - last_print_).count();
+    if (wall < 2 || since < (tty_ ? 0.5 : 10.0)) return;
+    last_print_ = now;
+    printed_ = true;
+    double done = reached.to_seconds() / std::max(end.to_seconds(), 1e-9);
+    double eta = done > 0 ? wall * (1 - done) / done : 0;
+    std::fprintf(stderr, "%sprogress: simulated %s of %s (%.0f%%), %.0f events/s, elapsed %.0fs, ETA %.0fs%s",
+                 tty_ ? "\r" : "", engine::format_clock(reached).c_str(), engine::format_clock(end).c_str(),
+                 100 * done, static_cast<double>(events) / wall, wall, eta, tty_ ? "\x1b[K" : "\n");
+    std::fflush(stderr);
   }
-  if (printed && tty) std::fputs("\n", stderr);
-  auto results = report::check_expectations(run);
+  // Ends a line left open on a terminal.
+  void end() const {
+    if (printed_ && tty_) std::fputs("\n", stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point started_, last_print_;
+  bool tty_;
+  bool printed_ = false;
+};
+
+// What makes this run again: `eksim serve --replay` re-simulates it to any moment.
+void write_record(const RunArgs& args, const scenario::Scenario& s, const scenario::RunResult& run,
+                  const scenario::RunOptions& options) {
+  scenario::RunRecord record;
+  std::error_code ec;
+  auto absolute = std::filesystem::absolute(args.scenario, ec);
+  record.scenario_file = ec ? args.scenario : absolute.lexically_normal().string();
+  record.scenario_text = scenario::read_input_file(args.scenario, scenario::Location{args.scenario});
+  record.seed = run.seed;
+  record.until = options.until.value_or(s.duration);
+  write_output_file(args.record_file, scenario::record_text(record));
+}
+
+void write_outputs(const RunArgs& args, const scenario::Scenario& s, const scenario::RunResult& run,
+                   const scenario::RunOptions& options, const std::vector<report::ExpectationResult>& results,
+                   const report::MetricsRecorder& metrics) {
   if (!args.quiet) {
     report::write_timeline(run, [](std::string_view row) { std::fwrite(row.data(), 1, row.size(), stdout); });
     report::write_hints(run, [](std::string_view row) { std::fwrite(row.data(), 1, row.size(), stdout); });
@@ -102,17 +113,39 @@ int run_command(const RunArgs& args) {
     write_output_file(args.json_file, [&](const auto& out) { report::write_json_report(run, results, out); });
   if (!args.metrics_file.empty()) write_output_file(args.metrics_file, metrics.csv());
   if (!args.trace_file.empty()) write_output_file(args.trace_file, report::chrome_trace(run));
-  if (!args.record_file.empty()) {
-    // What makes this run again: `eksim serve --replay` re-simulates it to any moment.
-    scenario::RunRecord record;
-    std::error_code ec;
-    auto absolute = std::filesystem::absolute(args.scenario, ec);
-    record.scenario_file = ec ? args.scenario : absolute.lexically_normal().string();
-    record.scenario_text = scenario::read_input_file(args.scenario, scenario::Location{args.scenario});
-    record.seed = run.seed;
-    record.until = options.until.value_or(s.duration);
-    write_output_file(args.record_file, scenario::record_text(record));
+  if (!args.record_file.empty()) write_record(args, s, run, options);
+}
+
+}  // namespace
+
+int run_command(const RunArgs& args) {
+  scenario::RunOptions options;
+  options.seed = args.seed;
+  options.keep_all_occurrences = false;
+  options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
+  options.drop_finished_job_templates = true;
+  options.check_invariants = args.check_invariants;
+  if (!read_durations(args, options)) return 2;
+  report::MetricsRecorder metrics;
+  if (!args.metrics_file.empty()) options.sample = [&metrics](const Cluster& c) { metrics.sample(c); };
+  ProgressLine progress;
+  if (!args.quiet)
+    options.progress = [&progress](engine::SimTime reached, engine::SimTime end, std::uint64_t events) {
+      progress(reached, end, events);
+    };
+  scenario::Scenario s = scenario::load_scenario(args.scenario);
+  scenario::RunResult run;
+  try {
+    run = scenario::run_scenario(s, options);
+  } catch (const invariants::Violation& v) {
+    progress.end();
+    std::fprintf(stderr, "%s\n", v.what());
+    std::fflush(nullptr);
+    std::_Exit(invariants::kInvariantExitCode);
   }
+  progress.end();
+  auto results = report::check_expectations(run);
+  write_outputs(args, s, run, options, results, metrics);
   int rc = 0;
   for (const auto& r : results)
     if (!r.passed) rc = 1;

@@ -13,12 +13,14 @@
 #include <filesystem>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
 
 #include "sim/cli/output_file.hpp"
 #include "sim/report/expectations.hpp"
+#include "sim/report/text_table.hpp"
 #include "sim/scenario/input_file.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/runner.hpp"
@@ -324,17 +326,22 @@ ResultFile parse_result_lines(const std::string& text, const std::string& file) 
   return rf;
 }
 
-std::string sweep_summary_table(const std::map<std::size_t, std::string>& lines) {
-  struct Point {
-    std::vector<std::pair<std::string, std::string>> params;
-    std::vector<double> pending_p95, cost, idle, unscheduled;
-    std::size_t failed = 0;
-  };
-  std::map<std::size_t, Point> points;
-  std::vector<std::string> paths;
+namespace {
+
+// One point's runs, as the summary reads them from their lines.
+struct PointRuns {
+  std::vector<std::pair<std::string, std::string>> params;
+  std::vector<double> pending_p95, cost, idle, unscheduled;
+  std::size_t failed = 0;
+};
+
+// The runs of each point; paths gets the parameters' paths in the order they first appear.
+std::map<std::size_t, PointRuns> runs_by_point(const std::map<std::size_t, std::string>& lines,
+                                               std::vector<std::string>& paths) {
+  std::map<std::size_t, PointRuns> points;
   for (const auto& [run, line] : lines) {
     Json j = Json::parse(line);
-    Point& p = points[j.value("point", std::size_t{0})];
+    PointRuns& p = points[j.value("point", std::size_t{0})];
     if (p.params.empty())
       for (auto& [k, v] : j["params"].items()) {
         p.params.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
@@ -346,83 +353,82 @@ std::string sweep_summary_table(const std::map<std::size_t, std::string>& lines)
     p.unscheduled.push_back(j["podsUnscheduled"].get<double>());
     p.failed += j["expectationsFailed"].get<std::size_t>();
   }
-  auto mean = [](const std::vector<double>& v) {
-    double s = 0;
-    for (double x : v) s += x;
-    return v.empty() ? 0 : s / static_cast<double>(v.size());
-  };
-  auto three = [&](const std::vector<double>& v, int decimals) {
-    return fmt::format("{:.{}f} / {:.{}f} / {:.{}f}", mean(v), decimals, report::percentile(v, 0.5), decimals,
-                       report::percentile(v, 0.95), decimals);
-  };
+  return points;
+}
+
+double mean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+// "mean / p50 / p95" across seeds.
+std::string mean_p50_p95(const std::vector<double>& v, int decimals) {
+  return fmt::format("{:.{}f} / {:.{}f} / {:.{}f}", mean(v), decimals, report::percentile(v, 0.5), decimals,
+                     report::percentile(v, 0.95), decimals);
+}
+
+std::vector<std::string> summary_row(std::size_t index, const PointRuns& p, const std::vector<std::string>& paths) {
+  std::vector<std::string> row{std::to_string(index)};
+  for (const auto& path : paths) {
+    std::string v = "-";
+    for (const auto& [k, val] : p.params)
+      if (k == path) v = val;
+    row.push_back(v);
+  }
+  row.push_back(std::to_string(p.cost.size()));
+  row.push_back(mean_p50_p95(p.pending_p95, 1));
+  row.push_back(mean_p50_p95(p.cost, 2));
+  row.push_back(fmt::format("{:.2f}", mean(p.idle)));
+  row.push_back(fmt::format("{:.2f}", mean(p.unscheduled)));
+  row.push_back(std::to_string(p.failed));
+  return row;
+}
+
+}  // namespace
+
+std::string sweep_summary_table(const std::map<std::size_t, std::string>& lines) {
+  std::vector<std::string> paths;
+  const auto points = runs_by_point(lines, paths);
   std::vector<std::string> header{"point"};
   for (const auto& n : short_names(paths)) header.push_back(n);
   for (const char* h : {"runs", "pending p95 s (mean/p50/p95)", "cost USD (mean/p50/p95)", "GPU-h idle (mean)",
                         "unscheduled pods (mean)", "failed expectations"})
     header.push_back(h);
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& [index, p] : points) {
-    std::vector<std::string> row{std::to_string(index)};
-    for (const auto& path : paths) {
-      std::string v = "-";
-      for (const auto& [k, val] : p.params)
-        if (k == path) v = val;
-      row.push_back(v);
-    }
-    row.push_back(std::to_string(p.cost.size()));
-    row.push_back(three(p.pending_p95, 1));
-    row.push_back(three(p.cost, 2));
-    row.push_back(fmt::format("{:.2f}", mean(p.idle)));
-    row.push_back(fmt::format("{:.2f}", mean(p.unscheduled)));
-    row.push_back(std::to_string(p.failed));
-    rows.push_back(std::move(row));
-  }
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& r : rows) width[c] = std::max(width[c], r[c].size());
-  }
-  std::string out;
-  auto emit = [&](const std::vector<std::string>& r) {
-    std::string line;
-    for (std::size_t c = 0; c < r.size(); ++c) line += fmt::format("{:<{}}", r[c], width[c] + (c + 1 < r.size() ? 2 : 0));
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  };
-  emit(header);
-  for (const auto& r : rows) emit(r);
-  return out;
+  std::vector<std::vector<std::string>> rows{header};
+  for (const auto& [index, p] : points) rows.push_back(summary_row(index, p, paths));
+  return report::aligned_rows(rows);
 }
 
-int sweep_command(const SweepArgs& args) {
-  if (args.args.empty()) {
-    std::fprintf(stderr, "error: sweep needs a PLAN file (or: sweep merge SHARD... --out FILE)\n");
-    return 2;
-  }
-  if (args.args[0] == "merge") return merge(args);
+namespace {
+
+// A usage error of `sweep PLAN`, printed; false when there is none.
+bool plan_usage_error(const SweepArgs& args) {
   if (args.args.size() > 1) {
     std::fprintf(stderr, "error: sweep takes one PLAN file, got %zu arguments\n", args.args.size());
-    return 2;
+    return true;
   }
   if (args.out.empty()) {
     std::fprintf(stderr, "error: sweep needs --out FILE\n");
-    return 2;
+    return true;
   }
-  std::size_t shard = 0, shards = 1;
-  if (!args.shard.empty()) {
-    auto s = scenario::parse_shard(args.shard);
-    if (!s) {
-      std::fprintf(stderr, "error: --shard: expected i/N with 0 <= i < N, e.g. 0/4, got \"%s\"\n", args.shard.c_str());
-      return 2;
-    }
-    std::tie(shard, shards) = *s;
-  }
-  scenario::SweepPlan plan = scenario::load_sweep_plan(args.args[0]);
-  std::vector<std::size_t> runs = scenario::shard_runs(plan.run_count(), shard, shards);
+  return false;
+}
 
-  // Load every point this shard runs once, up front: a bad value fails before any run starts,
-  // and the runs of a point share its (read-only) Scenario.
-  std::vector<std::unique_ptr<scenario::Scenario>> scenarios(plan.points.size());
+// --shard i/N as (i, N), (0, 1) without it; nullopt once the error is printed.
+std::optional<std::pair<std::size_t, std::size_t>> shard_of(const SweepArgs& args) {
+  if (args.shard.empty()) return std::make_pair(std::size_t{0}, std::size_t{1});
+  auto s = scenario::parse_shard(args.shard);
+  if (!s) std::fprintf(stderr, "error: --shard: expected i/N with 0 <= i < N, e.g. 0/4, got \"%s\"\n", args.shard.c_str());
+  return s;
+}
+
+using PointScenarios = std::vector<std::unique_ptr<scenario::Scenario>>;
+
+// Loads every point this shard runs once, up front: a bad value fails before any run starts,
+// and the runs of a point share its (read-only) Scenario. False once the error is printed.
+bool load_points(const scenario::SweepPlan& plan, const std::vector<std::size_t>& runs, PointScenarios& scenarios) {
+  scenarios.resize(plan.points.size());
   for (std::size_t r : runs) {
     std::size_t point = scenario::sweep_run(plan, r).point;
     if (scenarios[point]) continue;
@@ -434,67 +440,69 @@ int sweep_command(const SweepArgs& args) {
       for (const auto& a : plan.points[point].assignments)
         settings += fmt::format("{}{} = {}", settings.empty() ? "" : ", ", a.path, a.value_yaml);
       std::fprintf(stderr, "%s (sweep point %zu: %s)\n", e.what(), point, settings.c_str());
-      return 2;
+      return false;
     }
   }
+  return true;
+}
 
+// --resume: the runs of this plan and shard already in --out; a run another plan or shard wrote
+// is an error.
+std::map<std::size_t, std::string> resumed_runs(const SweepArgs& args, const scenario::SweepPlan& plan,
+                                                const std::vector<std::size_t>& runs) {
   std::map<std::size_t, std::string> lines;
   std::set<std::size_t> mine(runs.begin(), runs.end());
-  // A FIFO or a device (--out /dev/null) is written once, sorted, at the end: it cannot be read
-  // back for --resume nor rewritten after the runs appended to it.
-  const bool stream = is_output_stream(args.out);
-  std::error_code ec;
-  if (args.resume && !stream && std::filesystem::is_regular_file(args.out, ec)) {
-    ResultFile rf = parse_result_lines(read_text(args.out), args.out);
-    int line_no = 0;
-    for (const auto& [run, line] : rf.lines) {
-      ++line_no;
-      Json j = Json::parse(line);
-      bool ok = mine.count(run) && j.value("plan", "") == plan.name &&
-                j.value("of", std::size_t{0}) == plan.run_count() &&
-                j.value("seed", std::uint64_t{0}) == scenario::sweep_run(plan, run).seed &&
-                j["params"].dump() == sweep_point_params(plan, scenario::sweep_run(plan, run).point);
-      if (!ok)
-        throw scenario::InputError(scenario::Location{},
-                                   fmt::format("run {} in \"{}\" was not written by this plan and shard; use another --out "
-                                               "or start over without --resume", run, args.out));
-      lines.emplace(run, line);
-    }
-    if (rf.torn) std::fprintf(stderr, "sweep: dropped a torn last line from %s\n", args.out.c_str());
-    std::fprintf(stderr, "sweep: resuming, %zu of %zu runs already in %s\n", lines.size(), runs.size(), args.out.c_str());
+  ResultFile rf = parse_result_lines(read_text(args.out), args.out);
+  for (const auto& [run, line] : rf.lines) {
+    Json j = Json::parse(line);
+    bool ok = mine.count(run) && j.value("plan", "") == plan.name && j.value("of", std::size_t{0}) == plan.run_count() &&
+              j.value("seed", std::uint64_t{0}) == scenario::sweep_run(plan, run).seed &&
+              j["params"].dump() == sweep_point_params(plan, scenario::sweep_run(plan, run).point);
+    if (!ok)
+      throw scenario::InputError(scenario::Location{},
+                                 fmt::format("run {} in \"{}\" was not written by this plan and shard; use another --out "
+                                             "or start over without --resume", run, args.out));
+    lines.emplace(run, line);
   }
-  // Rewrite what is kept (drops a torn tail), then append as runs finish.
-  std::FILE* out = nullptr;
-  if (!stream) {
-    write_sorted(args.out, lines);
-    out = std::fopen(args.out.c_str(), "ab");
-    if (!out) throw scenario::InputError(scenario::Location{}, "cannot write \"" + args.out + "\"");
-  }
+  if (rf.torn) std::fprintf(stderr, "sweep: dropped a torn last line from %s\n", args.out.c_str());
+  std::fprintf(stderr, "sweep: resuming, %zu of %zu runs already in %s\n", lines.size(), runs.size(), args.out.c_str());
+  return lines;
+}
 
-  std::vector<std::size_t> todo;
-  for (std::size_t r : runs)
-    if (!lines.count(r)) todo.push_back(r);
-  int jobs = args.jobs > 0 ? args.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  jobs = std::max(1, std::min<int>(jobs, static_cast<int>(todo.size())));
+// Rewrites what is kept (drops a torn tail) and opens the file to append runs as they finish.
+std::FILE* reopen_for_append(const std::string& path, const std::map<std::size_t, std::string>& lines) {
+  write_sorted(path, lines);
+  std::FILE* out = std::fopen(path.c_str(), "ab");
+  if (!out) throw scenario::InputError(scenario::Location{}, "cannot write \"" + path + "\"");
+  return out;
+}
 
+std::string run_line(const scenario::SweepPlan& plan, const scenario::Scenario& s, const scenario::SweepRun& run) {
+  scenario::RunOptions options;
+  options.seed = run.seed;
+  options.until = plan.until;
+  options.keep_all_occurrences = false;
+  options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
+  options.drop_finished_job_templates = true;
+  scenario::RunResult result = scenario::run_scenario(s, options);
+  auto results = report::check_expectations(result);
+  return sweep_run_line(plan, run, report::run_headline(result, results), result.end.to_seconds());
+}
+
+// Runs `todo` on `jobs` threads; each finished line is appended to out (when there is one) and
+// kept in lines. The errors, one line each.
+std::vector<std::string> run_all(const scenario::SweepPlan& plan, const PointScenarios& scenarios,
+                                 const std::vector<std::size_t>& todo, int jobs, std::FILE* out,
+                                 std::map<std::size_t, std::string>& lines, Progress& progress) {
   std::mutex mu;
   std::vector<std::string> errors;
-  Progress progress(runs.size(), lines.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i = next++; i < todo.size(); i = next++) {
       scenario::SweepRun run = scenario::sweep_run(plan, todo[i]);
       std::string line;
       try {
-        scenario::RunOptions options;
-        options.seed = run.seed;
-        options.until = plan.until;
-        options.keep_all_occurrences = false;
-        options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
-        options.drop_finished_job_templates = true;
-        scenario::RunResult result = scenario::run_scenario(*scenarios[run.point], options);
-        auto results = report::check_expectations(result);
-        line = sweep_run_line(plan, run, report::run_headline(result, results), result.end.to_seconds());
+        line = run_line(plan, *scenarios[run.point], run);
       } catch (const std::exception& e) {
         std::lock_guard lock(mu);
         errors.push_back(fmt::format("error: run {} (point {}, seed {}): {}", run.index, run.point, run.seed, e.what()));
@@ -513,6 +521,40 @@ int sweep_command(const SweepArgs& args) {
   for (int t = 1; t < jobs; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  return errors;
+}
+
+}  // namespace
+
+int sweep_command(const SweepArgs& args) {
+  if (args.args.empty()) {
+    std::fprintf(stderr, "error: sweep needs a PLAN file (or: sweep merge SHARD... --out FILE)\n");
+    return 2;
+  }
+  if (args.args[0] == "merge") return merge(args);
+  if (plan_usage_error(args)) return 2;
+  auto shard = shard_of(args);
+  if (!shard) return 2;
+  scenario::SweepPlan plan = scenario::load_sweep_plan(args.args[0]);
+  std::vector<std::size_t> runs = scenario::shard_runs(plan.run_count(), shard->first, shard->second);
+  PointScenarios scenarios;
+  if (!load_points(plan, runs, scenarios)) return 2;
+
+  // A FIFO or a device (--out /dev/null) is written once, sorted, at the end: it cannot be read
+  // back for --resume nor rewritten after the runs appended to it.
+  const bool stream = is_output_stream(args.out);
+  std::error_code ec;
+  std::map<std::size_t, std::string> lines;
+  if (args.resume && !stream && std::filesystem::is_regular_file(args.out, ec)) lines = resumed_runs(args, plan, runs);
+  std::FILE* out = stream ? nullptr : reopen_for_append(args.out, lines);
+
+  std::vector<std::size_t> todo;
+  for (std::size_t r : runs)
+    if (!lines.count(r)) todo.push_back(r);
+  int jobs = args.jobs > 0 ? args.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  jobs = std::max(1, std::min<int>(jobs, static_cast<int>(todo.size())));
+  Progress progress(runs.size(), lines.size());
+  std::vector<std::string> errors = run_all(plan, scenarios, todo, jobs, out, lines, progress);
   if (out) std::fclose(out);
   progress.finish();
   for (const auto& e : errors) std::fprintf(stderr, "%s\n", e.c_str());

@@ -256,6 +256,13 @@ struct EventLog::Correlator {
   SimTime finished_at;  // the last finishSeries tick applied
   HashedLru<Similar> similar;
   HashedLru<Series> series;
+
+  // EventLog::record's steps, in the recorder's order; the log holds the series' Events.
+  struct Occurrence;
+  void finish_idle_series(EventLog& log, SimTime time);
+  void aggregate(EventLog& log, Occurrence& o);
+  void observe(EventLog& log, Occurrence& o);
+  void write_event(EventLog& log, const Occurrence& o);
 };
 
 EventLog::EventLog() : EventLog(CorrelatorOptions{}) {}
@@ -293,6 +300,26 @@ bool EventLog::accepts(std::string_view source, SimTime time) {
 
 void EventLog::record(const Event& e) { record(e.time, e.type, e.reason, e.object, e.message, e.source); }
 
+// One occurrence on its way through its source's recorder: what was recorded, and what the
+// aggregator and the series lookup made of it.
+struct EventLog::Correlator::Occurrence {
+  SimTime time;
+  EventType type;
+  std::string_view reason;
+  const ObjectRef& object;
+  std::string_view message;
+  std::string_view source;
+  std::uint64_t key;          // the aggregate key: type, object, reason
+  bool combined = false;      // the aggregator folded it into the combined Event
+  Similar* similar = nullptr;  // its aggregate record (tools/record only)
+  Series* series = nullptr;
+  bool new_series = false;
+
+  Event event(int count) const {
+    return Event{time, type, std::string(reason), object, std::string(message), std::string(source), count, time};
+  }
+};
+
 void EventLog::record(SimTime time, EventType type, std::string_view reason, const ObjectRef& object,
                       std::string_view message, std::string_view source) {
   Correlator& c = correlator_for(source);
@@ -301,88 +328,98 @@ void EventLog::record(SimTime time, EventType type, std::string_view reason, con
     return;
   }
   ++occurrences_;
-  auto make_event = [&](int count) {
-    return Event{time, type, std::string(reason), object, std::string(message), std::string(source), count, time};
-  };
-  std::uint64_t key = mix(mix(mix(mix(static_cast<std::uint64_t>(type), object.kind), object.ns), object.name), reason);
-  auto release_similar = [this](const Correlator::Similar& s) { release(s.example); };
-  auto release_series = [this](const Correlator::Series& s) { release(s.index); };
-  auto set_example = [this](Correlator::Similar& s, std::size_t index) {
-    if (s.example == index) return;
-    retain(index);
-    release(s.example);
-    s.example = index;
-  };
-  if (c.events_api) {
-    // finishSeries: the ticks since the last event can only have dropped what was already idle
-    // then, so the latest tick stands for all of them.
-    const Duration finish = options_.finish_series_after;
-    const SimTime tick{finish.us > 0 ? time.us / finish.us * finish.us : 0};
-    if (tick > c.finished_at) {
-      c.finished_at = tick;
-      c.series.drop_least_recent_while([&](const Correlator::Series& s) { return s.last < tick - finish; },
-                                       release_series);
-    }
-  }
-  bool combined = false;
-  Correlator::Similar* similar = nullptr;
-  if (!c.events_api) {
-    similar = c.similar.get(
-        key, [&](const Correlator::Similar& s) { return same_aggregate(at(s.example), type, reason, object); });
-    if (!similar) similar = &c.similar.put_new(key, Correlator::Similar{{}, time, kNoEvent}, release_similar);
-    else if (time - similar->last > options_.max_interval) similar->messages.clear();
-    auto& messages = similar->messages;
-    auto pos = std::lower_bound(messages.begin(), messages.end(), message);
-    similar->last = time;
-    if (pos == messages.end() || *pos != message) {
-      if (static_cast<int>(messages.size()) + 1 < options_.max_similar_events) {
-        messages.emplace(pos, message);
-      } else {
-        // At the limit: the new message joins and the first one leaves, keeping the set below it
-        // (upstream pops an arbitrary one; the first is deterministic). The leaving string's
-        // buffer takes the new text, so a recorder combining a million messages allocates none.
-        if (pos != messages.begin()) {
-          std::rotate(messages.begin(), messages.begin() + 1, pos);
-          std::prev(pos)->assign(message);
-        }
-        combined = true;
-      }
-    }
-  }
-  const bool keyed_by_message = !combined && !c.events_api;
-  const std::uint64_t series_key =
-      combined ? mix(key, kCombinedPrefix) : keyed_by_message ? mix(key, message) : key;
+  Correlator::Occurrence o{time, type, reason, object, message, source,
+                           mix(mix(mix(mix(static_cast<std::uint64_t>(type), object.kind), object.ns), object.name), reason)};
+  if (c.events_api) c.finish_idle_series(*this, time);
+  else c.aggregate(*this, o);
   const bool kept = !keep_ || keep_(reason);
-  auto same_series = [&](const Correlator::Series& s) {
-    const Event& ev = at(s.index);
-    return s.combined == combined && same_aggregate(ev, type, reason, object) &&
-           (!keyed_by_message || ev.message == message);
-  };
-  // eventObserve: the recorder's count goes up whether or not the occurrence is written.
-  Correlator::Series* s = c.series.get(series_key, same_series);
-  const bool new_series = !s;
-  if (new_series) {
-    const std::size_t index = series_count();
-    s = &c.series.put_new(series_key, Correlator::Series{index, combined, time, 0}, release_series);
-    Event e = make_event(0);  // not in the API server until an occurrence is written
-    if (combined) e.message.insert(0, kCombinedPrefix);
-    series_.push_back(std::move(e));
-  }
-  ++s->count;
-  s->last = time;
-  if (similar) set_example(*similar, s->index);
-  const bool written = !c.spam || c.spam->accepts(time, reason, object, combined, message);
-  if (c.sink) c.sink->enqueue(time, written);
-  if (written) {
-    Event& ev = at(s->index);
-    ev.count = s->count;
-    ev.last_time = time;
-    // A combined Event shows the latest message. (The events API patches only the series, count
-    // and lastObservedTime: its note stays the first.)
-    if (combined && !new_series) ev.message.assign(kCombinedPrefix).append(message);
-  }
-  if (kept) events_.push_back(make_event(s->count));
+  c.observe(*this, o);
+  c.write_event(*this, o);
+  if (kept) events_.push_back(o.event(o.series->count));
   if (spill_batch_ && series_.size() >= 2 * spill_batch_) spill_oldest(spill_batch_);
+}
+
+// finishSeries: the ticks since the last event can only have dropped what was already idle
+// then, so the latest tick stands for all of them.
+void EventLog::Correlator::finish_idle_series(EventLog& log, SimTime time) {
+  const Duration finish = log.options_.finish_series_after;
+  const SimTime tick{finish.us > 0 ? time.us / finish.us * finish.us : 0};
+  if (tick <= finished_at) return;
+  finished_at = tick;
+  series.drop_least_recent_while([&](const Series& s) { return s.last < tick - finish; },
+                                 [&log](const Series& s) { log.release(s.index); });
+}
+
+// tools/record's EventAggregator: the distinct messages of the aggregate key within the
+// interval; at the limit the occurrence joins the key's combined Event.
+void EventLog::Correlator::aggregate(EventLog& log, Occurrence& o) {
+  Similar* found = similar.get(
+      o.key, [&](const Similar& s) { return same_aggregate(log.at(s.example), o.type, o.reason, o.object); });
+  if (!found)
+    found = &similar.put_new(o.key, Similar{{}, o.time, kNoEvent}, [&log](const Similar& s) { log.release(s.example); });
+  else if (o.time - found->last > log.options_.max_interval) found->messages.clear();
+  o.similar = found;
+  auto& messages = found->messages;
+  auto pos = std::lower_bound(messages.begin(), messages.end(), o.message);
+  found->last = o.time;
+  if (pos != messages.end() && *pos == o.message) return;
+  if (static_cast<int>(messages.size()) + 1 < log.options_.max_similar_events) {
+    messages.emplace(pos, o.message);
+    return;
+  }
+  // At the limit: the new message joins and the first one leaves, keeping the set below it
+  // (upstream pops an arbitrary one; the first is deterministic). The leaving string's
+  // buffer takes the new text, so a recorder combining a million messages allocates none.
+  if (pos != messages.begin()) {
+    std::rotate(messages.begin(), messages.begin() + 1, pos);
+    std::prev(pos)->assign(o.message);
+  }
+  o.combined = true;
+}
+
+// eventObserve: the occurrence's series, opened if new; the recorder's count goes up whether or
+// not the occurrence is written.
+void EventLog::Correlator::observe(EventLog& log, Occurrence& o) {
+  const bool keyed_by_message = !o.combined && !events_api;
+  const std::uint64_t series_key =
+      o.combined ? mix(o.key, kCombinedPrefix) : keyed_by_message ? mix(o.key, o.message) : o.key;
+  auto same_series = [&](const Series& s) {
+    const Event& ev = log.at(s.index);
+    return s.combined == o.combined && same_aggregate(ev, o.type, o.reason, o.object) &&
+           (!keyed_by_message || ev.message == o.message);
+  };
+  o.series = series.get(series_key, same_series);
+  o.new_series = !o.series;
+  if (o.new_series) {
+    const std::size_t index = log.series_count();
+    o.series = &series.put_new(series_key, Series{index, o.combined, o.time, 0},
+                               [&log](const Series& s) { log.release(s.index); });
+    Event e = o.event(0);  // not in the API server until an occurrence is written
+    if (o.combined) e.message.insert(0, kCombinedPrefix);
+    log.series_.push_back(std::move(e));
+  }
+  ++o.series->count;
+  o.series->last = o.time;
+  // The aggregate key's example is its latest series.
+  if (o.similar && o.similar->example != o.series->index) {
+    log.retain(o.series->index);
+    log.release(o.similar->example);
+    o.similar->example = o.series->index;
+  }
+}
+
+// The spam filter decides whether the occurrence is written; the broadcaster's queue holds it
+// either way. A written one updates its series' Event.
+void EventLog::Correlator::write_event(EventLog& log, const Occurrence& o) {
+  const bool written = !spam || spam->accepts(o.time, o.reason, o.object, o.combined, o.message);
+  if (sink) sink->enqueue(o.time, written);
+  if (!written) return;
+  Event& ev = log.at(o.series->index);
+  ev.count = o.series->count;
+  ev.last_time = o.time;
+  // A combined Event shows the latest message. (The events API patches only the series, count
+  // and lastObservedTime: its note stays the first.)
+  if (o.combined && !o.new_series) ev.message.assign(kCombinedPrefix).append(o.message);
 }
 
 void EventLog::retain(std::size_t index) {

@@ -11,6 +11,7 @@
 
 #include "models/aws/pricing.hpp"
 #include "models/k8s/allocatable.hpp"
+#include "sim/report/text_table.hpp"
 
 namespace eksim::report {
 
@@ -120,23 +121,9 @@ std::string format_catalog_table(const aws::InstanceCatalog& catalog, const Cata
                     money(od ? std::optional<double>(od->usd_per_hour) : std::nullopt),
                     money(spot ? std::optional<double>(spot->usd_per_hour) : std::nullopt)});
   }
-  const std::string_view region = filter.region;
-  // Numbers right-aligned, text left-aligned, two spaces between columns.
+  // Numbers right-aligned, text left-aligned.
   const std::vector<bool> right = {false, true, true, false, false, false, false, true, false, false, true, true};
-  std::vector<std::size_t> width(rows[0].size(), 0);
-  for (const auto& r : rows)
-    for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
-  std::string out = fmt::format("On-demand and typical spot prices for {}\n", region);
-  for (const auto& r : rows) {
-    std::string line;
-    for (std::size_t c = 0; c < r.size(); ++c) {
-      if (c > 0) line += "  ";
-      line += right[c] ? fmt::format("{:>{}}", r[c], width[c]) : fmt::format("{:<{}}", r[c], width[c]);
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
-  return out;
+  return fmt::format("On-demand and typical spot prices for {}\n", filter.region) + aligned_rows(rows, right);
 }
 
 }  // namespace eksim::report

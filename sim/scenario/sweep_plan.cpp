@@ -130,15 +130,10 @@ void assign_path(YAML::Node node, const std::string& path, const YAML::Node& val
   }
 }
 
-SweepPlan load_sweep_plan(const std::string& path) {
-  FileLoader files;
-  SweepPlan plan;
-  plan.file = std::filesystem::path(path).lexically_normal().string();
-  auto docs = files.load_documents(plan.file, std::nullopt);
-  if (docs.empty()) throw InputError(Location{plan.file, 1, 1}, "empty sweep plan");
-  if (docs.size() > 1) docs[1].fail("a sweep plan file holds one document");
-  const Value& root = docs[0];
-  MapReader r(root, "sweep plan");
+namespace {
+
+// apiVersion, kind and metadata; a plan without a name takes its file's.
+void read_header(MapReader& r, const std::string& path, SweepPlan& plan) {
   Value api = r.require("apiVersion");
   if (api.as_string() != "eksim/v1") api.fail("apiVersion must be \"eksim/v1\", got \"" + api.as_string() + "\"");
   Value kind = r.require("kind");
@@ -152,61 +147,65 @@ SweepPlan load_sweep_plan(const std::string& path) {
   } else {
     plan.name = std::filesystem::path(path).stem().string();
   }
+}
+
+// The base scenario, read once: one document, its YAML errors located in it.
+void read_base_scenario(MapReader& r, FileLoader& files, SweepPlan& plan) {
   Value scenario_v = r.require("scenario");
   plan.scenario_file = FileLoader::resolve(plan.file, scenario_v.as_string());
   auto base = files.load_documents(plan.scenario_file, scenario_v.where());  // located YAML errors
   if (base.size() != 1) scenario_v.fail("the base scenario must hold exactly one document");
   plan.scenario_text = read_input_file(plan.scenario_file, scenario_v.where());
-  if (auto u = r.get("until")) {
-    plan.until = u->as_duration();
-    if (plan.until->us <= 0) u->fail("until must be positive");
-  }
-  if (auto s = r.get("seeds")) {
-    if (s->is_scalar()) {
-      std::int64_t n = s->as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
-      for (std::int64_t i = 1; i <= n; ++i) plan.seeds.push_back(static_cast<std::uint64_t>(i));
-    } else if (s->is_map()) {
-      MapReader m(*s, "seeds");
-      auto from = static_cast<std::uint64_t>(m.require("from").as_non_negative());
-      Value count_v = m.require("count");
-      std::int64_t count = count_v.as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
-      m.finish();
-      for (std::int64_t i = 0; i < count; ++i) plan.seeds.push_back(from + static_cast<std::uint64_t>(i));
-    } else {
-      std::set<std::uint64_t> seen;
-      for (const auto& item : s->items()) {
-        auto seed = static_cast<std::uint64_t>(item.as_non_negative("a seed"));
-        // The same seed twice is the same run twice: its result lines would collide.
-        if (!seen.insert(seed).second) item.fail(fmt::format("seed {} is listed twice", seed));
-        plan.seeds.push_back(seed);
-      }
-      if (plan.seeds.empty()) s->fail("seeds must not be empty");
-    }
-  } else {
-    plan.seeds.push_back(1);
-  }
+}
 
-  std::vector<SweepPoint> explicit_points;
+// seeds: N (1..N), {from, count}, or a list of distinct seeds.
+std::vector<std::uint64_t> read_seeds(const Value& s) {
+  std::vector<std::uint64_t> seeds;
+  if (s.is_scalar()) {
+    std::int64_t n = s.as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
+    for (std::int64_t i = 1; i <= n; ++i) seeds.push_back(static_cast<std::uint64_t>(i));
+  } else if (s.is_map()) {
+    MapReader m(s, "seeds");
+    auto from = static_cast<std::uint64_t>(m.require("from").as_non_negative());
+    Value count_v = m.require("count");
+    std::int64_t count = count_v.as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
+    m.finish();
+    for (std::int64_t i = 0; i < count; ++i) seeds.push_back(from + static_cast<std::uint64_t>(i));
+  } else {
+    std::set<std::uint64_t> seen;
+    for (const auto& item : s.items()) {
+      auto seed = static_cast<std::uint64_t>(item.as_non_negative("a seed"));
+      // The same seed twice is the same run twice: its result lines would collide.
+      if (!seen.insert(seed).second) item.fail(fmt::format("seed {} is listed twice", seed));
+      seeds.push_back(seed);
+    }
+    if (seeds.empty()) s.fail("seeds must not be empty");
+  }
+  return seeds;
+}
+
+// points: each a mapping of PATH: value; without them, one point that changes nothing.
+std::vector<SweepPoint> read_points(MapReader& r) {
+  std::vector<SweepPoint> points;
   if (auto pts = r.get("points")) {
     for (const auto& item : pts->items()) {
       if (!item.is_map()) item.fail("a point is a mapping of PATH: value");
       SweepPoint p;
       for (const auto& [path, key, value] : item.entries("a path"))
         p.assignments.push_back(SweepAssignment{path, dump(value.node()), value.where()});
-      explicit_points.push_back(std::move(p));
+      points.push_back(std::move(p));
     }
-    if (explicit_points.empty()) pts->fail("points must not be empty");
+    if (points.empty()) pts->fail("points must not be empty");
   }
-  if (explicit_points.empty()) explicit_points.emplace_back();
-  std::vector<std::vector<SweepAssignment>> grid;
-  if (auto g = r.get("grid")) {
-    for (const auto& item : g->items()) grid.push_back(read_grid_parameter(item));
-    if (grid.empty()) g->fail("grid must not be empty");
-  }
-  r.finish();
+  if (points.empty()) points.emplace_back();
+  return points;
+}
 
-  // Points x seeds before anything is expanded, so a grid of billions is refused, not allocated.
-  std::uint64_t runs = explicit_points.size() * plan.seeds.size();
+using Grid = std::vector<std::vector<SweepAssignment>>;
+
+// Points x seeds x grid before anything is expanded, so a grid of billions is refused, not allocated.
+void check_run_count(const Value& root, std::size_t points, std::size_t seeds, const Grid& grid) {
+  std::uint64_t runs = points * seeds;
   for (const auto& values : grid) {
     runs *= values.size();
     if (runs > kMaxSweepRuns) break;  // stays far from overflow: each factor is a list in the file
@@ -214,7 +213,10 @@ SweepPlan load_sweep_plan(const std::string& path) {
   if (runs > kMaxSweepRuns)
     root.fail(fmt::format("this sweep plan has more than {} runs (points x seeds); split it into several plans",
                           kMaxSweepRuns));
+}
 
+// Every explicit point with every combination of the grid's values.
+void expand_grid(const std::vector<SweepPoint>& explicit_points, const Grid& grid, SweepPlan& plan) {
   for (const auto& base_point : explicit_points) {
     std::vector<std::size_t> idx(grid.size(), 0);
     while (true) {
@@ -231,6 +233,36 @@ SweepPlan load_sweep_plan(const std::string& path) {
       if (carry) break;  // also ends at once for an empty grid
     }
   }
+}
+
+}  // namespace
+
+SweepPlan load_sweep_plan(const std::string& path) {
+  FileLoader files;
+  SweepPlan plan;
+  plan.file = std::filesystem::path(path).lexically_normal().string();
+  auto docs = files.load_documents(plan.file, std::nullopt);
+  if (docs.empty()) throw InputError(Location{plan.file, 1, 1}, "empty sweep plan");
+  if (docs.size() > 1) docs[1].fail("a sweep plan file holds one document");
+  const Value& root = docs[0];
+  MapReader r(root, "sweep plan");
+  read_header(r, path, plan);
+  read_base_scenario(r, files, plan);
+  if (auto u = r.get("until")) {
+    plan.until = u->as_duration();
+    if (plan.until->us <= 0) u->fail("until must be positive");
+  }
+  if (auto s = r.get("seeds")) plan.seeds = read_seeds(*s);
+  else plan.seeds.push_back(1);
+  std::vector<SweepPoint> explicit_points = read_points(r);
+  Grid grid;
+  if (auto g = r.get("grid")) {
+    for (const auto& item : g->items()) grid.push_back(read_grid_parameter(item));
+    if (grid.empty()) g->fail("grid must not be empty");
+  }
+  r.finish();
+  check_run_count(root, explicit_points.size(), plan.seeds.size(), grid);
+  expand_grid(explicit_points, grid, plan);
   return plan;
 }
 

@@ -166,78 +166,114 @@ HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, 
   return r;
 }
 
+// The label changes from a to b: a new or changed value, or nullopt for a removed label.
+std::map<std::string, std::optional<std::string>> labels_change(const json& a, const json& b) {
+  std::map<std::string, std::optional<std::string>> change;
+  json la = a["metadata"].value("labels", json::object()), lb = b["metadata"].value("labels", json::object());
+  for (const auto& [k, v] : lb.items())
+    if (!la.contains(k) || la[k] != v) change[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  for (const auto& [k, v] : la.items()) {
+    (void)v;
+    if (!lb.contains(k)) change[k] = std::nullopt;
+  }
+  return change;
+}
+
+// What an update did besides its answer: the operation that failed, and the changes eksim
+// accepted without applying them (each a Warning).
+struct UpdateOutcome {
+  std::optional<scenario::KubectlError> failure;
+  std::vector<std::string> ignored;
+};
+
+// A Pod's labels and annotations; eksim's own annotations are decoded here, as at create: the
+// kubelet reads them typed.
+std::optional<HttpResponse> update_pod(Session& session, const ApiPath& p, const json& before, json& after,
+                                       UpdateOutcome& outcome) {
+  auto change = labels_change(before, after);
+  k8s::Labels annotations;
+  for (const auto& [k, v] : after["metadata"].value("annotations", json::object()).items())
+    if (v.is_string()) annotations[k] = v.get<std::string>();
+  k8s::RunAnnotations run;
+  if (auto bad = scenario::decode_run_annotations(annotations, "metadata.annotations", run))
+    return status_error(422, "Invalid", "Pod \"" + p.name + "\" is invalid: " + bad->field_error,
+                        {{"name", p.name}, {"kind", "pods"}});
+  if (client_fields(before)["spec"] != client_fields(after)["spec"])
+    outcome.ignored.push_back("pod spec changes are not applied (the apiserver allows only image, activeDeadlineSeconds and added tolerations)");
+  session.apply_now([&](Cluster& c) {
+    if (!change.empty()) outcome.failure = scenario::kubectl_label(c, "Pod", p.ns, p.name, change);
+    if (auto id = c.api.find_pod(p.ns, p.name)) {
+      c.api.pod(*id).pod.meta.annotations = annotations;
+      c.api.pod(*id).pod.run = run;
+      c.api.pod_updated(*id);
+    }
+  });
+  return std::nullopt;
+}
+
+// A Node's labels, spec.unschedulable (cordon) and taints.
+void update_node(Session& session, const ApiPath& p, const json& before, json& after, UpdateOutcome& outcome) {
+  auto change = labels_change(before, after);
+  bool cordon = after["spec"].value("unschedulable", false);
+  std::vector<k8s::Taint> taints;
+  for (const auto& tj : after["spec"].value("taints", json::array()))
+    taints.push_back({tj.value("key", ""), tj.value("value", ""), tj.value("effect", "")});
+  session.apply_now([&](Cluster& c) {
+    if (!change.empty()) outcome.failure = scenario::kubectl_label(c, "Node", "", p.name, change);
+    if (!outcome.failure) outcome.failure = scenario::kubectl_cordon(c, p.name, cordon);
+    if (!outcome.failure) outcome.failure = scenario::kubectl_set_taints(c, p.name, taints);
+  });
+}
+
+// A Deployment's spec.replicas; a template change is not rolled out.
+std::optional<HttpResponse> update_deployment(Session& session, const ApiPath& p, const json& before, json& after,
+                                              UpdateOutcome& outcome) {
+  const json& r = after["spec"].contains("replicas") ? after["spec"]["replicas"] : json(1);
+  if (auto bad = replicas_error("Deployment.apps", p.name, r)) return *bad;
+  int replicas = r.get<int>();
+  if (client_fields(before)["spec"]["template"] != client_fields(after)["spec"]["template"])
+    outcome.ignored.push_back("Deployment template changes are not rolled out by eksim; only spec.replicas is applied");
+  session.apply_now([&](Cluster& c) { outcome.failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
+  return std::nullopt;
+}
+
+// The kinds eksim reads whole (NodePool, node classes, ConfigMap, Service): applied again as
+// the manifest a timeline action would apply.
+std::optional<HttpResponse> reapply(Session& session, const ApiPath& p, const json& after) {
+  HttpResponse err;
+  std::vector<scenario::Manifest> manifests;
+  if (!decode(client_fields(after), manifests, err)) return err;
+  if (auto bad = service_refusal(session, manifests)) return *bad;
+  keep_metadata(session, *p.type, p.ns, p.name, after);
+  session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
+  return std::nullopt;
+}
+
 // Carries a changed object into the model: the fields eksim's models read, each through the
 // operation a timeline action would use. Other changes are refused or reported in a Warning.
 HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, const json& before, json after) {
   const ResourceType& t = *p.type;
-  std::vector<std::string> ignored;
-  std::optional<scenario::KubectlError> failure;
-  HttpResponse err;
-  auto labels_change = [&](const json& a, const json& b) {
-    std::map<std::string, std::optional<std::string>> change;
-    json la = a["metadata"].value("labels", json::object()), lb = b["metadata"].value("labels", json::object());
-    for (const auto& [k, v] : lb.items())
-      if (!la.contains(k) || la[k] != v) change[k] = v.is_string() ? v.get<std::string>() : v.dump();
-    for (const auto& [k, v] : la.items()) {
-      (void)v;
-      if (!lb.contains(k)) change[k] = std::nullopt;
-    }
-    return change;
-  };
+  UpdateOutcome outcome;
   if (req.param("dryRun") == "All") return json_response(after);
+  std::optional<HttpResponse> refused;
   if (t.kind == "Pod") {
-    auto change = labels_change(before, after);
-    k8s::Labels annotations;
-    for (const auto& [k, v] : after["metadata"].value("annotations", json::object()).items())
-      if (v.is_string()) annotations[k] = v.get<std::string>();
-    // eksim's own annotations are decoded here, as at create: the kubelet reads them typed.
-    k8s::RunAnnotations run;
-    if (auto bad = scenario::decode_run_annotations(annotations, "metadata.annotations", run))
-      return status_error(422, "Invalid", "Pod \"" + p.name + "\" is invalid: " + bad->field_error,
-                          {{"name", p.name}, {"kind", "pods"}});
-    if (client_fields(before)["spec"] != client_fields(after)["spec"])
-      ignored.push_back("pod spec changes are not applied (the apiserver allows only image, activeDeadlineSeconds and added tolerations)");
-    session.apply_now([&](Cluster& c) {
-      if (!change.empty()) failure = scenario::kubectl_label(c, "Pod", p.ns, p.name, change);
-      if (auto id = c.api.find_pod(p.ns, p.name)) {
-        c.api.pod(*id).pod.meta.annotations = annotations;
-        c.api.pod(*id).pod.run = run;
-        c.api.pod_updated(*id);
-      }
-    });
+    refused = update_pod(session, p, before, after, outcome);
   } else if (t.kind == "Node") {
-    auto change = labels_change(before, after);
-    bool cordon = after["spec"].value("unschedulable", false);
-    std::vector<k8s::Taint> taints;
-    for (const auto& tj : after["spec"].value("taints", json::array()))
-      taints.push_back({tj.value("key", ""), tj.value("value", ""), tj.value("effect", "")});
-    session.apply_now([&](Cluster& c) {
-      if (!change.empty()) failure = scenario::kubectl_label(c, "Node", "", p.name, change);
-      if (!failure) failure = scenario::kubectl_cordon(c, p.name, cordon);
-      if (!failure) failure = scenario::kubectl_set_taints(c, p.name, taints);
-    });
+    update_node(session, p, before, after, outcome);
   } else if (t.kind == "Deployment") {
-    const json& r = after["spec"].contains("replicas") ? after["spec"]["replicas"] : json(1);
-    if (auto bad = replicas_error("Deployment.apps", p.name, r)) return *bad;
-    int replicas = r.get<int>();
-    if (client_fields(before)["spec"]["template"] != client_fields(after)["spec"]["template"])
-      ignored.push_back("Deployment template changes are not rolled out by eksim; only spec.replicas is applied");
-    session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
+    refused = update_deployment(session, p, before, after, outcome);
   } else if (t.kind == "NodePool" || t.kind == "EC2NodeClass" || t.kind == "NodeClass" || t.kind == "ConfigMap" ||
              t.kind == "Service") {
-    std::vector<scenario::Manifest> manifests;
-    if (!decode(client_fields(after), manifests, err)) return err;
-    if (auto bad = service_refusal(session, manifests)) return *bad;
-    keep_metadata(session, t, p.ns, p.name, after);
-    session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
+    refused = reapply(session, p, after);
   } else {
     return status_error(405, "MethodNotAllowed", "eksim: changing " + t.resource + " is not modelled");
   }
-  if (failure) return from_error(*failure, p);
+  if (refused) return *refused;
+  if (outcome.failure) return from_error(*outcome.failure, p);
   const StoredObject* o = session.store().find(store_type(t), p.ns, p.name);
   if (!o) return not_found(p);
   HttpResponse r = json_response(served_now(session, *o));
-  for (const auto& w : ignored) r.headers.push_back({"Warning", "299 - \"eksim: " + w + "\""});
+  for (const auto& w : outcome.ignored) r.headers.push_back({"Warning", "299 - \"eksim: " + w + "\""});
   return r;
 }
 
@@ -248,45 +284,121 @@ json apply_patch(const HttpRequest& req, const json& target, const json& patch) 
   return json_merge_patch(target, patch);  // merge-patch+json, and apply-patch+yaml approximated as a merge
 }
 
+// An Eviction (kubectl drain) or a DELETE carries only options, which eksim does not need:
+// kubectl 1.32 sends them in protobuf, so they are honoured without reading the body.
+HttpResponse evict(Session& session, const ApiPath& p) {
+  ObjectStore& store = session.store();
+  if (!store.find(store_type(*p.type), p.ns, p.name)) return not_found(p);
+  std::optional<scenario::KubectlError> failure;
+  session.apply_now([&](Cluster& c) { failure = scenario::kubectl_delete(c, "Pod", p.ns, p.name); });
+  if (failure) return from_error(*failure, p);
+  return json_response({{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"}}, 201);
+}
+
+// kubectl 1.32+'s `create namespace|configmap|deployment|job` POST protobuf: read as the JSON
+// kubectl 1.31 sent. Any other protobuf write is refused with the way around it.
+std::optional<HttpResponse> read_protobuf(const HttpRequest& req, const ApiPath& p, std::optional<json>& object) {
+  if (!is_protobuf(req) || req.method == "DELETE") return std::nullopt;
+  if (req.method != "POST" || !p.name.empty()) return protobuf_refused();
+  try {
+    object = decode_protobuf_object(req.body);
+  } catch (const std::exception& e) {
+    return status_error(400, "BadRequest", std::string("the protobuf body could not be read: ") + e.what());
+  }
+  if (!object) return protobuf_refused();
+  return std::nullopt;
+}
+
+// A POST to a named object is a subresource eksim does not serve: say why.
+HttpResponse post_to_object(Session& session, const HttpRequest& req, const ApiPath& p) {
+  if (p.subresource == "exec" && p.type->resource == "pods") {
+    // kubectl falls back to SPDY (a POST) when the WebSocket upgrade was refused: give the
+    // same reason again (the pod is not running, ...), or say what speaks WebSocket.
+    ExecResult r = exec_in_pod(session, p, {}, req.param("container"));
+    if (r.refused) return *r.refused;
+  }
+  if (p.subresource == "exec" || p.subresource == "attach" || p.subresource == "portforward")
+    return status_error(400, "BadRequest", "eksim serve does not run containers: " + p.subresource +
+                                               " is not available (exec answers kubectl 1.30+ over WebSocket: nvidia-smi, hostname)");
+  return status_error(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+}
+
+// ?gracePeriodSeconds=N, or the DeleteOptions body's (a JSON one; a protobuf one is not read).
+std::optional<std::int64_t> grace_period(const HttpRequest& req) {
+  std::optional<std::int64_t> grace;
+  if (std::string g = req.param("gracePeriodSeconds"); !g.empty()) grace = std::strtoll(g.c_str(), nullptr, 10);
+  json opts;
+  if (!req.body.empty() && !is_protobuf(req) && (opts = json::parse(req.body, nullptr, false)).is_object() && opts.contains("gracePeriodSeconds") &&
+      opts["gracePeriodSeconds"].is_number_integer())
+    grace = opts["gracePeriodSeconds"].get<std::int64_t>();
+  return grace;
+}
+
+HttpResponse delete_object(Session& session, const HttpRequest& req, const ApiPath& p, const StoredObject& o) {
+  const ResourceType& t = *p.type;
+  std::optional<std::int64_t> grace = grace_period(req);
+  json last = served_now(session, o);
+  if (req.param("dryRun") == "All") return json_response(last);
+  std::optional<scenario::KubectlError> failure;
+  session.apply_now([&](Cluster& c) { failure = scenario::kubectl_delete(c, t.kind, p.ns, p.name, grace); });
+  if (failure) return from_error(*failure, p);
+  if (const StoredObject* still = session.store().find(store_type(t), p.ns, p.name))
+    return json_response(served_now(session, *still));
+  return json_response({{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"},
+                        {"details", {{"name", p.name}, {"group", t.group}, {"kind", t.resource}, {"uid", last["metadata"].value("uid", "")}}}});
+}
+
+// PUT or PATCH of a Deployment's scale subresource (kubectl scale).
+HttpResponse write_scale(Session& session, const HttpRequest& req, const ApiPath& p, const StoredObject& o, const json& body) {
+  const ResourceType& t = *p.type;
+  if (t.resource != "deployments") return not_found(p);
+  json scale = scale_object(session, o);
+  json next;
+  try {
+    next = req.method == "PUT" ? body : apply_patch(req, scale, body);
+  } catch (const std::exception& e) {
+    return status_error(400, "BadRequest", e.what());
+  }
+  if (!next.contains("spec") || !next["spec"].contains("replicas") || !next["spec"]["replicas"].is_number_integer())
+    return status_error(422, "Invalid", "Scale.autoscaling \"" + p.name + "\" is invalid: spec.replicas: Required value");
+  if (auto bad = replicas_error("Scale.autoscaling", p.name, next["spec"]["replicas"])) return *bad;
+  int replicas = next["spec"]["replicas"].get<int>();
+  std::optional<scenario::KubectlError> failure;
+  session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
+  if (failure) return from_error(*failure, p);
+  return json_response(scale_object(session, *session.store().find(store_type(t), p.ns, p.name)));
+}
+
+// PUT or PATCH of an object or its status: the next object, checked, then updated.
+HttpResponse replace_or_patch(Session& session, const HttpRequest& req, const ApiPath& p, const StoredObject& o,
+                              const json& body) {
+  if (!p.subresource.empty() && p.subresource != "status")
+    return status_error(404, "NotFound", "the server could not find the requested resource", json::object());
+  json current = ObjectStore::served(o);
+  json next;
+  try {
+    next = req.method == "PUT" ? body : apply_patch(req, current, body);
+  } catch (const std::exception& e) {
+    return status_error(422, "Invalid", std::string("the request is invalid: ") + e.what());
+  }
+  if (!next.is_object() || !next.contains("metadata") || !next["metadata"].is_object())
+    return status_error(422, "Invalid", p.type->kind + " \"" + p.name + "\" is invalid: metadata: Required value");
+  if (next["metadata"].value("name", p.name) != p.name)
+    return status_error(400, "BadRequest", "the name of the object (" + next["metadata"].value("name", "") +
+                                               ") does not match the name on the URL (" + p.name + ")");
+  return update(session, req, p, current, next);
+}
+
 }  // namespace
 
 HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPath& p) {
   const ResourceType& t = *p.type;
   ObjectStore& store = session.store();
-  // An Eviction (kubectl drain) or a DELETE carries only options, which eksim does not need:
-  // kubectl 1.32 sends them in protobuf, so they are honoured without reading the body.
-  if (req.method == "POST" && p.subresource == "eviction" && t.resource == "pods") {
-    if (!store.find(store_type(t), p.ns, p.name)) return not_found(p);
-    std::optional<scenario::KubectlError> failure;
-    session.apply_now([&](Cluster& c) { failure = scenario::kubectl_delete(c, "Pod", p.ns, p.name); });
-    if (failure) return from_error(*failure, p);
-    return json_response({{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"}}, 201);
-  }
-  // kubectl 1.32+'s `create namespace|configmap|deployment|job` POST protobuf: read as the JSON
-  // kubectl 1.31 sent. Any other protobuf write is refused with the way around it.
+  if (req.method == "POST" && p.subresource == "eviction" && t.resource == "pods") return evict(session, p);
   std::optional<json> protobuf_object;
-  if (is_protobuf(req) && req.method != "DELETE") {
-    if (req.method != "POST" || !p.name.empty()) return protobuf_refused();
-    try {
-      protobuf_object = decode_protobuf_object(req.body);
-    } catch (const std::exception& e) {
-      return status_error(400, "BadRequest", std::string("the protobuf body could not be read: ") + e.what());
-    }
-    if (!protobuf_object) return protobuf_refused();
-  }
+  if (auto refused = read_protobuf(req, p, protobuf_object)) return *refused;
   if (req.method == "POST") {
-    if (!p.name.empty()) {
-      if (p.subresource == "exec" && t.resource == "pods") {
-        // kubectl falls back to SPDY (a POST) when the WebSocket upgrade was refused: give the
-        // same reason again (the pod is not running, ...), or say what speaks WebSocket.
-        ExecResult r = exec_in_pod(session, p, {}, req.param("container"));
-        if (r.refused) return *r.refused;
-      }
-      if (p.subresource == "exec" || p.subresource == "attach" || p.subresource == "portforward")
-        return status_error(400, "BadRequest", "eksim serve does not run containers: " + p.subresource +
-                                                   " is not available (exec answers kubectl 1.30+ over WebSocket: nvidia-smi, hostname)");
-      return status_error(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
-    }
+    if (!p.name.empty()) return post_to_object(session, req, p);
     json body;
     HttpResponse err;
     if (protobuf_object) body = std::move(*protobuf_object);
@@ -296,23 +408,7 @@ HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPat
   if (p.name.empty())
     return status_error(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
   const StoredObject* o = store.find(store_type(t), p.ns, p.name);
-  if (req.method == "DELETE") {
-    if (!o) return not_found(p);
-    std::optional<std::int64_t> grace;
-    if (std::string g = req.param("gracePeriodSeconds"); !g.empty()) grace = std::strtoll(g.c_str(), nullptr, 10);
-    json opts;
-    if (!req.body.empty() && !is_protobuf(req) && (opts = json::parse(req.body, nullptr, false)).is_object() && opts.contains("gracePeriodSeconds") &&
-        opts["gracePeriodSeconds"].is_number_integer())
-      grace = opts["gracePeriodSeconds"].get<std::int64_t>();
-    json last = served_now(session, *o);
-    if (req.param("dryRun") == "All") return json_response(last);
-    std::optional<scenario::KubectlError> failure;
-    session.apply_now([&](Cluster& c) { failure = scenario::kubectl_delete(c, t.kind, p.ns, p.name, grace); });
-    if (failure) return from_error(*failure, p);
-    if (const StoredObject* still = store.find(store_type(t), p.ns, p.name)) return json_response(served_now(session, *still));
-    return json_response({{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"},
-                          {"details", {{"name", p.name}, {"group", t.group}, {"kind", t.resource}, {"uid", last["metadata"].value("uid", "")}}}});
-  }
+  if (req.method == "DELETE") return o ? delete_object(session, req, p, *o) : not_found(p);
   json body;
   HttpResponse err;
   if (!parse_body(req, body, err)) return err;
@@ -321,39 +417,8 @@ HttpResponse handle_write(Session& session, const HttpRequest& req, const ApiPat
     if (server_side_apply && p.subresource.empty()) return create(session, req, p, body, 201);
     return not_found(p);
   }
-  json current = ObjectStore::served(*o);
-  if (p.subresource == "scale") {
-    if (t.resource != "deployments") return not_found(p);
-    json scale = scale_object(session, *o);
-    json next;
-    try {
-      next = req.method == "PUT" ? body : apply_patch(req, scale, body);
-    } catch (const std::exception& e) {
-      return status_error(400, "BadRequest", e.what());
-    }
-    if (!next.contains("spec") || !next["spec"].contains("replicas") || !next["spec"]["replicas"].is_number_integer())
-      return status_error(422, "Invalid", "Scale.autoscaling \"" + p.name + "\" is invalid: spec.replicas: Required value");
-    if (auto bad = replicas_error("Scale.autoscaling", p.name, next["spec"]["replicas"])) return *bad;
-    int replicas = next["spec"]["replicas"].get<int>();
-    std::optional<scenario::KubectlError> failure;
-    session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
-    if (failure) return from_error(*failure, p);
-    return json_response(scale_object(session, *store.find(store_type(t), p.ns, p.name)));
-  }
-  if (!p.subresource.empty() && p.subresource != "status")
-    return status_error(404, "NotFound", "the server could not find the requested resource", json::object());
-  json next;
-  try {
-    next = req.method == "PUT" ? body : apply_patch(req, current, body);
-  } catch (const std::exception& e) {
-    return status_error(422, "Invalid", std::string("the request is invalid: ") + e.what());
-  }
-  if (!next.is_object() || !next.contains("metadata") || !next["metadata"].is_object())
-    return status_error(422, "Invalid", t.kind + " \"" + p.name + "\" is invalid: metadata: Required value");
-  if (next["metadata"].value("name", p.name) != p.name)
-    return status_error(400, "BadRequest", "the name of the object (" + next["metadata"].value("name", "") +
-                                               ") does not match the name on the URL (" + p.name + ")");
-  return update(session, req, p, current, next);
+  if (p.subresource == "scale") return write_scale(session, req, p, *o, body);
+  return replace_or_patch(session, req, p, *o, body);
 }
 
 }  // namespace eksim::serve

@@ -137,105 +137,141 @@ std::string qos_class(const k8s::PodSpec& spec) {
   return guaranteed ? "Guaranteed" : "Burstable";
 }
 
+using OwnerUids = std::map<std::string, std::string>;  // "Kind/ns/name" -> uid
+
+// The model's owner references name their DaemonSet or Job; the API shows the owner's uid
+// (garbage collection and `kubectl get pods -o yaml` readers match on it).
+OwnerUids owner_uids(const Cluster& c) {
+  OwnerUids uids;
+  auto& api = const_cast<Cluster&>(c).api;  // the workload deques have no const accessors; read only
+  for (const auto& ds : api.daemon_sets()) uids["DaemonSet/" + ds.meta.ns + "/" + ds.meta.name] = ds.meta.uid;
+  for (const auto& j : api.jobs()) uids["Job/" + j.meta.ns + "/" + j.meta.name] = j.meta.uid;
+  return uids;
+}
+
+json pod_meta(const k8s::PodRecord& rec, const OwnerUids& uids, const TimeBase& tb) {
+  const k8s::Pod& p = rec.pod;
+  json meta = render_meta(p.meta, tb);
+  if (meta.contains("ownerReferences"))
+    for (json& ref : meta["ownerReferences"])
+      if (ref["uid"] == "")
+        if (auto it = uids.find(ref["kind"].get<std::string>() + "/" + p.meta.ns + "/" + ref["name"].get<std::string>());
+            it != uids.end())
+          ref["uid"] = it->second;
+  if (rec.terminating) {
+    meta["deletionTimestamp"] = tb.at(rec.terminating_since);
+    meta["deletionGracePeriodSeconds"] = p.spec.termination_grace_period_seconds;
+  }
+  return meta;
+}
+
+// The spec as admitted, with the defaults the API server fills in.
+json pod_spec(const k8s::PodSpec& ps) {
+  json spec = json::object();
+  json containers = json::array();
+  for (const auto& ctr : ps.containers) containers.push_back(container(ctr));
+  spec["containers"] = containers;
+  if (!ps.init_containers.empty()) {
+    json inits = json::array();
+    for (const auto& ctr : ps.init_containers) inits.push_back(container(ctr));
+    spec["initContainers"] = inits;
+  }
+  spec["restartPolicy"] = ps.restart_policy;
+  spec["terminationGracePeriodSeconds"] = ps.termination_grace_period_seconds;
+  spec["dnsPolicy"] = "ClusterFirst";
+  spec["serviceAccountName"] = "default";
+  spec["serviceAccount"] = "default";
+  spec["schedulerName"] = ps.scheduler_name;
+  spec["priority"] = ps.priority;
+  if (!ps.priority_class_name.empty()) spec["priorityClassName"] = ps.priority_class_name;
+  spec["enableServiceLinks"] = true;
+  spec["preemptionPolicy"] = "PreemptLowerPriority";
+  if (!ps.node_selector.empty()) spec["nodeSelector"] = ps.node_selector;
+  if (!ps.node_name.empty()) spec["nodeName"] = ps.node_name;
+  if (ps.host_network) spec["hostNetwork"] = true;
+  json tols = json::array();
+  for (const auto& t : ps.tolerations) tols.push_back(toleration(t));
+  spec["tolerations"] = tols;
+  return spec;
+}
+
+// hostIP from the node's instance; podIP once the pod has one.
+void add_addresses(json& status, const Cluster& c, const k8s::PodRecord& rec, k8s::PodId id) {
+  std::string node_ip;
+  if (rec.node.valid()) {
+    const k8s::NodeRecord& n = c.api.node(rec.node);
+    if (const aws::Instance* inst = c.ec2.find(n.instance_id)) node_ip = inst->private_ip;
+  }
+  if (node_ip.empty()) return;
+  status["hostIP"] = node_ip;
+  status["hostIPs"] = json::array({{{"ip", node_ip}}});
+  // hostNetwork pods share the node's address; the others have one once the VPC CNI has
+  // given their sandbox one (none while it fails with FailedCreatePodSandBox).
+  const std::string* cni_ip = c.pod_networking->pod_ip(id);
+  if (rec.pod.spec.host_network || cni_ip) {
+    const std::string& ip = rec.pod.spec.host_network ? node_ip : *cni_ip;
+    status["podIP"] = ip;
+    status["podIPs"] = json::array({{{"ip", ip}}});
+  }
+}
+
+// The conditions of a pod bound to a node, as the kubelet reports them.
+json scheduled_conditions(const k8s::PodRecord& rec, const TimeBase& tb) {
+  const k8s::Pod& p = rec.pod;
+  json conds = json::array();
+  bool running = p.status.phase == k8s::PodPhase::Running && p.status.reason != "CrashLoopBackOff";
+  engine::SimTime started = p.status.started_at.value_or(*p.status.scheduled_at);
+  bool initialized = p.status.started_at.has_value() || p.status.phase != k8s::PodPhase::Pending;
+  conds.push_back(condition("PodReadyToStartContainers", initialized, started, tb));
+  conds.push_back(condition("Initialized", true, *p.status.scheduled_at, tb));
+  std::string why = running ? "" : (p.status.phase == k8s::PodPhase::Succeeded ? "PodCompleted" : "ContainersNotReady");
+  std::string msg;
+  if (why == "ContainersNotReady") msg = "containers with unready status: [" + (p.spec.containers.empty() ? "" : p.spec.containers[0].name) + "]";
+  conds.push_back(condition("Ready", running && !rec.terminating, started, tb, why, msg));
+  conds.push_back(condition("ContainersReady", running && !rec.terminating, started, tb, why, msg));
+  conds.push_back(condition("PodScheduled", true, *p.status.scheduled_at, tb));
+  return conds;
+}
+
+json pod_status(const Cluster& c, const k8s::PodRecord& rec, k8s::PodId id, const TimeBase& tb) {
+  const k8s::Pod& p = rec.pod;
+  json status = {{"phase", k8s::to_string(p.status.phase)}, {"qosClass", qos_class(p.spec)}};
+  json conds = json::array();
+  if (p.status.scheduled_at) {
+    add_addresses(status, c, rec, id);
+    status["startTime"] = tb.at(*p.status.scheduled_at);
+    conds = scheduled_conditions(rec, tb);
+    json statuses = json::array();
+    for (const auto& ctr : p.spec.containers) statuses.push_back(container_status(ctr, rec, tb));
+    status["containerStatuses"] = statuses;
+  } else {
+    conds.push_back(condition("PodScheduled", false, p.meta.creation_timestamp, tb,
+                              p.status.message.empty() ? "" : "Unschedulable", p.status.message));
+    if (!p.status.nominated_node_name.empty()) status["nominatedNodeName"] = p.status.nominated_node_name;
+  }
+  status["conditions"] = conds;
+  if (!p.status.reason.empty() && p.status.reason != "ContainerCreating" && p.status.reason != "CrashLoopBackOff" &&
+      p.status.reason != "Completed")
+    status["reason"] = p.status.reason;
+  return status;
+}
+
 }  // namespace
 
 void render_pods(const RenderContext& ctx, ObjectMap& out) {
   const Cluster& c = ctx.cluster;
   const TimeBase& tb = ctx.time;
-  // The model's owner references name their DaemonSet or Job; the API shows the owner's uid
-  // (garbage collection and `kubectl get pods -o yaml` readers match on it).
-  std::map<std::string, std::string> owner_uids;
-  auto& api = const_cast<Cluster&>(c).api;  // the workload deques have no const accessors; read only
-  for (const auto& ds : api.daemon_sets()) owner_uids["DaemonSet/" + ds.meta.ns + "/" + ds.meta.name] = ds.meta.uid;
-  for (const auto& j : api.jobs()) owner_uids["Job/" + j.meta.ns + "/" + j.meta.name] = j.meta.uid;
+  const OwnerUids uids = owner_uids(c);
   for (std::size_t i = 0; i < c.api.pod_slots(); ++i) {
-    const k8s::PodRecord& rec = c.api.pod(k8s::PodId{static_cast<std::uint32_t>(i)});
+    const k8s::PodId id{static_cast<std::uint32_t>(i)};
+    const k8s::PodRecord& rec = c.api.pod(id);
     if (rec.deleted) continue;
     const k8s::Pod& p = rec.pod;
-    json meta = render_meta(p.meta, tb);
-    if (meta.contains("ownerReferences"))
-      for (json& ref : meta["ownerReferences"])
-        if (ref["uid"] == "")
-          if (auto it = owner_uids.find(ref["kind"].get<std::string>() + "/" + p.meta.ns + "/" + ref["name"].get<std::string>());
-              it != owner_uids.end())
-            ref["uid"] = it->second;
-    if (rec.terminating) {
-      meta["deletionTimestamp"] = tb.at(rec.terminating_since);
-      meta["deletionGracePeriodSeconds"] = p.spec.termination_grace_period_seconds;
-    }
-    json spec = json::object();
-    json containers = json::array();
-    for (const auto& ctr : p.spec.containers) containers.push_back(container(ctr));
-    spec["containers"] = containers;
-    if (!p.spec.init_containers.empty()) {
-      json inits = json::array();
-      for (const auto& ctr : p.spec.init_containers) inits.push_back(container(ctr));
-      spec["initContainers"] = inits;
-    }
-    spec["restartPolicy"] = p.spec.restart_policy;
-    spec["terminationGracePeriodSeconds"] = p.spec.termination_grace_period_seconds;
-    spec["dnsPolicy"] = "ClusterFirst";
-    spec["serviceAccountName"] = "default";
-    spec["serviceAccount"] = "default";
-    spec["schedulerName"] = p.spec.scheduler_name;
-    spec["priority"] = p.spec.priority;
-    if (!p.spec.priority_class_name.empty()) spec["priorityClassName"] = p.spec.priority_class_name;
-    spec["enableServiceLinks"] = true;
-    spec["preemptionPolicy"] = "PreemptLowerPriority";
-    if (!p.spec.node_selector.empty()) spec["nodeSelector"] = p.spec.node_selector;
-    if (!p.spec.node_name.empty()) spec["nodeName"] = p.spec.node_name;
-    if (p.spec.host_network) spec["hostNetwork"] = true;
-    json tols = json::array();
-    for (const auto& t : p.spec.tolerations) tols.push_back(toleration(t));
-    spec["tolerations"] = tols;
-
-    json status = {{"phase", k8s::to_string(p.status.phase)}, {"qosClass", qos_class(p.spec)}};
-    json conds = json::array();
-    engine::SimTime created = p.meta.creation_timestamp;
-    if (p.status.scheduled_at) {
-      std::string node_ip;
-      if (rec.node.valid()) {
-        const k8s::NodeRecord& n = c.api.node(rec.node);
-        if (const aws::Instance* inst = c.ec2.find(n.instance_id)) node_ip = inst->private_ip;
-      }
-      if (!node_ip.empty()) {
-        status["hostIP"] = node_ip;
-        status["hostIPs"] = json::array({{{"ip", node_ip}}});
-        // hostNetwork pods share the node's address; the others have one once the VPC CNI has
-        // given their sandbox one (none while it fails with FailedCreatePodSandBox).
-        const std::string* cni_ip = c.pod_networking->pod_ip(k8s::PodId{static_cast<std::uint32_t>(i)});
-        if (p.spec.host_network || cni_ip) {
-          const std::string& ip = p.spec.host_network ? node_ip : *cni_ip;
-          status["podIP"] = ip;
-          status["podIPs"] = json::array({{{"ip", ip}}});
-        }
-      }
-      status["startTime"] = tb.at(*p.status.scheduled_at);
-      bool running = p.status.phase == k8s::PodPhase::Running && p.status.reason != "CrashLoopBackOff";
-      engine::SimTime started = p.status.started_at.value_or(*p.status.scheduled_at);
-      bool initialized = p.status.started_at.has_value() || p.status.phase != k8s::PodPhase::Pending;
-      conds.push_back(condition("PodReadyToStartContainers", initialized, started, tb));
-      conds.push_back(condition("Initialized", true, *p.status.scheduled_at, tb));
-      std::string why = running ? "" : (p.status.phase == k8s::PodPhase::Succeeded ? "PodCompleted" : "ContainersNotReady");
-      std::string msg;
-      if (why == "ContainersNotReady") msg = "containers with unready status: [" + (p.spec.containers.empty() ? "" : p.spec.containers[0].name) + "]";
-      conds.push_back(condition("Ready", running && !rec.terminating, started, tb, why, msg));
-      conds.push_back(condition("ContainersReady", running && !rec.terminating, started, tb, why, msg));
-      conds.push_back(condition("PodScheduled", true, *p.status.scheduled_at, tb));
-      json statuses = json::array();
-      for (const auto& ctr : p.spec.containers) statuses.push_back(container_status(ctr, rec, tb));
-      status["containerStatuses"] = statuses;
-    } else {
-      conds.push_back(condition("PodScheduled", false, created, tb, p.status.message.empty() ? "" : "Unschedulable",
-                                p.status.message));
-      if (!p.status.nominated_node_name.empty()) status["nominatedNodeName"] = p.status.nominated_node_name;
-    }
-    status["conditions"] = conds;
-    if (!p.status.reason.empty() && p.status.reason != "ContainerCreating" && p.status.reason != "CrashLoopBackOff" &&
-        p.status.reason != "Completed")
-      status["reason"] = p.status.reason;
-    out[object_key(p.meta.ns, p.meta.name)] =
-        json{{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", meta}, {"spec", spec}, {"status", status}};
+    out[object_key(p.meta.ns, p.meta.name)] = json{{"apiVersion", "v1"},
+                                                   {"kind", "Pod"},
+                                                   {"metadata", pod_meta(rec, uids, tb)},
+                                                   {"spec", pod_spec(p.spec)},
+                                                   {"status", pod_status(c, rec, id, tb)}};
   }
 }
 
