@@ -167,12 +167,6 @@ bool Cluster::autoscaler_running() const {
   return !autoscaler_deployment || k8s::any_replica_running(api, *deployments, *autoscaler_deployment);
 }
 
-Controller* Cluster::find_controller(const std::string& name) const {
-  for (const auto& c : controllers)
-    if (name == c->name()) return c.get();
-  return nullptr;
-}
-
 bool Cluster::role_mapped(const std::string& role) const {
   if (!spec_.access.declared) return true;
   return std::find(spec_.access.mapped_roles.begin(), spec_.access.mapped_roles.end(), role) !=

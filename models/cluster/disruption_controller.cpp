@@ -106,16 +106,10 @@ bool DisruptionController::eviction_allowed(const k8s::Pod& pod) const {
 }
 
 DisruptionController& disruption_controller(Cluster& cluster) {
-  if (Controller* existing = cluster.find_controller("disruption-controller"))
-    return static_cast<DisruptionController&>(*existing);
-  auto controller = std::make_unique<DisruptionController>(cluster.api);
-  DisruptionController& ref = *controller;
-  cluster.controllers.push_back(std::move(controller));
-  return ref;
+  if (!cluster.controllers.pdb) cluster.controllers.pdb = std::make_unique<DisruptionController>(cluster.api);
+  return *cluster.controllers.pdb;
 }
 
-const DisruptionController* find_disruption_controller(const Cluster& cluster) {
-  return static_cast<const DisruptionController*>(cluster.find_controller("disruption-controller"));
-}
+const DisruptionController* find_disruption_controller(const Cluster& cluster) { return cluster.controllers.pdb.get(); }
 
 }  // namespace eksim

@@ -10,7 +10,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/cluster/controller.hpp"
 #include "models/k8s/api_server.hpp"
 
 namespace eksim {
@@ -39,10 +38,9 @@ struct PdbStatus {
   std::int64_t disruptions_allowed = 0;
 };
 
-class DisruptionController : public Controller {
+class DisruptionController {
  public:
   explicit DisruptionController(k8s::ApiServer& api);
-  const char* name() const override { return "disruption-controller"; }
 
   struct Budget {
     PodDisruptionBudget spec;

@@ -349,12 +349,8 @@ void NodegroupUpdater::finish(const std::shared_ptr<Run>& run, const std::string
 }
 
 NodegroupUpdater& nodegroup_updater(Cluster& cluster) {
-  if (Controller* existing = cluster.find_controller("eks-nodegroup-update"))
-    return static_cast<NodegroupUpdater&>(*existing);
-  auto updater = std::make_unique<NodegroupUpdater>(cluster);
-  NodegroupUpdater& ref = *updater;
-  cluster.controllers.push_back(std::move(updater));
-  return ref;
+  if (!cluster.controllers.nodegroup_update) cluster.controllers.nodegroup_update = std::make_unique<NodegroupUpdater>(cluster);
+  return *cluster.controllers.nodegroup_update;
 }
 
 }  // namespace eksim

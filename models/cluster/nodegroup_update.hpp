@@ -26,7 +26,6 @@
 
 #include "models/aws/aws_error.hpp"
 #include "models/aws/nodegroup_spec.hpp"
-#include "models/cluster/controller.hpp"
 #include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/objects.hpp"
 #include "sim/engine/time.hpp"
@@ -87,11 +86,10 @@ std::string format_update_errors(const std::vector<NodegroupUpdateError>& errors
 
 // --- the controller ------------------------------------------------------------------------
 
-class NodegroupUpdater : public Controller {
+class NodegroupUpdater {
  public:
   explicit NodegroupUpdater(Cluster& cluster, NodegroupUpdateOptions options = {});
-  ~NodegroupUpdater() override;
-  const char* name() const override { return "eks-nodegroup-update"; }
+  ~NodegroupUpdater();
 
   // UpdateNodegroupVersion. next, when given, is the node group's configuration after the change
   // (terraform); its sizes are ignored. Returns EKS's error when the call is refused (then no

@@ -3,11 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "models/autoscaling/cluster_autoscaler.hpp"
-#include "models/autoscaling/karpenter.hpp"
 #include "models/aws/asg_rules.hpp"
 #include "models/cluster/nodegroup_update.hpp"
-#include "models/net/training_controller.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/autoscaling_actions.hpp"
 #include "sim/scenario/cas_config_map.hpp"
@@ -181,21 +178,6 @@ void record_aws_outcome(Cluster& c, const Action& a, const AwsActionResult& r) {
 }
 
 }  // namespace
-
-void install_controllers(Cluster& c) {
-  const std::string& kind = c.spec().autoscaler.kind;
-  std::unique_ptr<Controller> autoscaler;
-  if (kind == "clusterAutoscaler") {
-    autoscaler = autoscaling::make_cluster_autoscaler(c);
-    // CA lists the pods the scheduler has marked unschedulable (PodScheduled=False), not every
-    // pending pod.
-    if (auto* ca = dynamic_cast<autoscaling::ClusterAutoscaler*>(autoscaler.get()))
-      ca->set_unschedulable_source([&c] { return c.scheduler->unschedulable_pods(); },
-                                   [&c] { return c.scheduler->unschedulable_version(); });
-  } else if (kind == "karpenter" || c.spec().mode == "auto") autoscaler = autoscaling::make_karpenter(c);
-  if (autoscaler) c.controllers.push_back(std::move(autoscaler));
-  c.controllers.push_back(net::make_training_controller(c));
-}
 
 void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
   for (const auto& m : manifests) {

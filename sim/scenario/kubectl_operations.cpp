@@ -62,7 +62,7 @@ std::string resource_name_of_kind(const std::string& kind) {
 namespace {
 
 autoscaling::karpenter::Controller* karpenter(Cluster& c) {
-  return dynamic_cast<autoscaling::karpenter::Controller*>(c.find_controller("karpenter"));
+  return c.controllers.karpenter.get();
 }
 
 // The namespace controller's work, done at once: every object in the namespace is deleted (pods

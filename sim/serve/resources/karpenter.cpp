@@ -53,7 +53,7 @@ std::string uid_of(const std::string& kind, const std::string& name) {
 void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap& nodeclaims, ObjectMap& ec2nodeclasses,
                       ObjectMap& nodeclasses) {
   const Cluster& c = ctx.cluster;
-  auto* k = dynamic_cast<const kp::Controller*>(c.find_controller("karpenter"));
+  const kp::Controller* k = c.controllers.karpenter.get();
   if (!k) return;
   const TimeBase& tb = ctx.time;
   std::string t0 = tb.at(engine::SimTime{});
