@@ -5,7 +5,9 @@
 #include "models/aws/asg_rules.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "models/cluster/control_plane_groups.hpp"
+#include "models/cluster/disruption_controller.hpp"
 #include "models/cluster/nodegroup_health.hpp"
+#include "models/cluster/nodegroup_update.hpp"
 #include "models/cluster/registry_access.hpp"
 #include "models/cluster/system_addons.hpp"
 #include "models/k8s/eks_addons.hpp"
@@ -79,6 +81,9 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   jobs = std::make_unique<k8s::JobController>(api, kubelet.get());
   addons = std::make_unique<k8s::AddonController>(api, *daemon_sets, *kubelet, k8s::AddonTimings{}, deployments.get());
   pod_gc = std::make_unique<k8s::PodGcController>(api);
+  // Every EKS cluster has these from its creation, whatever is applied later (controllers.hpp).
+  controllers.pdb = std::make_unique<DisruptionController>(api);
+  controllers.nodegroup_update = std::make_unique<NodegroupUpdater>(*this);
   for (const auto& [bucket, vcpus] : spec_.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
   for (const auto& [bucket, vcpus] : spec_.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
   for (const auto& p : spec_.capacity_pools) {

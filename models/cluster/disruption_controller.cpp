@@ -105,11 +105,4 @@ bool DisruptionController::eviction_allowed(const k8s::Pod& pod) const {
   return true;
 }
 
-DisruptionController& disruption_controller(Cluster& cluster) {
-  if (!cluster.controllers.pdb) cluster.controllers.pdb = std::make_unique<DisruptionController>(cluster.api);
-  return *cluster.controllers.pdb;
-}
-
-const DisruptionController* find_disruption_controller(const Cluster& cluster) { return cluster.controllers.pdb.get(); }
-
 }  // namespace eksim

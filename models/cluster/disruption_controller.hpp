@@ -14,8 +14,6 @@
 
 namespace eksim {
 
-class Cluster;
-
 // A PodDisruptionBudget (policy/v1), as much as eviction needs: selector and one of
 // minAvailable / maxUnavailable as an absolute count.
 struct PodDisruptionBudget {
@@ -40,6 +38,7 @@ struct PdbStatus {
 
 class DisruptionController {
  public:
+  // Built with the cluster (cluster.controllers.pdb), before any budget exists.
   explicit DisruptionController(k8s::ApiServer& api);
 
   struct Budget {
@@ -71,10 +70,5 @@ class DisruptionController {
   std::vector<Budget> budgets_;
   std::unordered_map<std::uint32_t, Counted> counted_;  // by PodId, pods some budget selects
 };
-
-// The cluster's disruption controller, installed when the first budget is applied.
-DisruptionController& disruption_controller(Cluster& cluster);
-// The installed controller, or null while no budget was ever applied.
-const DisruptionController* find_disruption_controller(const Cluster& cluster);
 
 }  // namespace eksim

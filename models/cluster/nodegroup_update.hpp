@@ -88,6 +88,7 @@ std::string format_update_errors(const std::vector<NodegroupUpdateError>& errors
 
 class NodegroupUpdater {
  public:
+  // Built with the cluster (cluster.controllers.nodegroup_update).
   explicit NodegroupUpdater(Cluster& cluster, NodegroupUpdateOptions options = {});
   ~NodegroupUpdater();
 
@@ -101,7 +102,7 @@ class NodegroupUpdater {
 
   const std::vector<NodegroupUpdateRecord>& updates() const { return updates_; }
   // Whether evicting the pod now is allowed by every budget selecting it (the disruption
-  // controller's status; no budget applied: always).
+  // controller's status).
   bool eviction_allowed(const k8s::Pod& pod) const;
 
   const NodegroupUpdateOptions& options() const { return options_; }
@@ -123,8 +124,5 @@ class NodegroupUpdater {
   NodegroupUpdateOptions options_;
   std::vector<NodegroupUpdateRecord> updates_;
 };
-
-// The cluster's updater, installed on first use (actions find it by name).
-NodegroupUpdater& nodegroup_updater(Cluster& cluster);
 
 }  // namespace eksim
