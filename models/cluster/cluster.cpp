@@ -38,6 +38,17 @@ k8s::BootstrapFlavor bootstrap_of(const std::string& ami_type) {
   return k8s::BootstrapFlavor::Al2023Nodeadm;
 }
 
+// The account's quotas, the pools' capacity and Spot interruption rates, as the spec gives them.
+void set_account_limits(const ClusterSpec& spec, aws::Ec2& ec2, aws::SpotInterruptions& spot) {
+  for (const auto& [bucket, vcpus] : spec.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
+  for (const auto& [bucket, vcpus] : spec.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
+  for (const auto& p : spec.capacity_pools) {
+    if (p.instances) ec2.capacity().set_capacity(p.instance_type, p.az, p.spot, p.instances);
+    if (p.spot && p.interruptions_per_hour > 0)
+      spot.set_rate(p.instance_type, p.az, aws::SpotPoolRate{p.interruptions_per_hour, p.rebalance_lead});
+  }
+}
+
 }  // namespace
 
 aws::SgRule sg_rule_from_spec(const SecurityGroupRuleSpec& r) {
@@ -84,13 +95,7 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   // Every EKS cluster has these from its creation, whatever is applied later (controllers.hpp).
   controllers.pdb = std::make_unique<DisruptionController>(api);
   controllers.nodegroup_update = std::make_unique<NodegroupUpdater>(*this);
-  for (const auto& [bucket, vcpus] : spec_.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
-  for (const auto& [bucket, vcpus] : spec_.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
-  for (const auto& p : spec_.capacity_pools) {
-    if (p.instances) ec2.capacity().set_capacity(p.instance_type, p.az, p.spot, p.instances);
-    if (p.spot && p.interruptions_per_hour > 0)
-      spot.set_rate(p.instance_type, p.az, aws::SpotPoolRate{p.interruptions_per_hour, p.rebalance_lead});
-  }
+  set_account_limits(spec_, ec2, spot);
   eks_spot = std::make_unique<EksSpotHandling>(*this);
   spot.listeners.push_back([this](const aws::SpotSignal& s) { eks_spot->on_signal(s); });
   for (const auto& sg : spec_.security_groups) security_groups.put(security_group_from_spec(sg));
