@@ -21,7 +21,7 @@ const std::map<std::string, ClusterAutoscaler::Unremovable>& ClusterAutoscaler::
   return loop_.planner().unremovable().by_name(c_.api);
 }
 
-std::unique_ptr<Controller> make_cluster_autoscaler(Cluster& cluster) {
+std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster) {
   return std::make_unique<ClusterAutoscaler>(cluster, cas_options_from_flags(cluster.spec().autoscaler.flags));
 }
 

@@ -34,10 +34,10 @@ using cas::cluster_healthy;
 using cas::go_float;
 using cas::utilization_info_string;
 
-class ClusterAutoscaler : public Controller {
+class ClusterAutoscaler {
  public:
   ClusterAutoscaler(Cluster& cluster, CasOptions options);
-  const char* name() const override { return cas::kComponent; }
+  const char* name() const { return cas::kComponent; }
 
   // Where unschedulable pods come from (see Orchestrator::set_unschedulable_source).
   void set_unschedulable_source(std::function<std::vector<k8s::PodId>()> source, std::function<std::uint64_t()> version) {
@@ -75,7 +75,7 @@ class ClusterAutoscaler : public Controller {
 };
 
 // Builds the controller from cluster.spec().autoscaler (the flags typed at load) and subscribes
-// it to the cluster. Called once, before Cluster::start().
-std::unique_ptr<Controller> make_cluster_autoscaler(Cluster& cluster);
+// it to the cluster; install_cluster_autoscaler (models/cluster/controllers.hpp) calls it.
+std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster);
 
 }  // namespace eksim::autoscaling

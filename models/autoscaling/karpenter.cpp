@@ -4,7 +4,7 @@
 
 namespace eksim::autoscaling {
 
-std::unique_ptr<Controller> make_karpenter(Cluster& cluster) {
+std::unique_ptr<karpenter::Controller> make_karpenter(Cluster& cluster) {
   const bool auto_mode = cluster.spec().mode == "auto";
   auto controller =
       std::make_unique<karpenter::Controller>(cluster, karpenter::settings_from_flags(cluster.spec().autoscaler.flags, auto_mode));

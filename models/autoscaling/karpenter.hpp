@@ -5,11 +5,15 @@
 
 #include "models/cluster/cluster.hpp"
 
+namespace eksim::autoscaling::karpenter {
+class Controller;
+}
+
 namespace eksim::autoscaling {
 
-// Builds the controller from cluster.spec().autoscaler.flags and subscribes it to the cluster.
-// Called once, before Cluster::start(). Auto Mode installs Karpenter even without an
-// `autoscaler:` entry (it is part of the managed control plane).
-std::unique_ptr<Controller> make_karpenter(Cluster& cluster);
+// Builds the controller from cluster.spec().autoscaler.flags and subscribes it to the cluster;
+// install_karpenter (models/cluster/controllers.hpp) calls it. Auto Mode installs Karpenter even
+// without an `autoscaler:` entry (it is part of the managed control plane).
+std::unique_ptr<karpenter::Controller> make_karpenter(Cluster& cluster);
 
 }  // namespace eksim::autoscaling

@@ -5,7 +5,9 @@
 #include "models/aws/asg_rules.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "models/cluster/control_plane_groups.hpp"
+#include "models/cluster/disruption_controller.hpp"
 #include "models/cluster/nodegroup_health.hpp"
+#include "models/cluster/nodegroup_update.hpp"
 #include "models/cluster/registry_access.hpp"
 #include "models/cluster/system_addons.hpp"
 #include "models/k8s/eks_addons.hpp"
@@ -34,6 +36,17 @@ k8s::BootstrapFlavor bootstrap_of(const std::string& ami_type) {
   if (ami_type.rfind("BOTTLEROCKET", 0) == 0) return k8s::BootstrapFlavor::Bottlerocket;
   if (ami_type.rfind("AL2_", 0) == 0) return k8s::BootstrapFlavor::Al2BootstrapSh;
   return k8s::BootstrapFlavor::Al2023Nodeadm;
+}
+
+// The account's quotas, the pools' capacity and Spot interruption rates, as the spec gives them.
+void set_account_limits(const ClusterSpec& spec, aws::Ec2& ec2, aws::SpotInterruptions& spot) {
+  for (const auto& [bucket, vcpus] : spec.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
+  for (const auto& [bucket, vcpus] : spec.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
+  for (const auto& p : spec.capacity_pools) {
+    if (p.instances) ec2.capacity().set_capacity(p.instance_type, p.az, p.spot, p.instances);
+    if (p.spot && p.interruptions_per_hour > 0)
+      spot.set_rate(p.instance_type, p.az, aws::SpotPoolRate{p.interruptions_per_hour, p.rebalance_lead});
+  }
 }
 
 }  // namespace
@@ -79,13 +92,10 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   jobs = std::make_unique<k8s::JobController>(api, kubelet.get());
   addons = std::make_unique<k8s::AddonController>(api, *daemon_sets, *kubelet, k8s::AddonTimings{}, deployments.get());
   pod_gc = std::make_unique<k8s::PodGcController>(api);
-  for (const auto& [bucket, vcpus] : spec_.quotas.on_demand) ec2.quotas().set_quota(bucket, false, vcpus);
-  for (const auto& [bucket, vcpus] : spec_.quotas.spot) ec2.quotas().set_quota(bucket, true, vcpus);
-  for (const auto& p : spec_.capacity_pools) {
-    if (p.instances) ec2.capacity().set_capacity(p.instance_type, p.az, p.spot, p.instances);
-    if (p.spot && p.interruptions_per_hour > 0)
-      spot.set_rate(p.instance_type, p.az, aws::SpotPoolRate{p.interruptions_per_hour, p.rebalance_lead});
-  }
+  // Every EKS cluster has these from its creation, whatever is applied later (controllers.hpp).
+  controllers.pdb = std::make_unique<DisruptionController>(api);
+  controllers.nodegroup_update = std::make_unique<NodegroupUpdater>(*this);
+  set_account_limits(spec_, ec2, spot);
   eks_spot = std::make_unique<EksSpotHandling>(*this);
   spot.listeners.push_back([this](const aws::SpotSignal& s) { eks_spot->on_signal(s); });
   for (const auto& sg : spec_.security_groups) security_groups.put(security_group_from_spec(sg));
@@ -165,12 +175,6 @@ void Cluster::start() {
 
 bool Cluster::autoscaler_running() const {
   return !autoscaler_deployment || k8s::any_replica_running(api, *deployments, *autoscaler_deployment);
-}
-
-Controller* Cluster::find_controller(const std::string& name) const {
-  for (const auto& c : controllers)
-    if (name == c->name()) return c.get();
-  return nullptr;
 }
 
 bool Cluster::role_mapped(const std::string& role) const {

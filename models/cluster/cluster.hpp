@@ -13,7 +13,7 @@
 #include "models/aws/security_groups.hpp"
 #include "models/aws/spot_interruptions.hpp"
 #include "models/cluster/cluster_spec.hpp"
-#include "models/cluster/controller.hpp"
+#include "models/cluster/controllers.hpp"
 #include "models/cluster/pod_networking.hpp"
 #include "models/cluster/spot_handling.hpp"
 #include "models/k8s/allocatable.hpp"
@@ -80,14 +80,13 @@ class Cluster {
   std::unique_ptr<k8s::PodGcController> pod_gc;
   // aws-node: the VPC CNI's pod addresses (the kubelet asks it for each pod sandbox).
   std::unique_ptr<PodNetworking> pod_networking;
-  std::vector<std::unique_ptr<Controller>> controllers;
+  // The other controllers, typed (controllers.hpp: built by assemble_controllers and install_*).
+  Controllers controllers;
   // The Deployment the autoscaler's controller runs in (Cluster Autoscaler, or Karpenter in
   // standard mode; Auto Mode's runs in AWS's account): while none of its pods is Running the
   // autoscaler neither provisions nor removes nodes.
   std::optional<std::size_t> autoscaler_deployment;
   bool autoscaler_running() const;
-  // The controller whose name() is name, or nullptr (actions hand objects to their owner).
-  Controller* find_controller(const std::string& name) const;
 
   // Whether a node IAM role may join (aws-auth mapRoles / access entries; CONTRACT.md).
   bool role_mapped(const std::string& role) const;

@@ -105,17 +105,4 @@ bool DisruptionController::eviction_allowed(const k8s::Pod& pod) const {
   return true;
 }
 
-DisruptionController& disruption_controller(Cluster& cluster) {
-  if (Controller* existing = cluster.find_controller("disruption-controller"))
-    return static_cast<DisruptionController&>(*existing);
-  auto controller = std::make_unique<DisruptionController>(cluster.api);
-  DisruptionController& ref = *controller;
-  cluster.controllers.push_back(std::move(controller));
-  return ref;
-}
-
-const DisruptionController* find_disruption_controller(const Cluster& cluster) {
-  return static_cast<const DisruptionController*>(cluster.find_controller("disruption-controller"));
-}
-
 }  // namespace eksim

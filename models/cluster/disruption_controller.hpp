@@ -10,12 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/cluster/controller.hpp"
 #include "models/k8s/api_server.hpp"
 
 namespace eksim {
-
-class Cluster;
 
 // A PodDisruptionBudget (policy/v1), as much as eviction needs: selector and one of
 // minAvailable / maxUnavailable as an absolute count.
@@ -39,10 +36,10 @@ struct PdbStatus {
   std::int64_t disruptions_allowed = 0;
 };
 
-class DisruptionController : public Controller {
+class DisruptionController {
  public:
+  // Built with the cluster (cluster.controllers.pdb), before any budget exists.
   explicit DisruptionController(k8s::ApiServer& api);
-  const char* name() const override { return "disruption-controller"; }
 
   struct Budget {
     PodDisruptionBudget spec;
@@ -73,10 +70,5 @@ class DisruptionController : public Controller {
   std::vector<Budget> budgets_;
   std::unordered_map<std::uint32_t, Counted> counted_;  // by PodId, pods some budget selects
 };
-
-// The cluster's disruption controller, installed when the first budget is applied.
-DisruptionController& disruption_controller(Cluster& cluster);
-// The installed controller, or null while no budget was ever applied.
-const DisruptionController* find_disruption_controller(const Cluster& cluster);
 
 }  // namespace eksim

@@ -117,8 +117,7 @@ void NodegroupUpdater::record_config_update(const std::string& nodegroup) {
 }
 
 bool NodegroupUpdater::eviction_allowed(const k8s::Pod& pod) const {
-  const DisruptionController* budgets = find_disruption_controller(c_);
-  return !budgets || budgets->eviction_allowed(pod);
+  return c_.controllers.pdb->eviction_allowed(pod);
 }
 
 std::vector<std::string> NodegroupUpdater::instances_with_version(const std::shared_ptr<Run>& run, bool current) const {
@@ -346,15 +345,6 @@ void NodegroupUpdater::finish(const std::shared_ptr<Run>& run, const std::string
   a.end = c_.sim.now();
   a.status_message = format_update_errors(rec.errors);
   if (aws::ManagedNodegroup* ng = c_.eks.find(run->nodegroup)) ng->status = std::string(aws::kNodegroupActive);
-}
-
-NodegroupUpdater& nodegroup_updater(Cluster& cluster) {
-  if (Controller* existing = cluster.find_controller("eks-nodegroup-update"))
-    return static_cast<NodegroupUpdater&>(*existing);
-  auto updater = std::make_unique<NodegroupUpdater>(cluster);
-  NodegroupUpdater& ref = *updater;
-  cluster.controllers.push_back(std::move(updater));
-  return ref;
 }
 
 }  // namespace eksim

@@ -26,7 +26,6 @@
 
 #include "models/aws/aws_error.hpp"
 #include "models/aws/nodegroup_spec.hpp"
-#include "models/cluster/controller.hpp"
 #include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/objects.hpp"
 #include "sim/engine/time.hpp"
@@ -87,11 +86,11 @@ std::string format_update_errors(const std::vector<NodegroupUpdateError>& errors
 
 // --- the controller ------------------------------------------------------------------------
 
-class NodegroupUpdater : public Controller {
+class NodegroupUpdater {
  public:
+  // Built with the cluster (cluster.controllers.nodegroup_update).
   explicit NodegroupUpdater(Cluster& cluster, NodegroupUpdateOptions options = {});
-  ~NodegroupUpdater() override;
-  const char* name() const override { return "eks-nodegroup-update"; }
+  ~NodegroupUpdater();
 
   // UpdateNodegroupVersion. next, when given, is the node group's configuration after the change
   // (terraform); its sizes are ignored. Returns EKS's error when the call is refused (then no
@@ -103,7 +102,7 @@ class NodegroupUpdater : public Controller {
 
   const std::vector<NodegroupUpdateRecord>& updates() const { return updates_; }
   // Whether evicting the pod now is allowed by every budget selecting it (the disruption
-  // controller's status; no budget applied: always).
+  // controller's status).
   bool eviction_allowed(const k8s::Pod& pod) const;
 
   const NodegroupUpdateOptions& options() const { return options_; }
@@ -125,8 +124,5 @@ class NodegroupUpdater : public Controller {
   NodegroupUpdateOptions options_;
   std::vector<NodegroupUpdateRecord> updates_;
 };
-
-// The cluster's updater, installed on first use (actions find it by name).
-NodegroupUpdater& nodegroup_updater(Cluster& cluster);
 
 }  // namespace eksim

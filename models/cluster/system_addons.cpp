@@ -110,7 +110,7 @@ void install_system_deployments(Cluster& c) {
     pdb.name = "coredns";
     pdb.selector.match_labels = {{"eks.amazonaws.com/component", "coredns"}, {"k8s-app", "kube-dns"}};
     pdb.max_unavailable = 1;
-    disruption_controller(c).apply(std::move(pdb));
+    c.controllers.pdb->apply(std::move(pdb));
   }
   if (installed(s, "metrics-server")) {
     c.deployments->apply(k8s::metrics_server_deployment());

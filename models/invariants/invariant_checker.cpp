@@ -56,8 +56,6 @@ InvariantChecker::InvariantChecker(Cluster& c) : c_(c) {
   c_.sim.set_after_event([this] { after_event(); });
 }
 
-InvariantChecker* InvariantChecker::of(Cluster& c) { return dynamic_cast<InvariantChecker*>(c.find_controller(kName)); }
-
 void InvariantChecker::fail(const std::string& what) const { throw Violation(c_.sim.now(), what); }
 
 void InvariantChecker::check_clock(engine::SimTime now) {
@@ -271,7 +269,7 @@ std::string node_claims_problem(const std::vector<autoscaling::karpenter::NodeCl
 }
 
 void InvariantChecker::sweep_node_claims() {
-  auto* karpenter = dynamic_cast<autoscaling::karpenter::Controller*>(c_.find_controller("karpenter"));
+  const autoscaling::karpenter::Controller* karpenter = c_.controllers.karpenter.get();
   if (!karpenter) return;
   if (std::string problem = node_claims_problem(karpenter->node_claims(), c_); !problem.empty()) fail(problem);
 }

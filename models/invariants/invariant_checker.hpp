@@ -47,15 +47,11 @@ class Violation : public std::runtime_error {
 // 2 bad input).
 inline constexpr int kInvariantExitCode = 3;
 
-class InvariantChecker : public Controller {
+class InvariantChecker {
  public:
   // Subscribes to the cluster's notifications and installs itself as the engine's after-event
   // hook. Install before the cluster starts, so that every instance and bind is seen.
   explicit InvariantChecker(Cluster& cluster);
-  const char* name() const override { return kName; }
-  static constexpr const char* kName = "eksim-invariants";
-  // The checker installed in cluster, or nullptr.
-  static InvariantChecker* of(Cluster& cluster);
 
   // What runs after each event; throws Violation.
   void after_event();

@@ -195,7 +195,7 @@ std::vector<TrainingController::NcclDebugInit> TrainingController::nccl_debug_in
   return it == impl_->debug_inits.end() ? std::vector<NcclDebugInit>{} : it->second;
 }
 
-std::unique_ptr<Controller> make_training_controller(Cluster& cluster) {
+std::unique_ptr<TrainingController> make_training_controller(Cluster& cluster) {
   return std::make_unique<TrainingController>(cluster);
 }
 

@@ -77,11 +77,10 @@ struct TrainingJobStatus {
   std::string blocked;         // "10.0.1.5<45123> (NetRing 1 -> 0)" of the last hang
 };
 
-class TrainingController : public Controller {
+class TrainingController {
  public:
   explicit TrainingController(Cluster& cluster, NetParams params = default_net_params());
-  ~TrainingController() override;
-  const char* name() const override { return "training"; }
+  ~TrainingController();
 
   // Every training Job seen so far, in the order they were first seen.
   std::vector<TrainingJobStatus> statuses() const;
@@ -103,7 +102,7 @@ class TrainingController : public Controller {
   std::unique_ptr<Impl> impl_;
 };
 
-// install_controllers() adds it to every cluster (it does nothing without training Jobs).
-std::unique_ptr<Controller> make_training_controller(Cluster& cluster);
+// assemble_controllers() installs it in every cluster (it does nothing without training Jobs).
+std::unique_ptr<TrainingController> make_training_controller(Cluster& cluster);
 
 }  // namespace eksim::net

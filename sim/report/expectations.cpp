@@ -325,7 +325,7 @@ ExpectationResult check_subnet(const Expectation& e, const RunResult& run) {
 
 ExpectationResult check_karpenter_condition(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "", e.where};
-  auto* k = dynamic_cast<const autoscaling::karpenter::Controller*>(run.cluster->find_controller("karpenter"));
+  const autoscaling::karpenter::Controller* k = run.cluster->controllers.karpenter.get();
   const autoscaling::karpenter::ConditionSet* cs = nullptr;
   if (k && e.subject == "nodePool") {
     auto it = k->node_pools().find(e.name);

@@ -31,7 +31,7 @@ void write_string_list(JsonWriter& w, const char* key, const std::vector<std::st
 }  // namespace
 
 void write_karpenter_status(JsonWriter& w, const Cluster& c) {
-  auto* k = dynamic_cast<const kp::Controller*>(c.find_controller("karpenter"));
+  const kp::Controller* k = c.controllers.karpenter.get();
   if (!k) return;
   w.key("nodePools").begin_array();
   for (const auto& [name, pool] : k->node_pools()) {

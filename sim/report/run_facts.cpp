@@ -6,7 +6,7 @@ namespace eksim::report {
 
 void for_each_job_facts(const scenario::RunResult& run, const std::function<void(const JobFacts&)>& fn) {
   auto& api = run.cluster->api;
-  const auto* training = dynamic_cast<const net::TrainingController*>(run.cluster->find_controller("training"));
+  const net::TrainingController* training = run.cluster->controllers.training.get();
   for (const auto& job : api.jobs()) {
     JobFacts f;
     f.ns = job.meta.ns.empty() ? "default" : job.meta.ns;

@@ -3,11 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "models/autoscaling/cluster_autoscaler.hpp"
-#include "models/autoscaling/karpenter.hpp"
 #include "models/aws/asg_rules.hpp"
 #include "models/cluster/nodegroup_update.hpp"
-#include "models/net/training_controller.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/autoscaling_actions.hpp"
 #include "sim/scenario/cas_config_map.hpp"
@@ -72,7 +69,7 @@ void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
       changed("bootstrap_extra_args", next.kubelet != ng->spec.kubelet) ||
       changed("vpc_security_group_ids", next.vpc_security_group_ids != ng->spec.vpc_security_group_ids) ||
       changed("disk_size", next.disk_size_gib != ng->spec.disk_size_gib)) {
-    if (auto err = nodegroup_updater(c).update_version(next.name, &next))
+    if (auto err = c.controllers.nodegroup_update->update_version(next.name, &next))
       warn(c, nodegroup_ref(next.name), err->code, err->message, "eks");
   }
 }
@@ -111,7 +108,7 @@ void apply_pdb(Cluster& c, const RawObject& raw) {
   };
   pdb.min_available = count("minAvailable");
   pdb.max_unavailable = count("maxUnavailable");
-  disruption_controller(c).apply(std::move(pdb));
+  c.controllers.pdb->apply(std::move(pdb));
 }
 
 // ec2.send-spot-instance-interruptions: the target's running instances by launch order, then
@@ -182,21 +179,6 @@ void record_aws_outcome(Cluster& c, const Action& a, const AwsActionResult& r) {
 
 }  // namespace
 
-void install_controllers(Cluster& c) {
-  const std::string& kind = c.spec().autoscaler.kind;
-  std::unique_ptr<Controller> autoscaler;
-  if (kind == "clusterAutoscaler") {
-    autoscaler = autoscaling::make_cluster_autoscaler(c);
-    // CA lists the pods the scheduler has marked unschedulable (PodScheduled=False), not every
-    // pending pod.
-    if (auto* ca = dynamic_cast<autoscaling::ClusterAutoscaler*>(autoscaler.get()))
-      ca->set_unschedulable_source([&c] { return c.scheduler->unschedulable_pods(); },
-                                   [&c] { return c.scheduler->unschedulable_version(); });
-  } else if (kind == "karpenter" || c.spec().mode == "auto") autoscaler = autoscaling::make_karpenter(c);
-  if (autoscaler) c.controllers.push_back(std::move(autoscaler));
-  c.controllers.push_back(net::make_training_controller(c));
-}
-
 void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
   for (const auto& m : manifests) {
     if (const auto* pod = std::get_if<k8s::Pod>(&m.object)) {
@@ -245,7 +227,7 @@ AwsActionResult perform_aws_action(Cluster& c, const Action& a) {
   if (a.action == "eks.update-nodegroup-config") {
     aws::SizesUpdate update{a.min_size, a.max_size, a.desired_size};
     r.error = c.eks.update_nodegroup_config(a.nodegroup, update);
-    if (!r.error) nodegroup_updater(c).record_config_update(a.nodegroup);
+    if (!r.error) c.controllers.nodegroup_update->record_config_update(a.nodegroup);
   } else if (a.action == "ec2.set-quota") {
     r = set_quota(c, a);
   } else if (a.action == "ec2.send-spot-instance-interruptions") {
@@ -283,7 +265,7 @@ void apply_action(Cluster& c, const Action& a) {
   } else if (a.action == "kubectl.taint") {
     if (auto err = kubectl_taint(c, a.node, a.taints, a.remove_taints)) warn(c, {"Node", "", a.node}, err->reason, err->message, "kubectl");
   } else if (a.action == "eks.update-nodegroup-version") {
-    if (auto err = nodegroup_updater(c).update_version(a.nodegroup, nullptr, a.force))
+    if (auto err = c.controllers.nodegroup_update->update_version(a.nodegroup, nullptr, a.force))
       warn(c, nodegroup_ref(a.nodegroup), err->code, err->message, "eks");
   } else if (a.action == "terraform.apply") {
     for (const auto& change : a.node_group_changes) apply_terraform_node_group(c, change);

@@ -93,7 +93,7 @@ void apply_config_map(Cluster& cluster, const RawObject& raw) {
     for (auto it = l.begin(); it != l.end(); ++it) labels[it->first.Scalar()] = it->second.Scalar();
   cluster.api.put_config_map(ns, name, config_map_data(raw), std::move(labels));
   if (ns != "kube-system" || name != autoscaling::cas::kPriorityConfigMapName) return;
-  auto* ca = dynamic_cast<autoscaling::ClusterAutoscaler*>(cluster.find_controller("cluster-autoscaler"));
+  autoscaling::ClusterAutoscaler* ca = cluster.controllers.cluster_autoscaler.get();
   if (!ca) return;
   auto data = config_map_data(raw);
   auto it = data.find("priorities");

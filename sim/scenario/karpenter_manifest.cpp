@@ -411,7 +411,7 @@ void validate_karpenter_manifest(const Manifest& manifest) {
 bool apply_karpenter_manifest(Cluster& cluster, const Manifest& manifest) {
   const RawObject* r = raw(manifest);
   if (!r) return false;
-  auto* k = dynamic_cast<kp::Controller*>(cluster.find_controller("karpenter"));
+  kp::Controller* k = cluster.controllers.karpenter.get();
   if (!k) return false;  // no Karpenter: its CRDs are not installed
   const bool auto_mode = k->settings().auto_mode;
   if (manifest.api_version == "karpenter.sh/v1" && manifest.kind == "NodePool") {

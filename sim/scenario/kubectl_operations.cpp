@@ -62,7 +62,7 @@ std::string resource_name_of_kind(const std::string& kind) {
 namespace {
 
 autoscaling::karpenter::Controller* karpenter(Cluster& c) {
-  return dynamic_cast<autoscaling::karpenter::Controller*>(c.find_controller("karpenter"));
+  return c.controllers.karpenter.get();
 }
 
 // The namespace controller's work, done at once: every object in the namespace is deleted (pods
@@ -97,12 +97,10 @@ std::optional<KubectlError> delete_namespace(Cluster& c, const std::string& name
   for (const auto& [key, data] : c.api.config_maps())
     if (key.starts_with(name + "/")) owners.push_back(key.substr(name.size() + 1));
   for (const auto& cm : owners) c.api.delete_config_map(name, cm);
-  if (const DisruptionController* pdbs = find_disruption_controller(c)) {
-    owners.clear();
-    for (const auto& b : pdbs->budgets())
-      if (b.spec.ns == name) owners.push_back(b.spec.name);
-    for (const auto& b : owners) disruption_controller(c).remove(name, b);
-  }
+  owners.clear();
+  for (const auto& b : c.controllers.pdb->budgets())
+    if (b.spec.ns == name) owners.push_back(b.spec.name);
+  for (const auto& b : owners) c.controllers.pdb->remove(name, b);
   return std::nullopt;
 }
 
@@ -142,7 +140,7 @@ std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, 
     return std::nullopt;
   }
   if (kind == "PodDisruptionBudget") {
-    if (!disruption_controller(c).remove(ns, name)) return not_found(kind, name);
+    if (!c.controllers.pdb->remove(ns, name)) return not_found(kind, name);
     return std::nullopt;
   }
   if (kind == "Namespace") return delete_namespace(c, name);

@@ -58,9 +58,8 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
     c.log.keep_occurrences_if([reasons](std::string_view reason) { return reasons->contains(reason); });
   }
   c.log.spill_series(options.spill_events_in_batches_of);
-  install_controllers(c);
   // Before start(): the instances and binds of t=0 are checked too.
-  if (options.check_invariants) c.controllers.push_back(std::make_unique<invariants::InvariantChecker>(c));
+  assemble_controllers(c, AssemblyOptions{.check_invariants = options.check_invariants});
   invariants::install_stall_guard(c, options.stall_limit);
   c.jobs->drop_finished_templates(options.drop_finished_job_templates);
   c.start();
@@ -110,7 +109,7 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
       options.progress(t, result.end, result.cluster->sim.fired_count());
     }
   }
-  if (auto* checker = invariants::InvariantChecker::of(*result.cluster)) checker->sweep();
+  if (auto* checker = result.cluster->controllers.invariants.get()) checker->sweep();
   return result;
 }
 

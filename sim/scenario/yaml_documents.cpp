@@ -25,12 +25,17 @@ std::string too_deep() {
   return "nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels (counting through aliases)";
 }
 
+Location location_of(const YAML::Exception& e, const std::string& file) {
+  return Location{file, e.mark.line + 1, e.mark.column + 1};
+}
+
 // yaml-cpp's exceptions as located errors; its messages repeat the position, keep the reason.
 [[noreturn]] void rethrow_located(const YAML::Exception& e, const std::string& file) {
-  Location at{file, e.mark.line + 1, e.mark.column + 1};
-  // yaml-cpp 0.7's depth guard says "bad file"; say what the limit is.
-  if (dynamic_cast<const YAML::DeepRecursion*>(&e)) throw InputError(at, too_deep());
-  throw InputError(at, malformed(file) + e.msg);
+  throw InputError(location_of(e, file), malformed(file) + e.msg);
+}
+// yaml-cpp 0.7's depth guard says "bad file"; say what the limit is.
+[[noreturn]] void rethrow_too_deep(const YAML::DeepRecursion& e, const std::string& file) {
+  throw InputError(location_of(e, file), too_deep());
 }
 
 // The token that starts at pos, for messages: up to the next blank, at most 20 characters.
@@ -188,6 +193,8 @@ std::vector<YAML::Node> parse_yaml_documents(const std::string& text, const std:
   try {
     check_structure(text, file, false);
     return YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    rethrow_too_deep(e, file);
   } catch (const YAML::Exception& e) {
     rethrow_located(e, file);
   }
@@ -197,6 +204,8 @@ YAML::Node parse_yaml_document(const std::string& text, const std::string& file)
   try {
     check_structure(text, file, true);
     return YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    rethrow_too_deep(e, file);
   } catch (const YAML::Exception& e) {
     rethrow_located(e, file);
   }

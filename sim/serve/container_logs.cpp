@@ -39,7 +39,7 @@ GpuDriver gpu_driver_of(const Cluster& c, const k8s::NodeRecord& node) {
     if (ng && ng->spec.ami_type.rfind("AL2_", 0) == 0) return al2;
     return al2023;
   }
-  if (auto* k = dynamic_cast<const autoscaling::karpenter::Controller*>(c.find_controller("karpenter"))) {
+  if (const autoscaling::karpenter::Controller* k = c.controllers.karpenter.get()) {
     if (k->settings().auto_mode) return auto_mode;
     for (const auto& claim : k->node_claims())
       if (claim.node_name == node.node.meta.name) {
@@ -133,7 +133,7 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
   if (pod.pod.spec.containers.empty() || pod.pod.spec.containers.front().name != container.name) return out;
   std::vector<std::pair<engine::SimTime, std::string>> init_lines;
   std::vector<std::pair<engine::SimTime, std::string>> info_prefixes;  // by init, oldest first
-  const auto* training = dynamic_cast<const net::TrainingController*>(c.find_controller("training"));
+  const net::TrainingController* training = c.controllers.training.get();
   if (training && id) {
     const int driver = cuda_driver_version(gpu_driver_of(c, c.api.node(pod.node)).cuda);
     for (auto init : training->nccl_debug_inits(*id)) {

@@ -54,7 +54,7 @@ bool is_leader(const Cluster& c, const k8s::PodRecord& pod) {
 std::optional<std::string> karpenter_controller_log(const Cluster& c, const k8s::PodRecord& pod,
                                                     const k8s::Container& container, std::int64_t unix_us_of_sim0) {
   if (!is_karpenter_controller(pod, container)) return std::nullopt;
-  const auto* k = dynamic_cast<const kp::Controller*>(c.find_controller("karpenter"));
+  const kp::Controller* k = c.controllers.karpenter.get();
   if (!k || !pod.pod.status.started_at) return std::string();
   // The release the pod runs: its image's tag (public.ecr.aws/karpenter/controller:1.8.3).
   const std::string& image = container.image;

@@ -15,10 +15,10 @@ Session::Session(std::unique_ptr<scenario::Scenario> scenario, std::optional<std
   options.seed = seed;
   run_ = scenario::start_run(*scenario_, options);
   // Karpenter's controller log has a reader here (kubectl logs); a batch run keeps none.
-  if (auto* k = dynamic_cast<autoscaling::karpenter::Controller*>(run_.cluster->find_controller("karpenter")))
+  if (autoscaling::karpenter::Controller* k = run_.cluster->controllers.karpenter.get())
     k->controller_log().enable();
   // So is Cluster Autoscaler's status ConfigMap (kubectl get/describe configmap).
-  if (auto* ca = dynamic_cast<autoscaling::ClusterAutoscaler*>(run_.cluster->find_controller("cluster-autoscaler")))
+  if (autoscaling::ClusterAutoscaler* ca = run_.cluster->controllers.cluster_autoscaler.get())
     ca->enable_status_config_map();
   sim0_unix_us_ = run_.cluster->start_epoch_seconds() * 1000000;
   // t=0 itself: the manifests applied, the nodes that exist when the lab starts.

@@ -30,10 +30,9 @@
 
 namespace eksim::autoscaling::karpenter {
 
-class Controller : public eksim::Controller {
+class Controller {
  public:
   Controller(Cluster& cluster, Settings settings);
-  const char* name() const override { return "karpenter"; }
 
   // kubectl apply of a NodePool / EC2NodeClass / NodeClass: creates or replaces (drift follows).
   void apply_node_pool(NodePool pool);

@@ -51,7 +51,7 @@ void render_config_maps(const RenderContext& ctx, ObjectMap& out) {
   }
   // Cluster Autoscaler's status, rewritten at the end of every loop (utils.WriteStatusConfigMap):
   // no labels, one annotation with the loop's time.
-  const auto* ca = dynamic_cast<const autoscaling::ClusterAutoscaler*>(ctx.cluster.find_controller("cluster-autoscaler"));
+  const autoscaling::ClusterAutoscaler* ca = ctx.cluster.controllers.cluster_autoscaler.get();
   if (ca && ca->status_config_map()) {
     const auto& status = *ca->status_config_map();
     const std::string key = object_key("kube-system", kCasStatusConfigMap);

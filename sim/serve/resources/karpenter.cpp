@@ -160,7 +160,7 @@ void render_node_class(const Cluster& c, const std::string& name, const kp::Node
 void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap& nodeclaims, ObjectMap& ec2nodeclasses,
                       ObjectMap& nodeclasses) {
   const Cluster& c = ctx.cluster;
-  auto* k = dynamic_cast<const kp::Controller*>(c.find_controller("karpenter"));
+  const kp::Controller* k = c.controllers.karpenter.get();
   if (!k) return;
   const TimeBase& tb = ctx.time;
   std::string t0 = tb.at(engine::SimTime{});

@@ -94,7 +94,7 @@ std::int64_t events_with_reason(Cluster& c, const std::string& reason) {
 TEST(NodegroupUpdate, QuotaBlocksTheSurgeAndTheUpdateFailsWithNodeCreationFailure) {
   Cluster c(one_group("g5.xlarge", 2, 8), 7);
   c.start();
-  NodegroupUpdater& u = nodegroup_updater(c);
+  NodegroupUpdater& u = *c.controllers.nodegroup_update;
   ASSERT_FALSE(u.update_version("ng").has_value());
   aws::ManagedNodegroup& ng = *c.eks.find("ng");
   EXPECT_EQ(ng.status, "UPDATING");
@@ -137,7 +137,7 @@ TEST(NodegroupUpdate, QuotaBlocksTheSurgeAndTheUpdateFailsWithNodeCreationFailur
 TEST(NodegroupUpdate, RollingUpdateReplacesEveryNodeAndRestoresTheSizes) {
   Cluster c(one_group("t3.medium", 2, std::nullopt), 7);
   c.start();
-  NodegroupUpdater& u = nodegroup_updater(c);
+  NodegroupUpdater& u = *c.controllers.nodegroup_update;
   ASSERT_FALSE(u.update_version("ng").has_value());
   c.sim.run_until(SimTime{} + Duration::minutes(30));
   const NodegroupUpdateRecord& rec = u.updates().back();
@@ -171,12 +171,12 @@ TEST(NodegroupUpdate, PodDisruptionBudgetBlocksTheDrainAndTheUpdateFailsWithPodE
   Cluster c(one_group("t3.medium", 1, std::nullopt), 7);
   c.start();
   c.api.create_pod(guarded_pod());
-  NodegroupUpdater& u = nodegroup_updater(c);
+  NodegroupUpdater& u = *c.controllers.nodegroup_update;
   PodDisruptionBudget pdb;
   pdb.name = "db";
   pdb.selector.match_labels = {{"app", "db"}};
   pdb.min_available = 1;
-  disruption_controller(c).apply(pdb);
+  c.controllers.pdb->apply(pdb);
   c.sim.run_until(SimTime{} + Duration::minutes(2));
   ASSERT_FALSE(u.update_version("ng").has_value());
   c.sim.run_until(SimTime{} + Duration::minutes(40));
@@ -200,12 +200,12 @@ TEST(NodegroupUpdate, ForcedUpdateDeletesWhatWouldNotDrain) {
   Cluster c(one_group("t3.medium", 1, std::nullopt), 7);
   c.start();
   c.api.create_pod(guarded_pod());
-  NodegroupUpdater& u = nodegroup_updater(c);
+  NodegroupUpdater& u = *c.controllers.nodegroup_update;
   PodDisruptionBudget pdb;
   pdb.name = "db";
   pdb.selector.match_labels = {{"app", "db"}};
   pdb.max_unavailable = 0;
-  disruption_controller(c).apply(pdb);
+  c.controllers.pdb->apply(pdb);
   c.sim.run_until(SimTime{} + Duration::minutes(2));
   ASSERT_FALSE(u.update_version("ng", nullptr, /*force=*/true).has_value());
   c.sim.run_until(SimTime{} + Duration::minutes(40));
@@ -217,7 +217,7 @@ TEST(NodegroupUpdate, ForcedUpdateDeletesWhatWouldNotDrain) {
 TEST(NodegroupUpdate, UnknownGroupAndEmptyGroup) {
   Cluster c(one_group("t3.medium", 0, std::nullopt), 7);
   c.start();
-  NodegroupUpdater& u = nodegroup_updater(c);
+  NodegroupUpdater& u = *c.controllers.nodegroup_update;
   auto err = u.update_version("nope");
   ASSERT_TRUE(err.has_value());
   EXPECT_EQ(err->code, "ResourceNotFoundException");

@@ -29,7 +29,7 @@ struct World {
     o.check_invariants = true;
     run = scenario::start_run(s, o);
     c = run.cluster.get();
-    checker = InvariantChecker::of(*c);
+    checker = c->controllers.invariants.get();
     scenario::advance_run(run, SimTime{} + Duration::minutes(10));
   }
 

@@ -144,7 +144,7 @@ int count_events(const scenario::RunResult& run, const std::string& reason, cons
 }
 
 std::optional<TrainingJobStatus> status_of(const scenario::RunResult& run) {
-  const auto* c = dynamic_cast<const TrainingController*>(run.cluster->find_controller("training"));
+  const TrainingController* c = run.cluster->controllers.training.get();
   return c ? c->find("default", "allreduce") : std::nullopt;
 }
 

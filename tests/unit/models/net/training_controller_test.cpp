@@ -21,7 +21,7 @@ Scenario load(const char* name) {
 }
 
 TrainingJobStatus status_of(const RunResult& run, const std::string& job) {
-  const auto* c = dynamic_cast<const TrainingController*>(run.cluster->find_controller("training"));
+  const TrainingController* c = run.cluster->controllers.training.get();
   EXPECT_NE(c, nullptr);
   auto s = c ? c->find("default", job) : std::nullopt;
   EXPECT_TRUE(s.has_value()) << job;

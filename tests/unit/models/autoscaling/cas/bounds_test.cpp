@@ -271,7 +271,7 @@ manifests:
     return scenario::load_scenario((dir_ / "s.yaml").string());
   }
   static ClusterAutoscaler& ca(scenario::RunResult& r) {
-    return *dynamic_cast<ClusterAutoscaler*>(r.cluster->find_controller("cluster-autoscaler"));
+    return *r.cluster->controllers.cluster_autoscaler;
   }
   // "Scale-down: removing node ..." events by timestamp.
   static std::map<std::int64_t, int> drains_started(const scenario::RunResult& r) {

@@ -19,7 +19,7 @@ class CasStatus : public ::testing::Test {
   CasStatus()
       : scenario_(scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/autoscaler/000-g-quota-backoff.yaml")),
         run_(scenario::start_run(scenario_)) {}
-  ClusterAutoscaler& ca() { return *dynamic_cast<ClusterAutoscaler*>(run_.cluster->find_controller("cluster-autoscaler")); }
+  ClusterAutoscaler& ca() { return *run_.cluster->controllers.cluster_autoscaler; }
   const api::ClusterAutoscalerStatus& status() { return *ca().status_config_map(); }
   const api::NodeGroupStatus& group(const std::string& prefix) {
     for (const auto& g : status().node_groups)

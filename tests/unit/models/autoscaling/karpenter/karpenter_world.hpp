@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "models/autoscaling/karpenter.hpp"
+#include "models/cluster/controllers.hpp"
 #include "models/autoscaling/karpenter/controller.hpp"
 
 namespace eksim::autoscaling::karpenter::test {
@@ -39,8 +39,8 @@ struct World {
     spec.access.declared = o.declared_access;
     spec.access.mapped_roles = std::move(o.mapped_roles);
     cluster = std::make_unique<Cluster>(spec, 7);
-    cluster->controllers.push_back(make_karpenter(*cluster));
-    k = dynamic_cast<Controller*>(cluster->find_controller("karpenter"));
+    install_karpenter(*cluster);
+    k = cluster->controllers.karpenter.get();
     if (o.auto_mode) return;  // NodeClass "default" is built in
     NodeClass nc;
     nc.name = "default";
