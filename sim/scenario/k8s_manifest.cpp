@@ -10,6 +10,7 @@
 #include "models/k8s/quantity.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/k8s_syntax.hpp"
+#include "sim/scenario/karpenter_manifest.hpp"
 #include "sim/scenario/pod_spec_decoding.hpp"
 #include "sim/scenario/run_annotations.hpp"
 #include "sim/scenario/service_manifest.hpp"
@@ -118,32 +119,63 @@ void require_restart_always(const Ctx& ctx, const Value& at, const k8s::PodTempl
     ctx.invalid(at, fe_not_supported("spec.template.spec.restartPolicy", t.spec.restart_policy, {"Always"}));
 }
 
-// ---- kinds kept raw (PodDisruptionBudget, ConfigMap) ---------------------------------------
+// ---- PodDisruptionBudget, ConfigMap ---------------------------------------------------------
 
-// intstr.IntOrString: a JSON number decodes as int32, a string is kept; nothing else decodes.
-void int_or_string(const Ctx& ctx, const Value& v, const char* go_struct, const std::string& path) {
+// intstr.IntOrString as eksim models it, a pod count: a JSON number decodes as int32 (anything
+// else that is no string does not decode); a string that is no count (a percentage) is kept
+// as a remark for the run, and the field as unset.
+std::optional<std::int64_t> pdb_count(const Ctx& ctx, const Value& v, const char* key, const std::string& path,
+                                      std::vector<std::string>& unsupported) {
   JsonType t = json_type(v);
-  if (t == JsonType::Number) integer(ctx, v, go_struct, path, "int32");
-  else if (t != JsonType::String && t != JsonType::Null) type_error(ctx, v, t, go_struct, path, "intstr.IntOrString");
+  if (t == JsonType::Number) integer(ctx, v, "PodDisruptionBudgetSpec", path, "int32");
+  else if (t != JsonType::String) type_error(ctx, v, t, "PodDisruptionBudgetSpec", path, "intstr.IntOrString");
+  const std::string& text = v.node().Scalar();
+  // A quoted count beyond int32 is no count the API server would keep.
+  auto n = engine::parse_integer<std::int32_t>(text);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || !n.ok()) {
+    unsupported.push_back(std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"");
+    return std::nullopt;
+  }
+  return std::int64_t{n.value};
 }
 
-// The component that models these kinds reads them later from the raw tree; decoding them here
-// first refuses `spec: 5` or `data: [a]` at load, as the API server refuses them, instead of
-// meeting a scalar where that component expects a mapping.
-void decode_raw_object(const Ctx& ctx, const Value& v, const std::string& kind, Fields& top) {
-  object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
-  if (kind == "ConfigMap") {
-    if (auto dv = top.get("data")) string_map_entries(ctx, *dv, "ConfigMap", "data");
-    return;
+PdbObject decode_pdb(const Ctx& ctx, const Value& v, Fields& top) {
+  PdbObject out;
+  k8s::ObjectMeta meta = object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
+  out.pdb.name = meta.name;
+  out.pdb.ns = meta.ns;
+  top.allow({"status"});
+  if (auto sv = top.get("spec")) {
+    Fields f(ctx, *sv, "spec", "PodDisruptionBudget", "v1.PodDisruptionBudgetSpec");
+    if (auto x = f.get("minAvailable")) out.pdb.min_available = pdb_count(ctx, *x, "minAvailable", f.path("minAvailable"), out.unsupported);
+    if (auto x = f.get("maxUnavailable"))
+      out.pdb.max_unavailable = pdb_count(ctx, *x, "maxUnavailable", f.path("maxUnavailable"), out.unsupported);
+    if (auto sel = f.get("selector")) out.pdb.selector = label_selector(ctx, *sel, f.path("selector"));
+    f.allow({"unhealthyPodEvictionPolicy"});
+    f.finish();
   }
-  auto sv = top.get("spec");
-  if (!sv) return;
-  Fields f(ctx, *sv, "spec", "PodDisruptionBudget", "v1.PodDisruptionBudgetSpec");
-  for (const char* key : {"minAvailable", "maxUnavailable"})
-    if (auto x = f.get(key)) int_or_string(ctx, *x, "PodDisruptionBudgetSpec", f.path(key));
-  if (auto sel = f.get("selector")) label_selector(ctx, *sel, f.path("selector"));
-  f.allow({"unhealthyPodEvictionPolicy"});
-  f.finish();
+  top.finish();
+  return out;
+}
+
+ConfigMapObject decode_config_map(const Ctx& ctx, const Value& v, Fields& top) {
+  ConfigMapObject out;
+  out.meta = object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
+  if (auto dv = top.get("data"))
+    for (const auto& [k, val] : string_map_entries(ctx, *dv, "ConfigMap", "data"))
+      out.data[k.node().Scalar()] = val.node().IsScalar() ? val.node().Scalar() : YAML::Dump(val.node());
+  top.allow({"binaryData", "immutable"});
+  top.finish();
+  return out;
+}
+
+// Karpenter's and Auto Mode's kinds (karpenter_manifest.hpp), and by name the kinds eksim does
+// not model.
+void decode_other(const Value& v, Manifest& m) {
+  if (m.api_version == "karpenter.sh/v1" && m.kind == "NodePool") m.object = decode_node_pool(v);
+  else if (m.api_version == "karpenter.k8s.aws/v1" && m.kind == "EC2NodeClass") m.object = decode_ec2_node_class(v);
+  else if (m.api_version == "eks.amazonaws.com/v1" && m.kind == "NodeClass") m.object = decode_auto_node_class(v);
+  else m.object = OtherObject{raw_name(v)};
 }
 
 // ---- kinds -------------------------------------------------------------------------------
@@ -311,12 +343,12 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
     }
     top.allow({"status"});
     top.finish();
-  } else if (m.kind == "PodDisruptionBudget" || m.kind == "ConfigMap") {
-    decode_raw_object(ctx, v, m.kind, top);
-    m.object = RawObject{v};
+  } else if (m.kind == "PodDisruptionBudget") {
+    m.object = decode_pdb(ctx, v, top);
+  } else if (m.kind == "ConfigMap") {
+    m.object = decode_config_map(ctx, v, top);
   } else {
-    // Parsed by the component that models the kind (Karpenter, PDBs, priority classes, ...).
-    m.object = RawObject{v};
+    decode_other(v, m);
   }
   out.push_back(std::move(m));
 }

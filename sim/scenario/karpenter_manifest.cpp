@@ -396,37 +396,26 @@ kp::NodeClass read_auto_node_class(const Value& v) {
   return nc;
 }
 
-const RawObject* raw(const Manifest& m) { return std::get_if<RawObject>(&m.object); }
-
 }  // namespace
 
-void validate_karpenter_manifest(const Manifest& manifest) {
-  const RawObject* r = raw(manifest);
-  if (!r) return;
-  if (manifest.api_version == "karpenter.sh/v1" && manifest.kind == "NodePool") read_node_pool(r->value);
-  else if (manifest.api_version == "karpenter.k8s.aws/v1" && manifest.kind == "EC2NodeClass") read_ec2_node_class(r->value);
-  else if (manifest.api_version == "eks.amazonaws.com/v1" && manifest.kind == "NodeClass") read_auto_node_class(r->value);
-}
+kp::NodePool decode_node_pool(const Value& v) { return read_node_pool(v); }
+kp::NodeClass decode_ec2_node_class(const Value& v) { return read_ec2_node_class(v); }
+kp::NodeClass decode_auto_node_class(const Value& v) { return read_auto_node_class(v); }
 
 bool apply_karpenter_manifest(Cluster& cluster, const Manifest& manifest) {
-  const RawObject* r = raw(manifest);
-  if (!r) return false;
+  const auto* pool = std::get_if<kp::NodePool>(&manifest.object);
+  const auto* node_class = std::get_if<kp::NodeClass>(&manifest.object);
+  if (!pool && !node_class) return false;
   auto* k = dynamic_cast<kp::Controller*>(cluster.find_controller("karpenter"));
   if (!k) return false;  // no Karpenter: its CRDs are not installed
-  const bool auto_mode = k->settings().auto_mode;
-  if (manifest.api_version == "karpenter.sh/v1" && manifest.kind == "NodePool") {
-    k->apply_node_pool(read_node_pool(r->value));
+  if (pool) {
+    k->apply_node_pool(*pool);
     return true;
   }
-  if (!auto_mode && manifest.api_version == "karpenter.k8s.aws/v1" && manifest.kind == "EC2NodeClass") {
-    k->apply_node_class(read_ec2_node_class(r->value));
-    return true;
-  }
-  if (auto_mode && manifest.api_version == "eks.amazonaws.com/v1" && manifest.kind == "NodeClass") {
-    k->apply_node_class(read_auto_node_class(r->value));
-    return true;
-  }
-  return false;
+  // Karpenter serves EC2NodeClass, Auto Mode its own NodeClass; not the other's.
+  if (k->settings().auto_mode != (node_class->kind == "NodeClass")) return false;
+  k->apply_node_class(*node_class);
+  return true;
 }
 
 }  // namespace eksim::scenario

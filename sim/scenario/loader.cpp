@@ -99,7 +99,6 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     } else {
       a.manifests = load_manifest_file(*r.get("file"), files);  // relative to this file
     }
-    for (const auto& m : a.manifests) validate_karpenter_manifest(m);
   } else if (a.action == "kubectl.delete") {
     a.kind = r.require("kind").as_string();
     check_one_of(r.require("kind"), a.kind, deletable_kinds(), "kind for kubectl.delete");
@@ -440,8 +439,6 @@ Scenario load_scenario_root(const Value& root, FileLoader& files, const std::str
   }
   s.cluster = read_cluster(r.require("cluster"), aws::InstanceCatalog::builtin());
   if (auto m = r.get("manifests")) s.manifests = parse_manifests(*m, files);
-  // Karpenter objects are checked now, so a bad NodePool fails before the run starts.
-  for (const auto& m : s.manifests) validate_karpenter_manifest(m);
   if (auto t = r.get("timeline"))
     for (const auto& item : t->items()) s.timeline.push_back(read_action(item, files, s.cluster));
   std::stable_sort(s.timeline.begin(), s.timeline.end(), [](const Action& a, const Action& b) { return a.at < b.at; });
