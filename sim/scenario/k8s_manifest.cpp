@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "models/k8s/quantity.hpp"
+#include "models/k8s/scheduling/predicates.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/k8s_syntax.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
@@ -108,7 +109,7 @@ k8s::LabelSelector owner_selector(const Ctx& ctx, Fields& f, const Value& spec_n
   k8s::LabelSelector sel = label_selector(ctx, *sv, f.path("selector"));
   if (selector_empty(sel))
     ctx.invalid(*sv, fe_invalid("spec.selector", "{}", std::string("empty selector is invalid for ") + kind_lower));
-  if (!selector_matches(sel, tmpl.meta.labels))
+  if (!k8s::label_selector_matches(sel, tmpl.meta.labels))
     ctx.invalid(tv ? *tv : spec_node,
                 fe_invalid("spec.template.metadata.labels", json_map(tmpl.meta.labels), "`selector` does not match template `labels`"));
   return sel;
@@ -325,7 +326,7 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
       if (sel_v) {
         k8s::LabelSelector sel = label_selector(ctx, *sel_v, "spec.selector");
         if (!manual) ctx.invalid(*sel_v, fe_invalid("spec.selector", "{}", "`selector` will be auto-generated"));
-        if (!selector_matches(sel, tmpl.meta.labels))
+        if (!k8s::label_selector_matches(sel, tmpl.meta.labels))
           ctx.invalid(*tv, fe_invalid("spec.template.metadata.labels", json_map(tmpl.meta.labels),
                                       "`selector` does not match template `labels`"));
       }

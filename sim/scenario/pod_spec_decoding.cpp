@@ -269,23 +269,6 @@ k8s::LabelSelector label_selector(const Ctx& ctx, const Value& v, const std::str
 
 bool selector_empty(const k8s::LabelSelector& s) { return s.match_labels.empty() && s.match_expressions.empty(); }
 
-bool selector_matches(const k8s::LabelSelector& s, const k8s::Labels& labels) {
-  for (const auto& [k, v] : s.match_labels) {
-    auto it = labels.find(k);
-    if (it == labels.end() || it->second != v) return false;
-  }
-  for (const auto& r : s.match_expressions) {
-    auto it = labels.find(r.key);
-    bool has = it != labels.end();
-    bool in = has && std::find(r.values.begin(), r.values.end(), it->second) != r.values.end();
-    if (r.op == "In" && !in) return false;
-    if (r.op == "NotIn" && in) return false;
-    if (r.op == "Exists" && !has) return false;
-    if (r.op == "DoesNotExist" && has) return false;
-  }
-  return true;
-}
-
 k8s::PodAffinityTerm pod_affinity_term(const Ctx& ctx, const Value& v, const std::string& path) {
   Fields f(ctx, v, path, "PodAffinity", "v1.PodAffinityTerm");
   k8s::PodAffinityTerm t;
