@@ -130,6 +130,78 @@ void assign_path(YAML::Node node, const std::string& path, const YAML::Node& val
   }
 }
 
+namespace {
+
+// seeds: a count (1..N), {from, count}, or a list of distinct seeds; 1 when absent.
+std::vector<std::uint64_t> read_seeds(MapReader& r) {
+  std::vector<std::uint64_t> seeds;
+  if (auto s = r.get("seeds")) {
+    if (s->is_scalar()) {
+      std::int64_t n = s->as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
+      for (std::int64_t i = 1; i <= n; ++i) seeds.push_back(static_cast<std::uint64_t>(i));
+    } else if (s->is_map()) {
+      MapReader m(*s, "seeds");
+      auto from = static_cast<std::uint64_t>(m.require("from").as_non_negative());
+      Value count_v = m.require("count");
+      std::int64_t count = count_v.as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
+      m.finish();
+      for (std::int64_t i = 0; i < count; ++i) seeds.push_back(from + static_cast<std::uint64_t>(i));
+    } else {
+      std::set<std::uint64_t> seen;
+      for (const auto& item : s->items()) {
+        auto seed = static_cast<std::uint64_t>(item.as_non_negative("a seed"));
+        // The same seed twice is the same run twice: its result lines would collide.
+        if (!seen.insert(seed).second) item.fail(fmt::format("seed {} is listed twice", seed));
+        seeds.push_back(seed);
+      }
+      if (seeds.empty()) s->fail("seeds must not be empty");
+    }
+  } else {
+    seeds.push_back(1);
+  }
+  return seeds;
+}
+
+// points: each a mapping of PATH: value; one empty point when absent.
+std::vector<SweepPoint> read_points(MapReader& r) {
+  std::vector<SweepPoint> explicit_points;
+  if (auto pts = r.get("points")) {
+    for (const auto& item : pts->items()) {
+      if (!item.is_map()) item.fail("a point is a mapping of PATH: value");
+      SweepPoint p;
+      for (const auto& [path, key, value] : item.entries("a path"))
+        p.assignments.push_back(SweepAssignment{path, dump(value.node()), value.where()});
+      explicit_points.push_back(std::move(p));
+    }
+    if (explicit_points.empty()) pts->fail("points must not be empty");
+  }
+  if (explicit_points.empty()) explicit_points.emplace_back();
+  return explicit_points;
+}
+
+// Every explicit point crossed with every combination of the grid's values.
+void expand_points(const std::vector<SweepPoint>& explicit_points, const std::vector<std::vector<SweepAssignment>>& grid,
+                   SweepPlan& plan) {
+  for (const auto& base_point : explicit_points) {
+    std::vector<std::size_t> idx(grid.size(), 0);
+    while (true) {
+      SweepPoint p = base_point;
+      for (std::size_t k = 0; k < grid.size(); ++k) p.assignments.push_back(grid[k][idx[k]]);
+      plan.points.push_back(std::move(p));
+      // Odometer: the last parameter varies fastest.
+      bool carry = true;
+      for (std::size_t k = grid.size(); carry && k > 0;) {
+        --k;
+        if (++idx[k] < grid[k].size()) carry = false;
+        else idx[k] = 0;
+      }
+      if (carry) break;  // also ends at once for an empty grid
+    }
+  }
+}
+
+}  // namespace
+
 SweepPlan load_sweep_plan(const std::string& path) {
   FileLoader files;
   SweepPlan plan;
@@ -161,43 +233,8 @@ SweepPlan load_sweep_plan(const std::string& path) {
     plan.until = u->as_duration();
     if (plan.until->us <= 0) u->fail("until must be positive");
   }
-  if (auto s = r.get("seeds")) {
-    if (s->is_scalar()) {
-      std::int64_t n = s->as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
-      for (std::int64_t i = 1; i <= n; ++i) plan.seeds.push_back(static_cast<std::uint64_t>(i));
-    } else if (s->is_map()) {
-      MapReader m(*s, "seeds");
-      auto from = static_cast<std::uint64_t>(m.require("from").as_non_negative());
-      Value count_v = m.require("count");
-      std::int64_t count = count_v.as_int_in(1, static_cast<std::int64_t>(kMaxSweepRuns), "a number of seeds");
-      m.finish();
-      for (std::int64_t i = 0; i < count; ++i) plan.seeds.push_back(from + static_cast<std::uint64_t>(i));
-    } else {
-      std::set<std::uint64_t> seen;
-      for (const auto& item : s->items()) {
-        auto seed = static_cast<std::uint64_t>(item.as_non_negative("a seed"));
-        // The same seed twice is the same run twice: its result lines would collide.
-        if (!seen.insert(seed).second) item.fail(fmt::format("seed {} is listed twice", seed));
-        plan.seeds.push_back(seed);
-      }
-      if (plan.seeds.empty()) s->fail("seeds must not be empty");
-    }
-  } else {
-    plan.seeds.push_back(1);
-  }
-
-  std::vector<SweepPoint> explicit_points;
-  if (auto pts = r.get("points")) {
-    for (const auto& item : pts->items()) {
-      if (!item.is_map()) item.fail("a point is a mapping of PATH: value");
-      SweepPoint p;
-      for (const auto& [path, key, value] : item.entries("a path"))
-        p.assignments.push_back(SweepAssignment{path, dump(value.node()), value.where()});
-      explicit_points.push_back(std::move(p));
-    }
-    if (explicit_points.empty()) pts->fail("points must not be empty");
-  }
-  if (explicit_points.empty()) explicit_points.emplace_back();
+  plan.seeds = read_seeds(r);
+  std::vector<SweepPoint> explicit_points = read_points(r);
   std::vector<std::vector<SweepAssignment>> grid;
   if (auto g = r.get("grid")) {
     for (const auto& item : g->items()) grid.push_back(read_grid_parameter(item));
@@ -215,22 +252,7 @@ SweepPlan load_sweep_plan(const std::string& path) {
     root.fail(fmt::format("this sweep plan has more than {} runs (points x seeds); split it into several plans",
                           kMaxSweepRuns));
 
-  for (const auto& base_point : explicit_points) {
-    std::vector<std::size_t> idx(grid.size(), 0);
-    while (true) {
-      SweepPoint p = base_point;
-      for (std::size_t k = 0; k < grid.size(); ++k) p.assignments.push_back(grid[k][idx[k]]);
-      plan.points.push_back(std::move(p));
-      // Odometer: the last parameter varies fastest.
-      bool carry = true;
-      for (std::size_t k = grid.size(); carry && k > 0;) {
-        --k;
-        if (++idx[k] < grid[k].size()) carry = false;
-        else idx[k] = 0;
-      }
-      if (carry) break;  // also ends at once for an empty grid
-    }
-  }
+  expand_points(explicit_points, grid, plan);
   return plan;
 }
 
