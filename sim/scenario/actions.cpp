@@ -74,41 +74,19 @@ void apply_terraform_node_group(Cluster& c, const NodeGroupChange& change) {
   }
 }
 
-// policy/v1 PodDisruptionBudget, as much as EKS's evictions need (selector, minAvailable or
-// maxUnavailable as a count).
-void apply_pdb(Cluster& c, const RawObject& raw) {
-  const YAML::Node& n = raw.value.node();
-  PodDisruptionBudget pdb;
-  // The manifest loader decoded the object (metadata a mapping, names strings, counts int or
-  // string); a JSON null there is an absent field.
-  auto scalar = [](const YAML::Node& x) { return x && x.IsScalar() ? x.Scalar() : std::string(); };
-  const YAML::Node meta = n["metadata"];
-  pdb.name = meta ? scalar(meta["name"]) : "";
-  if (std::string ns = meta ? scalar(meta["namespace"]) : ""; !ns.empty()) pdb.ns = ns;
-  YAML::Node spec = n["spec"];
-  if (spec && spec["selector"])
-    pdb.selector = parse_label_selector(Value(spec["selector"], raw.value.file_ptr()),
-                                        ObjectRef{"PodDisruptionBudget", pdb.name, "v1"}, "spec.selector");
-  auto count = [&](const char* key) -> std::optional<std::int64_t> {
-    if (!spec || !spec[key] || !spec[key].IsScalar()) return std::nullopt;
-    std::string text = spec[key].Scalar();
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
-      c.hint("Unsupported", {"PodDisruptionBudget", pdb.ns, pdb.name},
-             std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"");
-      return std::nullopt;
-    }
-    // A quoted count beyond int32 is no count the API server would keep.
-    auto n = engine::parse_integer<std::int32_t>(text);
-    if (!n.ok()) {
-      c.hint("Unsupported", {"PodDisruptionBudget", pdb.ns, pdb.name},
-             std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"");
-      return std::nullopt;
-    }
-    return std::int64_t{n.value};
-  };
-  pdb.min_available = count("minAvailable");
-  pdb.max_unavailable = count("maxUnavailable");
-  c.controllers.pdb->apply(std::move(pdb));
+// policy/v1 PodDisruptionBudget, decoded at load; what eksim does not model of it is remarked now.
+// metadata.name of a custom kind's object, for the API server's refusal.
+std::string object_name(const Manifest& m) {
+  if (const auto* pool = std::get_if<autoscaling::karpenter::NodePool>(&m.object)) return pool->name;
+  if (const auto* nc = std::get_if<autoscaling::karpenter::NodeClass>(&m.object)) return nc->name;
+  if (const auto* other = std::get_if<OtherObject>(&m.object)) return other->name;
+  return "";
+}
+
+void apply_pdb(Cluster& c, const PdbObject& object) {
+  for (const auto& remark : object.unsupported)
+    c.hint("Unsupported", {"PodDisruptionBudget", object.pdb.ns, object.pdb.name}, remark);
+  c.controllers.pdb->apply(object.pdb);
 }
 
 // ec2.send-spot-instance-interruptions: the target's running instances by launch order, then
@@ -200,15 +178,15 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
     } else if (const auto* svc = std::get_if<k8s::Service>(&m.object)) {
       if (auto why = c.api.services().refusal(*svc)) warn(c, {"Service", svc->meta.ns, svc->meta.name}, "Invalid", *why, "kubectl");
       else c.api.apply_service(*svc);
-    } else if (m.kind == "PodDisruptionBudget") {
-      apply_pdb(c, std::get<RawObject>(m.object));
-    } else if (m.kind == "ConfigMap") {
-      apply_config_map(c, std::get<RawObject>(m.object));
+    } else if (const auto* pdb = std::get_if<PdbObject>(&m.object)) {
+      apply_pdb(c, *pdb);
+    } else if (const auto* cm = std::get_if<ConfigMapObject>(&m.object)) {
+      apply_config_map(c, *cm);
     } else if (!apply_karpenter_manifest(c, m) && is_custom_kind(m.api_version)) {
       // kubectl apply of a kind whose CRD is not installed: the API server has no such resource.
       // Built-in kinds eksim does not model (ServiceAccount, Secret, RBAC, ...) are stored by a
       // real API server and change nothing eksim simulates: accepted without a word.
-      warn(c, {m.kind, "", raw_name(std::get<RawObject>(m.object).value)}, "NoMatchingResource",
+      warn(c, {m.kind, "", object_name(m)}, "NoMatchingResource",
            "resource mapping not found for kind \"" + m.kind + "\" in version \"" + m.api_version +
                "\": ensure CRDs are installed first",
            "kubectl");

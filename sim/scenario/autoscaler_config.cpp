@@ -88,15 +88,71 @@ std::string kebab(const std::string& camel) {
   return out;
 }
 
-}  // namespace
-
-AutoscalerSpec read_autoscaler(const Value& v) {
-  AutoscalerSpec spec;
-  if (v.is_scalar()) {
-    std::string s = v.as_string();
-    if (s != "none") v.fail("autoscaler is none, {clusterAutoscaler: {...}} or {karpenter: {...}}");
-    return spec;
+// A flag's value checked for its kind and kept as text, as the flag would be written.
+std::string flag_value(const Value& val, FlagKind kind) {
+  std::string value;
+  switch (kind) {
+    case FlagKind::Duration: value = engine::format_duration(val.as_duration()); break;
+    case FlagKind::Period: {
+      engine::Duration d = val.as_duration();
+      if (d < kMinLoopPeriod)
+        val.fail("expected an interval of at least " + engine::format_duration(kMinLoopPeriod) + ", got " +
+                 engine::format_duration(d));
+      value = engine::format_duration(d);
+      break;
+    }
+    case FlagKind::Integer:
+      val.as_int_in(0, INT32_MAX, "a whole number");
+      value = val.as_string();
+      break;
+    case FlagKind::Fraction:
+      val.as_double_in(0, 1, "a number");
+      value = val.as_string();
+      break;
+    case FlagKind::Percent:
+      val.as_double_in(0, 100, "a percentage");
+      value = val.as_string();
+      break;
+    case FlagKind::Bool: value = val.as_bool() ? "true" : "false"; break;
+    case FlagKind::String: value = val.as_string(); break;
+    case FlagKind::StringList:
+      if (val.is_seq()) {
+        for (const auto& s : val.as_string_list()) value += (value.empty() ? "" : "\n") + s;
+      } else {
+        value = val.as_string();
+      }
+      break;
   }
+  return value;
+}
+
+// --nodes MIN:MAX:ASG_NAME, as cluster-autoscaler's flag parser requires.
+void check_nodes_flag(const Value& val) {
+  for (const auto& one : (val.is_seq() ? val.items() : std::vector<Value>{val})) {
+    std::string s = one.as_string();
+    auto a = s.find(':'), b = a == std::string::npos ? a : s.find(':', a + 1);
+    bool ok = b != std::string::npos && b + 1 < s.size();
+    if (ok) {
+      auto lo = engine::parse_integer<std::int32_t>(s.substr(0, a)), hi = engine::parse_integer<std::int32_t>(s.substr(a + 1, b - a - 1));
+      ok = lo.ok() && hi.ok() && lo.value >= 0 && hi.value >= lo.value;
+    }
+    if (!ok) one.fail("nodes takes MIN:MAX:NAME with 0 <= MIN <= MAX, got \"" + s + "\"");
+  }
+}
+
+// --expander: a comma-separated chain of expander names.
+void check_expander_flag(const Value& val, const std::string& value) {
+  for (std::size_t start = 0; start <= value.size();) {
+    auto comma = value.find(',', start);
+    std::string one = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    check_one_of(val, one, {"random", "most-pods", "least-waste", "price", "priority", "least-nodes"}, "expander");
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+}
+
+// The one body of `autoscaler:` (clusterAutoscaler or karpenter); spec.kind names it.
+std::optional<Value> autoscaler_body(const Value& v, AutoscalerSpec& spec) {
   MapReader r(v, "autoscaler");
   std::optional<Value> body;
   for (const char* kind : {"clusterAutoscaler", "karpenter"}) {
@@ -108,12 +164,25 @@ AutoscalerSpec read_autoscaler(const Value& v) {
   }
   r.finish();
   if (!body) v.fail("autoscaler needs clusterAutoscaler or karpenter");
+  return body;
+}
+
+}  // namespace
+
+AutoscalerSpec read_autoscaler(const Value& v) {
+  AutoscalerSpec spec;
+  if (v.is_scalar()) {
+    std::string s = v.as_string();
+    if (s != "none") v.fail("autoscaler is none, {clusterAutoscaler: {...}} or {karpenter: {...}}");
+    return spec;
+  }
+  std::optional<Value> body = autoscaler_body(v, spec);
   if (body->is_null()) return spec;
+  const bool cas = spec.kind == "clusterAutoscaler";
   if (!body->is_map())
-    body->fail(spec.kind + " takes a mapping of " +
-               (spec.kind == "clusterAutoscaler" ? "cluster-autoscaler flags" : "karpenter settings") + ", got " +
+    body->fail(spec.kind + " takes a mapping of " + (cas ? "cluster-autoscaler flags" : "karpenter settings") + ", got " +
                body->kind_name());
-  const auto& table = spec.kind == "clusterAutoscaler" ? cas_flags() : karpenter_settings();
+  const auto& table = cas ? cas_flags() : karpenter_settings();
   std::vector<std::string> names;
   for (const auto& [name, kind] : table) names.push_back(name);
   for (const auto& [raw, key, val] : body->entries("a flag name")) {
@@ -121,66 +190,14 @@ AutoscalerSpec read_autoscaler(const Value& v) {
     auto found = std::find_if(table.begin(), table.end(), [&](const auto& f) { return f.first == flag; });
     if (found == table.end()) {
       std::string hint = did_you_mean(flag, names);
-      key.fail("unknown " + std::string(spec.kind == "clusterAutoscaler" ? "cluster-autoscaler flag" : "karpenter setting") +
-               " \"" + raw + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
+      key.fail("unknown " + std::string(cas ? "cluster-autoscaler flag" : "karpenter setting") + " \"" + raw + "\"" +
+               (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
     }
-    std::string value;
-    switch (found->second) {
-      case FlagKind::Duration: value = engine::format_duration(val.as_duration()); break;
-      case FlagKind::Period: {
-        engine::Duration d = val.as_duration();
-        if (d < kMinLoopPeriod)
-          val.fail("expected an interval of at least " + engine::format_duration(kMinLoopPeriod) + ", got " +
-                   engine::format_duration(d));
-        value = engine::format_duration(d);
-        break;
-      }
-      case FlagKind::Integer:
-        val.as_int_in(0, INT32_MAX, "a whole number");
-        value = val.as_string();
-        break;
-      case FlagKind::Fraction:
-        val.as_double_in(0, 1, "a number");
-        value = val.as_string();
-        break;
-      case FlagKind::Percent:
-        val.as_double_in(0, 100, "a percentage");
-        value = val.as_string();
-        break;
-      case FlagKind::Bool: value = val.as_bool() ? "true" : "false"; break;
-      case FlagKind::String: value = val.as_string(); break;
-      case FlagKind::StringList:
-        if (val.is_seq()) {
-          for (const auto& s : val.as_string_list()) value += (value.empty() ? "" : "\n") + s;
-        } else {
-          value = val.as_string();
-        }
-        break;
-    }
-    if (flag == "nodes") {
-      // --nodes MIN:MAX:ASG_NAME, as cluster-autoscaler's flag parser requires.
-      for (const auto& one : (val.is_seq() ? val.items() : std::vector<Value>{val})) {
-        std::string s = one.as_string();
-        auto a = s.find(':'), b = a == std::string::npos ? a : s.find(':', a + 1);
-        bool ok = b != std::string::npos && b + 1 < s.size();
-        if (ok) {
-          auto lo = engine::parse_integer<std::int32_t>(s.substr(0, a)), hi = engine::parse_integer<std::int32_t>(s.substr(a + 1, b - a - 1));
-          ok = lo.ok() && hi.ok() && lo.value >= 0 && hi.value >= lo.value;
-        }
-        if (!ok) one.fail("nodes takes MIN:MAX:NAME with 0 <= MIN <= MAX, got \"" + s + "\"");
-      }
-    }
+    std::string value = flag_value(val, found->second);
+    if (flag == "nodes") check_nodes_flag(val);
     if (spec.kind == "karpenter" && flag == "namespace" && !syntax::dns1123_label(value))
       val.fail("namespace must be a DNS-1123 label (lowercase letters, digits and '-', at most 63), got \"" + value + "\"");
-    if (flag == "expander") {
-      for (std::size_t start = 0; start <= value.size();) {
-        auto comma = value.find(',', start);
-        std::string one = value.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        check_one_of(val, one, {"random", "most-pods", "least-waste", "price", "priority", "least-nodes"}, "expander");
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    }
+    if (flag == "expander") check_expander_flag(val, value);
     spec.flags[flag] = value;
   }
   return spec;

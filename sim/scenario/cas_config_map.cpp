@@ -73,32 +73,20 @@ std::optional<autoscaling::cas::PriorityConfig> parse_priority_config(const std:
   return config;
 }
 
-std::map<std::string, std::string> config_map_data(const RawObject& raw) {
-  std::map<std::string, std::string> out;
-  YAML::Node data = raw.value.node()["data"];
-  if (!data || !data.IsMap()) return out;
-  for (auto it = data.begin(); it != data.end(); ++it)
-    out[it->first.Scalar()] = it->second.IsScalar() ? it->second.Scalar() : YAML::Dump(it->second);
-  return out;
-}
-
-void apply_config_map(Cluster& cluster, const RawObject& raw) {
-  YAML::Node meta = raw.value.node()["metadata"];
-  std::string name = meta && meta["name"] ? meta["name"].Scalar() : "";
-  std::string ns = meta && meta["namespace"] ? meta["namespace"].Scalar() : "default";
+void apply_config_map(Cluster& cluster, const ConfigMapObject& cm) {
+  const std::string& name = cm.meta.name;
+  const std::string& ns = cm.meta.ns;
   // The API server keeps every ConfigMap; pods that mount one read it when they start (the
   // NVIDIA device plugin's config file).
-  k8s::Labels labels;
-  if (auto l = meta ? meta["labels"] : YAML::Node(); l && l.IsMap())
-    for (auto it = l.begin(); it != l.end(); ++it) labels[it->first.Scalar()] = it->second.Scalar();
-  cluster.api.put_config_map(ns, name, config_map_data(raw), std::move(labels));
+  cluster.api.put_config_map(ns, name, cm.data, cm.meta.labels);
   if (ns != "kube-system" || name != autoscaling::cas::kPriorityConfigMapName) return;
   autoscaling::ClusterAutoscaler* ca = cluster.controllers.cluster_autoscaler.get();
   if (!ca) return;
-  auto data = config_map_data(raw);
-  auto it = data.find("priorities");
+  // The expander reads its priorities from the ConfigMap's text, as upstream's does, and
+  // reports a text it cannot read in its own events.
+  auto it = cm.data.find("priorities");
   std::string error;
-  auto config = parse_priority_config(it == data.end() ? std::string() : it->second, &error);
+  auto config = parse_priority_config(it == cm.data.end() ? std::string() : it->second, &error);
   ca->set_priority_config_map(std::move(config), std::move(error));
 }
 

@@ -18,12 +18,9 @@ namespace eksim::scenario {
 //   Can't compile regexp rule for priority 10 and rule [a: error parsing regexp: missing closing ]: `[a`
 std::optional<autoscaling::cas::PriorityConfig> parse_priority_config(const std::string& yaml, std::string* error);
 
-// `data` of a v1 ConfigMap manifest (string values; other value types are kept as written).
-std::map<std::string, std::string> config_map_data(const RawObject& raw);
-
 // kubectl apply of a ConfigMap: the API server keeps it (api.config_maps(), read by device
 // plugins that mount it); Cluster Autoscaler, when installed, picks up its priority expander
 // ConfigMap.
-void apply_config_map(Cluster& cluster, const RawObject& raw);
+void apply_config_map(Cluster& cluster, const ConfigMapObject& cm);
 
 }  // namespace eksim::scenario

@@ -13,7 +13,6 @@
 #include "models/k8s/gpu_operator_chart.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/input_limits.hpp"
-#include "sim/scenario/kubelet_user_data.hpp"
 #include "sim/scenario/k8s_syntax.hpp"
 #include "sim/scenario/vpc_cni_config.hpp"
 #include "sim/scenario/yaml_documents.hpp"
@@ -174,65 +173,8 @@ std::vector<SubnetSpec> read_subnets(const Value& v, const std::string& region, 
   return out;
 }
 
-std::vector<NodegroupTaint> read_taints(const Value& v) {
-  // Module form: a map of name -> {key, value, effect} (v20+), or a list of such objects.
-  std::vector<Value> entries;
-  if (v.is_map()) {
-    for (auto it = v.node().begin(); it != v.node().end(); ++it) entries.emplace_back(it->second, v.file_ptr());
-  } else {
-    entries = v.items();
-  }
-  std::vector<NodegroupTaint> out;
-  for (const auto& e : entries) {
-    MapReader r(e, "taint");
-    NodegroupTaint t;
-    t.key = r.require("key").as_string();
-    if (auto val = r.get("value")) t.value = val->is_null() ? "" : val->as_string();
-    Value eff = r.require("effect");
-    std::string effect = eff.as_string();
-    // EKS API spelling, as the module passes it through.
-    check_one_of(eff, effect, {"NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"}, "taint effect");
-    t.effect = effect;
-    r.finish();
-    out.push_back(t);
-  }
-  return out;
-}
 
-// EKS CreateNodegroup / UpdateNodegroupVersion refuse an instance type whose architecture is
-// not the AMI type's, with InvalidParameterException "[t4g.medium] is not a valid instance type
-// for requested amiType BOTTLEROCKET_x86_64". A type without a price in the region cannot be
-// billed: an error naming type and region unless `cluster.pricing` gives one.
-void check_instance_types(const NodeGroupSpec& spec, const ClusterSpec& cluster, const aws::InstanceCatalog& catalog,
-                          const Value& at) {
-  const std::string& ami = spec.ami_type;
-  const bool arm = ami.find("ARM_64") != std::string::npos;
-  const bool custom = ami == "CUSTOM";
-  const aws::PriceBook prices(cluster.region, cluster.pricing);
-  for (const auto& name : spec.instance_types) {
-    const aws::InstanceType* t = catalog.find(name);
-    if (!t) continue;
-    if (!custom && t->arch != (arm ? "arm64" : "amd64"))
-      at.fail("InvalidParameterException: [" + name + "] is not a valid instance type for requested amiType " + ami);
-    const bool spot = spec.capacity_type == "SPOT";
-    if (!prices.on_demand(*t))
-      at.fail("no On-Demand price for " + name + " in " + cluster.region +
-              " (the catalog prices every type in us-east-1 and GovCloud, the FACTS.md types in ap-northeast-2); "
-              "give one in cluster.pricing.file (region,instanceType,capacityType,usdPerHour)");
-    if (spot && !prices.spot(*t))
-      at.fail("no Spot price for " + name + " in " + cluster.region + "; give one in cluster.pricing.file");
-  }
-}
 
-const std::vector<std::string>& ami_types() {
-  // EKS CreateNodegroup amiType values.
-  static const std::vector<std::string> types{
-      "AL2_x86_64", "AL2_x86_64_GPU", "AL2_ARM_64", "CUSTOM", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64",
-      "BOTTLEROCKET_ARM_64_NVIDIA", "BOTTLEROCKET_x86_64_NVIDIA", "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD",
-      "AL2023_x86_64_NEURON", "AL2023_x86_64_NVIDIA", "AL2023_ARM_64_NVIDIA", "WINDOWS_CORE_2019_x86_64",
-      "WINDOWS_FULL_2019_x86_64", "WINDOWS_CORE_2022_x86_64", "WINDOWS_FULL_2022_x86_64"};
-  return types;
-}
 
 // EKS add-ons as the terraform-aws-modules/eks `addons` map declares them. Only the VPC CNI's
 // own IAM role changes anything modelled: with it aws-node does not need the node role's
@@ -387,128 +329,8 @@ QuotaSpec read_quotas(const Value& at, MapReader& r) {
   return q;
 }
 
-std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cluster, NodeGroupSpec& spec,
-                                           bool creating) {
-  const auto& catalog = aws::InstanceCatalog::builtin();
-  MapReader r(v, "node group \"" + spec.name + "\"");
-  std::set<std::string> given;
-  auto get = [&](const char* key) {
-    auto x = r.get(key);
-    if (x) given.insert(key);
-    return x;
-  };
-  std::optional<Value> types_at;
-  if (auto x = get("instance_types")) {
-    types_at = *x;
-    spec.instance_types.clear();
-    for (const auto& item : x->items()) {
-      std::string t = item.as_string();
-      if (!catalog.find(t)) {
-        std::string hint = did_you_mean(t, catalog.names());
-        item.fail("unknown instance type \"" + t + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?") +
-                  " (eksim catalog lists the known types)");
-      }
-      spec.instance_types.push_back(t);
-    }
-    if (spec.instance_types.empty()) x->fail("instance_types must name at least one type");
-  }
-  std::optional<Value> ami_at;
-  if (auto x = get("ami_type")) {
-    ami_at = *x;
-    spec.ami_type = x->as_string();
-    check_one_of(*x, spec.ami_type, ami_types(), "ami_type");
-  }
-  if (auto x = get("capacity_type")) {
-    spec.capacity_type = x->as_string();
-    check_one_of(*x, spec.capacity_type, {"ON_DEMAND", "SPOT", "CAPACITY_BLOCK"}, "capacity_type");
-  }
-  if (auto x = get("min_size")) spec.min_size = x->as_int_in(0, kMaxNodes, "a node count");
-  if (auto x = get("max_size")) {
-    spec.max_size = x->as_int_in(0, kMaxNodes, "a node count");
-    if (spec.max_size < 1) x->fail("max_size must be at least 1 (EKS: maxSize >= 1)");
-  }
-  if (auto x = get("desired_size")) spec.desired_size = x->as_int_in(0, kMaxNodes, "a node count");
-  if (auto x = get("subnet_ids")) {
-    spec.subnet_ids.clear();
-    for (const auto& item : x->items()) {
-      std::string id = item.as_string();
-      std::vector<std::string> ids;
-      bool found = false;
-      for (const auto& s : cluster.subnets) {
-        ids.push_back(s.id);
-        found |= s.id == id;
-      }
-      if (!found) {
-        std::string hint = did_you_mean(id, ids);
-        item.fail("unknown subnet \"" + id + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
-      }
-      spec.subnet_ids.push_back(id);
-    }
-  }
-  if (auto x = get("labels")) spec.labels = x->as_string_map();
-  if (auto x = get("taints")) spec.taints = read_taints(*x);
-  if (auto x = get("tags")) spec.tags = x->as_string_map();
-  if (auto x = get("vpc_security_group_ids")) {
-    spec.vpc_security_group_ids.clear();
-    for (const auto& item : x->items()) {
-      check_security_group_exists(cluster, item.as_string(), item);
-      spec.vpc_security_group_ids.push_back(item.as_string());
-    }
-  }
-  if (auto x = get("iam_role_name")) spec.iam_role_name = x->as_string();
-  if (auto x = get("iam_role_arn")) {
-    std::string arn = x->as_string();
-    spec.iam_role_name = arn.substr(arn.rfind('/') + 1);
-  }
-  if (auto x = get("iam_role_attach_cni_policy")) spec.iam_role_attach_cni_policy = x->as_bool();
-  if (auto x = get("disk_size")) spec.disk_size_gib = x->as_non_negative();
-  if (auto x = get("enable_efa_support")) spec.enable_efa_support = x->as_bool();
-  if (auto x = get("enable_bootstrap_user_data")) spec.enable_bootstrap_user_data = x->as_bool();
-  // The kubelet's settings come from the user data as a whole: new user data replaces them.
-  // bootstrap_extra_args after ami_type and enable_bootstrap_user_data, which decide its meaning.
-  auto cloudinit = get("cloudinit_pre_nodeadm");
-  auto extra_args = get("bootstrap_extra_args");
-  if (cloudinit || extra_args) spec.kubelet = {};
-  if (cloudinit) read_cloudinit_pre_nodeadm(*cloudinit, spec);
-  if (extra_args) read_bootstrap_extra_args(*extra_args, spec);
-  if (auto x = get("update_config")) {
-    MapReader u(*x, "update_config");
-    if (auto m = u.get("max_unavailable")) spec.max_unavailable = m->as_non_negative();
-    if (auto m = u.get("max_unavailable_percentage")) {
-      spec.max_unavailable_percentage = m->as_non_negative();
-      if (*spec.max_unavailable_percentage < 1 || *spec.max_unavailable_percentage > 100)
-        m->fail("max_unavailable_percentage must be 1-100");
-    }
-    u.finish();
-    if (spec.max_unavailable && spec.max_unavailable_percentage)
-      x->fail("update_config takes max_unavailable or max_unavailable_percentage, not both");
-  }
-  // Module arguments that exist but change nothing the simulator models.
-  r.allow({"name", "use_name_prefix", "description", "ami_id", "ami_release_version", "use_latest_ami_release_version",
-           "pre_bootstrap_user_data", "post_bootstrap_user_data",
-           "cloudinit_post_nodeadm", "ebs_optimized", "block_device_mappings", "metadata_options", "enable_monitoring",
-           "create_iam_role", "iam_role_additional_policies", "iam_role_use_name_prefix",
-           "create_launch_template", "use_custom_launch_template", "launch_template_name", "launch_template_tags",
-           "launch_template_use_name_prefix", "force_update_version", "remote_access", "key_name",
-           "labels_update", "timeouts", "cluster_version", "kubernetes_version", "create", "attach_cluster_primary_security_group"});
-  if (cluster.module_semantics) {
-    for (const auto& [key, where] : r.unread_keys()) spec.ignored_keys.push_back(key);
-  } else {
-    r.finish();
-  }
-  if (types_at || ami_at) check_instance_types(spec, cluster, catalog, types_at ? *types_at : *ami_at);
-  // Sizes are validated as EKS validates CreateNodegroup; on an existing group desired_size is
-  // ignored by the module (lifecycle ignore_changes), so only min/max matter there.
-  if (creating) {
-    aws::GroupSizes sizes{spec.min_size, spec.max_size, spec.desired_size};
-    if (auto err = aws::validate_create_nodegroup_scaling(sizes)) v.fail(err->code + ": " + err->message);
-  }
-  if (spec.min_size > spec.max_size)
-    v.fail("min_size " + std::to_string(spec.min_size) + " can't be greater than max_size " + std::to_string(spec.max_size));
-  return given;
-}
-
 namespace {
+
 // A region AWS does not have is a typo; the closest real one is suggested.
 void check_region(const Value& at, const std::string& region) {
   if (aws::is_aws_region(region)) return;
@@ -516,11 +338,168 @@ void check_region(const Value& at, const std::string& region) {
   at.fail("unknown region \"" + region + "\"" +
           (hint.empty() ? " (an AWS Region code such as us-east-1 or ap-northeast-2)" : "; did you mean \"" + hint + "\"?"));
 }
-}  // namespace
 
-void check_node_group_name(const Value& at, const std::string& name) {
-  if (auto e = aws::nodegroup_name_error(name)) at.fail(e->str() + " (node group \"" + name + "\")");
+void read_kubernetes_version(const Value& x, ClusterSpec& c) {
+  c.kubernetes_version = x.as_string();
+  const std::string& s = c.kubernetes_version;
+  if (s.size() < 4 || s.compare(0, 2, "1.") != 0 || !std::all_of(s.begin() + 2, s.end(), ::isdigit))
+    x.fail("kubernetesVersion must look like \"1.35\", got \"" + s + "\"");
+  auto minor = engine::parse_integer<int>(s.substr(2));
+  c.kubernetes_minor = minor.value;
+  if (!minor.ok() || c.kubernetes_minor < 28 || c.kubernetes_minor > 36)
+    x.fail("kubernetesVersion " + s + " is outside the versions eksim models (1.28 to 1.36)");
 }
+
+// A VPC of three private subnets, one per AZ, like the terraform-aws-modules/vpc examples;
+// tagged for Karpenter discovery as terraform-aws-modules/eks's karpenter example tags its
+// private subnets (private_subnet_tags "karpenter.sh/discovery" = cluster name).
+std::vector<SubnetSpec> default_subnets(const ClusterSpec& c) {
+  std::vector<SubnetSpec> out;
+  const char* letters[] = {"a", "b", "c"};
+  for (int i = 0; i < 3; ++i) {
+    SubnetSpec s;
+    s.id = std::string("private-") + letters[i];
+    s.az = c.region + letters[i];
+    s.cidr = "10.0." + std::to_string(i * 16) + ".0/20";
+    s.tags["karpenter.sh/discovery"] = c.name;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// One cluster.capacityPools entry; its own price joins c.pricing.
+CapacityPoolSpec read_capacity_pool(const Value& item, ClusterSpec& c) {
+  MapReader pr(item, "capacity pool");
+  CapacityPoolSpec p;
+  Value type = pr.require("instanceType");
+  p.instance_type = type.as_string();
+  if (!aws::InstanceCatalog::builtin().find(p.instance_type)) type.fail("unknown instance type \"" + p.instance_type + "\"");
+  p.az = pr.require("az").as_string();
+  if (auto ct = pr.get("capacityType")) {
+    std::string t = ct->as_string();
+    check_one_of(*ct, t, {"on-demand", "spot"}, "capacity type");
+    p.spot = t == "spot";
+  }
+  if (auto n = pr.get("instances")) p.instances = n->as_non_negative("a non-negative instance count");
+  // The pool's own price (a Spot price of that AZ, say): wins over the price file and the
+  // catalog for this type, capacity type and AZ.
+  if (auto x = pr.get("usdPerHour")) {
+    double usd = x->as_double();
+    if (!(usd > 0)) x->fail("usdPerHour must be a positive number of dollars");
+    c.pricing.prices.push_back(aws::UserPrice{c.region, p.instance_type, p.spot, usd, p.az});
+  }
+  // Spot interruptions of the pool (README, "Spot interruptions").
+  if (auto x = pr.get("interruptionsPerHour")) {
+    p.interruptions_per_hour = x->as_double();
+    if (p.interruptions_per_hour < 0) x->fail("interruptionsPerHour must not be negative");
+    if (!p.spot) x->fail("interruptionsPerHour applies to a spot pool (capacityType: spot); EC2 does not interrupt On-Demand instances");
+  }
+  if (auto x = pr.get("rebalanceLead")) {
+    p.rebalance_lead = x->as_duration();
+    if (!p.spot) x->fail("rebalanceLead applies to a spot pool (capacityType: spot)");
+  }
+  if (!p.instances && p.interruptions_per_hour == 0 && !pr.has("usdPerHour")) pr.require("instances");
+  pr.finish();
+  return p;
+}
+
+// cluster.securityGroups, then the group references in their rules, which resolve only once
+// every group is known.
+void read_cluster_security_groups(const Value& sgs, ClusterSpec& c) {
+  c.security_groups = read_security_groups(sgs);
+  auto items = sgs.items();
+  for (std::size_t i = 0; i < c.security_groups.size(); ++i) {
+    for (const auto* rules : {&c.security_groups[i].ingress, &c.security_groups[i].egress})
+      for (const auto& rule : *rules)
+        if (!rule.source_group.empty()) check_security_group_exists(c, rule.source_group, items[i]);
+  }
+}
+
+void read_node_groups(const Value& ngs, ClusterSpec& c) {
+  (void)MapReader(ngs, "nodeGroups");  // a mapping, or a located error
+  std::int64_t starting_nodes = 0;
+  for (const auto& [name, key, body] : ngs.entries("a node group name")) {
+    check_node_group_name(key, name);
+    NodeGroupSpec spec;
+    spec.name = name;
+    read_node_group_into(body, c, spec, true);
+    starting_nodes += spec.desired_size;
+    if (starting_nodes > kMaxNodes)
+      key.fail("the node groups start with " + std::to_string(starting_nodes) + " nodes; eksim simulates at most " +
+               std::to_string(kMaxNodes) + " (Kubernetes' scalability threshold for one cluster)");
+    if (spec.iam_role_name.empty()) spec.iam_role_name = spec.name + "-eks-node-group";
+    c.node_groups.push_back(std::move(spec));
+  }
+}
+
+// The chart's values, flattened; the device plugin chart copies each config.map entry into its
+// ConfigMap as a file's text, so each must be one.
+void read_addon_values(const Value& vals, AddonSpec& a) {
+  if (!vals.is_map()) vals.fail("values must be a mapping (the chart's values.yaml keys)");
+  flatten_values(vals, "", a.values);
+  const YAML::Node root = vals.node();
+  if (a.name == "nvidiaDevicePlugin" && root["config"] && root["config"].IsMap() && root["config"]["map"] &&
+      root["config"]["map"].IsMap())
+    for (const auto& [file, fkey, fval] : Value(root["config"]["map"], vals.file_ptr()).entries("a config name"))
+      if (!fval.is_scalar())
+        fval.fail("config.map." + file + " must be a string: the text of a device plugin config file, e.g. `" +
+                  file + ": |` and the YAML below it");
+}
+
+AddonSpec read_addon(const std::string& name, const Value& value) {
+  MapReader body(value, "add-on " + name);
+  AddonSpec a;
+  a.name = name;
+  if (auto ver = body.get("version")) {
+    a.version = ver->as_string();
+    // The GPU Operator's operands and their images come from eksim's table of chart versions.
+    if (name == "gpuOperator" && !k8s::find_gpu_operator_chart(a.version)) {
+      std::string known;
+      for (const auto& k : k8s::gpu_operator_chart_versions()) known += (known.empty() ? "" : ", ") + k;
+      ver->fail("gpu-operator chart version \"" + a.version + "\" is not one eksim knows (known: " + known + ")");
+    }
+  }
+  // `helm install RELEASE --namespace NS`: the release names the chart's objects
+  // (<release>-nvidia-device-plugin), as lab 004's `helm upgrade -i nvdp ... --namespace
+  // nvidia-device-plugin` does.
+  if (auto x = body.get("releaseName")) {
+    a.release_name = x->as_string();
+    if (a.release_name.empty() || a.release_name.size() > 53 || !syntax::dns1123_subdomain(a.release_name))
+      x->fail("invalid release name \"" + a.release_name + "\": Helm wants lower-case letters, digits, '-' and '.' "
+              "(a DNS-1123 subdomain) of at most 53 characters");
+  }
+  if (auto x = body.get("namespace")) {
+    a.ns = x->as_string();
+    if (a.ns.empty() || a.ns.size() > 63 || !syntax::dns1123_label(a.ns))
+      x->fail("invalid namespace \"" + a.ns + "\": a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)");
+  }
+  if (auto vals = body.get("values")) read_addon_values(*vals, a);
+  body.finish();
+  return a;
+}
+
+void read_addons(const Value& addons, ClusterSpec& c) {
+  (void)MapReader(addons, "addons");  // a mapping, or a located error
+  for (const auto& [name, key, value] : addons.entries("an add-on name")) {
+    check_one_of(key, name, known_addons(), "add-on");
+    c.addons.push_back(read_addon(name, value));
+  }
+}
+
+// cluster.vpc: its block and subnets; the endpoints are returned to be read once the security
+// groups are known.
+std::optional<Value> read_vpc(const Value& vpc, ClusterSpec& c) {
+  MapReader vr(vpc, "vpc");
+  std::optional<Value> endpoints = vr.get("endpoints");
+  if (auto x = vr.get("cidr")) c.vpc_cidr = read_cidr(*x);
+  // Without vpc.cidr the VPC's block is eksim's stand-in (10.0.0.0/16), not the user's: only
+  // overlaps between subnets are checked then.
+  if (auto x = vr.get("subnets")) c.subnets = read_subnets(*x, c.region, vr.get("cidr") ? c.vpc_cidr : "");
+  vr.finish();
+  return endpoints;
+}
+
+}  // namespace
 
 ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
   MapReader r(v, "cluster");
@@ -530,16 +509,7 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
     c.region = x->as_string();
     check_region(*x, c.region);
   }
-  if (auto x = r.get("kubernetesVersion")) {
-    c.kubernetes_version = x->as_string();
-    const std::string& s = c.kubernetes_version;
-    if (s.size() < 4 || s.compare(0, 2, "1.") != 0 || !std::all_of(s.begin() + 2, s.end(), ::isdigit))
-      x->fail("kubernetesVersion must look like \"1.35\", got \"" + s + "\"");
-    auto minor = engine::parse_integer<int>(s.substr(2));
-    c.kubernetes_minor = minor.value;
-    if (!minor.ok() || c.kubernetes_minor < 28 || c.kubernetes_minor > 36)
-      x->fail("kubernetesVersion " + s + " is outside the versions eksim models (1.28 to 1.36)");
-  }
+  if (auto x = r.get("kubernetesVersion")) read_kubernetes_version(*x, c);
   if (auto x = r.get("mode")) {
     c.mode = x->as_string();
     check_one_of(*x, c.mode, {"standard", "auto"}, "mode");
@@ -553,80 +523,16 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
   if (auto x = r.get("startTime")) c.start_epoch_seconds = x->as_rfc3339_seconds("startTime");
   if (auto x = r.get("pricing")) c.pricing = read_pricing(*x, catalog);
   std::optional<Value> vpc_endpoints;
-  if (auto vpc = r.get("vpc")) {
-    MapReader vr(*vpc, "vpc");
-    vpc_endpoints = vr.get("endpoints");  // read once the security groups are known
-    if (auto x = vr.get("cidr")) c.vpc_cidr = read_cidr(*x);
-    // Without vpc.cidr the VPC's block is eksim's stand-in (10.0.0.0/16), not the user's: only
-    // overlaps between subnets are checked then.
-    if (auto x = vr.get("subnets")) c.subnets = read_subnets(*x, c.region, vr.get("cidr") ? c.vpc_cidr : "");
-    vr.finish();
-  }
-  if (c.subnets.empty()) {
-    // A VPC of three private subnets, one per AZ, like the terraform-aws-modules/vpc examples;
-    // tagged for Karpenter discovery as terraform-aws-modules/eks's karpenter example tags its
-    // private subnets (private_subnet_tags "karpenter.sh/discovery" = cluster name).
-    const char* letters[] = {"a", "b", "c"};
-    for (int i = 0; i < 3; ++i) {
-      SubnetSpec s;
-      s.id = std::string("private-") + letters[i];
-      s.az = c.region + letters[i];
-      s.cidr = "10.0." + std::to_string(i * 16) + ".0/20";
-      s.tags["karpenter.sh/discovery"] = c.name;
-      c.subnets.push_back(std::move(s));
-    }
-  }
+  if (auto vpc = r.get("vpc")) vpc_endpoints = read_vpc(*vpc, c);
+  if (c.subnets.empty()) c.subnets = default_subnets(c);
   if (auto q = r.get("quotas")) {
     MapReader qr(*q, "quotas");
     c.quotas = read_quotas(*q, qr);
     qr.finish();
   }
-  if (auto pools = r.get("capacityPools")) {
-    for (const auto& item : pools->items()) {
-      MapReader pr(item, "capacity pool");
-      CapacityPoolSpec p;
-      Value type = pr.require("instanceType");
-      p.instance_type = type.as_string();
-      if (!aws::InstanceCatalog::builtin().find(p.instance_type)) type.fail("unknown instance type \"" + p.instance_type + "\"");
-      p.az = pr.require("az").as_string();
-      if (auto ct = pr.get("capacityType")) {
-        std::string t = ct->as_string();
-        check_one_of(*ct, t, {"on-demand", "spot"}, "capacity type");
-        p.spot = t == "spot";
-      }
-      if (auto n = pr.get("instances")) p.instances = n->as_non_negative("a non-negative instance count");
-      // The pool's own price (a Spot price of that AZ, say): wins over the price file and the
-      // catalog for this type, capacity type and AZ.
-      if (auto x = pr.get("usdPerHour")) {
-        double usd = x->as_double();
-        if (!(usd > 0)) x->fail("usdPerHour must be a positive number of dollars");
-        c.pricing.prices.push_back(aws::UserPrice{c.region, p.instance_type, p.spot, usd, p.az});
-      }
-      // Spot interruptions of the pool (README, "Spot interruptions").
-      if (auto x = pr.get("interruptionsPerHour")) {
-        p.interruptions_per_hour = x->as_double();
-        if (p.interruptions_per_hour < 0) x->fail("interruptionsPerHour must not be negative");
-        if (!p.spot) x->fail("interruptionsPerHour applies to a spot pool (capacityType: spot); EC2 does not interrupt On-Demand instances");
-      }
-      if (auto x = pr.get("rebalanceLead")) {
-        p.rebalance_lead = x->as_duration();
-        if (!p.spot) x->fail("rebalanceLead applies to a spot pool (capacityType: spot)");
-      }
-      if (!p.instances && p.interruptions_per_hour == 0 && !pr.has("usdPerHour")) pr.require("instances");
-      pr.finish();
-      c.capacity_pools.push_back(p);
-    }
-  }
-  if (auto sgs = r.get("securityGroups")) {
-    c.security_groups = read_security_groups(*sgs);
-    // Group references resolve now that every group is known.
-    auto items = sgs->items();
-    for (std::size_t i = 0; i < c.security_groups.size(); ++i) {
-      for (const auto* rules : {&c.security_groups[i].ingress, &c.security_groups[i].egress})
-        for (const auto& rule : *rules)
-          if (!rule.source_group.empty()) check_security_group_exists(c, rule.source_group, items[i]);
-    }
-  }
+  if (auto pools = r.get("capacityPools"))
+    for (const auto& item : pools->items()) c.capacity_pools.push_back(read_capacity_pool(item, c));
+  if (auto sgs = r.get("securityGroups")) read_cluster_security_groups(*sgs, c);
   if (vpc_endpoints) c.vpc_endpoints = read_vpc_endpoints(*vpc_endpoints, c);
   if (auto x = r.get("clusterSecurityGroup")) {
     c.cluster_security_group = x->as_string();
@@ -637,68 +543,8 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
     check_security_group_exists(c, c.primary_security_group, *x);
   }
   if (auto access = r.get("access")) c.access = read_access(*access);
-  if (auto ngs = r.get("nodeGroups")) {
-    (void)MapReader(*ngs, "nodeGroups");  // a mapping, or a located error
-    std::int64_t starting_nodes = 0;
-    for (const auto& [name, key, body] : ngs->entries("a node group name")) {
-      check_node_group_name(key, name);
-      NodeGroupSpec spec;
-      spec.name = name;
-      read_node_group_into(body, c, spec, true);
-      starting_nodes += spec.desired_size;
-      if (starting_nodes > kMaxNodes)
-        key.fail("the node groups start with " + std::to_string(starting_nodes) + " nodes; eksim simulates at most " +
-                 std::to_string(kMaxNodes) + " (Kubernetes' scalability threshold for one cluster)");
-      if (spec.iam_role_name.empty()) spec.iam_role_name = spec.name + "-eks-node-group";
-      c.node_groups.push_back(std::move(spec));
-    }
-  }
-  if (auto addons = r.get("addons")) {
-    (void)MapReader(*addons, "addons");  // a mapping, or a located error
-    for (const auto& [name, key, value] : addons->entries("an add-on name")) {
-      check_one_of(key, name, known_addons(), "add-on");
-      MapReader body(value, "add-on " + name);
-      AddonSpec a;
-      a.name = name;
-      if (auto ver = body.get("version")) {
-        a.version = ver->as_string();
-        // The GPU Operator's operands and their images come from eksim's table of chart versions.
-        if (name == "gpuOperator" && !k8s::find_gpu_operator_chart(a.version)) {
-          std::string known;
-          for (const auto& k : k8s::gpu_operator_chart_versions()) known += (known.empty() ? "" : ", ") + k;
-          ver->fail("gpu-operator chart version \"" + a.version + "\" is not one eksim knows (known: " + known + ")");
-        }
-      }
-      // `helm install RELEASE --namespace NS`: the release names the chart's objects
-      // (<release>-nvidia-device-plugin), as lab 004's `helm upgrade -i nvdp ... --namespace
-      // nvidia-device-plugin` does.
-      if (auto x = body.get("releaseName")) {
-        a.release_name = x->as_string();
-        if (a.release_name.empty() || a.release_name.size() > 53 || !syntax::dns1123_subdomain(a.release_name))
-          x->fail("invalid release name \"" + a.release_name + "\": Helm wants lower-case letters, digits, '-' and '.' "
-                  "(a DNS-1123 subdomain) of at most 53 characters");
-      }
-      if (auto x = body.get("namespace")) {
-        a.ns = x->as_string();
-        if (a.ns.empty() || a.ns.size() > 63 || !syntax::dns1123_label(a.ns))
-          x->fail("invalid namespace \"" + a.ns + "\": a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)");
-      }
-      if (auto vals = body.get("values")) {
-        if (!vals->is_map()) vals->fail("values must be a mapping (the chart's values.yaml keys)");
-        flatten_values(*vals, "", a.values);
-        // The device plugin chart copies each config.map entry into its ConfigMap as a file's text.
-        const YAML::Node root = vals->node();
-        if (name == "nvidiaDevicePlugin" && root["config"] && root["config"].IsMap() && root["config"]["map"] &&
-            root["config"]["map"].IsMap())
-          for (const auto& [file, fkey, fval] : Value(root["config"]["map"], vals->file_ptr()).entries("a config name"))
-            if (!fval.is_scalar())
-              fval.fail("config.map." + file + " must be a string: the text of a device plugin config file, e.g. `" +
-                        file + ": |` and the YAML below it");
-      }
-      body.finish();
-      c.addons.push_back(std::move(a));
-    }
-  }
+  if (auto ngs = r.get("nodeGroups")) read_node_groups(*ngs, c);
+  if (auto addons = r.get("addons")) read_addons(*addons, c);
   if (auto x = r.get("eksAddons")) read_eks_addons(*x, c);
   if (auto as = r.get("autoscaler")) c.autoscaler = read_autoscaler(*as);
   r.finish();

@@ -7,6 +7,7 @@
 
 #include "models/aws/instance_catalog.hpp"
 #include "models/cluster/cluster_spec.hpp"
+#include "sim/scenario/node_group_loader.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
 namespace eksim::scenario {
@@ -16,16 +17,6 @@ ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog);
 // A located "unknown WHAT" error at v, with a did-you-mean or the allowed values, unless `got` is
 // one of `allowed` (shared by the cluster and autoscaler readers).
 void check_one_of(const Value& v, const std::string& got, const std::vector<std::string>& allowed, const std::string& what);
-
-// Reads terraform-aws-modules/eks node group keys from v into spec (which holds defaults or the
-// current values) and returns the keys that were given. Under module semantics unknown keys are
-// recorded in spec.ignored_keys instead of failing.
-std::set<std::string> read_node_group_into(const Value& v, const ClusterSpec& cluster, NodeGroupSpec& spec,
-                                           bool creating);
-
-// EKS CreateNodegroup's name rule (1-63 letters, digits, hyphens, underscores, starting with a
-// letter or digit), a located error with EKS's InvalidParameterException text at `at`.
-void check_node_group_name(const Value& at, const std::string& name);
 
 std::vector<SecurityGroupSpec> read_security_groups(const Value& v);
 SecurityGroupRuleSpec read_sg_rule(const Value& v, const ClusterSpec& cluster);

@@ -8,8 +8,10 @@
 #include <string_view>
 
 #include "models/k8s/quantity.hpp"
+#include "models/k8s/scheduling/predicates.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/k8s_syntax.hpp"
+#include "sim/scenario/karpenter_manifest.hpp"
 #include "sim/scenario/pod_spec_decoding.hpp"
 #include "sim/scenario/run_annotations.hpp"
 #include "sim/scenario/service_manifest.hpp"
@@ -107,7 +109,7 @@ k8s::LabelSelector owner_selector(const Ctx& ctx, Fields& f, const Value& spec_n
   k8s::LabelSelector sel = label_selector(ctx, *sv, f.path("selector"));
   if (selector_empty(sel))
     ctx.invalid(*sv, fe_invalid("spec.selector", "{}", std::string("empty selector is invalid for ") + kind_lower));
-  if (!selector_matches(sel, tmpl.meta.labels))
+  if (!k8s::label_selector_matches(sel, tmpl.meta.labels))
     ctx.invalid(tv ? *tv : spec_node,
                 fe_invalid("spec.template.metadata.labels", json_map(tmpl.meta.labels), "`selector` does not match template `labels`"));
   return sel;
@@ -118,32 +120,63 @@ void require_restart_always(const Ctx& ctx, const Value& at, const k8s::PodTempl
     ctx.invalid(at, fe_not_supported("spec.template.spec.restartPolicy", t.spec.restart_policy, {"Always"}));
 }
 
-// ---- kinds kept raw (PodDisruptionBudget, ConfigMap) ---------------------------------------
+// ---- PodDisruptionBudget, ConfigMap ---------------------------------------------------------
 
-// intstr.IntOrString: a JSON number decodes as int32, a string is kept; nothing else decodes.
-void int_or_string(const Ctx& ctx, const Value& v, const char* go_struct, const std::string& path) {
+// intstr.IntOrString as eksim models it, a pod count: a JSON number decodes as int32 (anything
+// else that is no string does not decode); a string that is no count (a percentage) is kept
+// as a remark for the run, and the field as unset.
+std::optional<std::int64_t> pdb_count(const Ctx& ctx, const Value& v, const char* key, const std::string& path,
+                                      std::vector<std::string>& unsupported) {
   JsonType t = json_type(v);
-  if (t == JsonType::Number) integer(ctx, v, go_struct, path, "int32");
-  else if (t != JsonType::String && t != JsonType::Null) type_error(ctx, v, t, go_struct, path, "intstr.IntOrString");
+  if (t == JsonType::Number) integer(ctx, v, "PodDisruptionBudgetSpec", path, "int32");
+  else if (t != JsonType::String) type_error(ctx, v, t, "PodDisruptionBudgetSpec", path, "intstr.IntOrString");
+  const std::string& text = v.node().Scalar();
+  // A quoted count beyond int32 is no count the API server would keep.
+  auto n = engine::parse_integer<std::int32_t>(text);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || !n.ok()) {
+    unsupported.push_back(std::string("eksim models spec.") + key + " as a pod count only, got \"" + text + "\"");
+    return std::nullopt;
+  }
+  return std::int64_t{n.value};
 }
 
-// The component that models these kinds reads them later from the raw tree; decoding them here
-// first refuses `spec: 5` or `data: [a]` at load, as the API server refuses them, instead of
-// meeting a scalar where that component expects a mapping.
-void decode_raw_object(const Ctx& ctx, const Value& v, const std::string& kind, Fields& top) {
-  object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
-  if (kind == "ConfigMap") {
-    if (auto dv = top.get("data")) string_map_entries(ctx, *dv, "ConfigMap", "data");
-    return;
+PdbObject decode_pdb(const Ctx& ctx, const Value& v, Fields& top) {
+  PdbObject out;
+  k8s::ObjectMeta meta = object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
+  out.pdb.name = meta.name;
+  out.pdb.ns = meta.ns;
+  top.allow({"status"});
+  if (auto sv = top.get("spec")) {
+    Fields f(ctx, *sv, "spec", "PodDisruptionBudget", "v1.PodDisruptionBudgetSpec");
+    if (auto x = f.get("minAvailable")) out.pdb.min_available = pdb_count(ctx, *x, "minAvailable", f.path("minAvailable"), out.unsupported);
+    if (auto x = f.get("maxUnavailable"))
+      out.pdb.max_unavailable = pdb_count(ctx, *x, "maxUnavailable", f.path("maxUnavailable"), out.unsupported);
+    if (auto sel = f.get("selector")) out.pdb.selector = label_selector(ctx, *sel, f.path("selector"));
+    f.allow({"unhealthyPodEvictionPolicy"});
+    f.finish();
   }
-  auto sv = top.get("spec");
-  if (!sv) return;
-  Fields f(ctx, *sv, "spec", "PodDisruptionBudget", "v1.PodDisruptionBudgetSpec");
-  for (const char* key : {"minAvailable", "maxUnavailable"})
-    if (auto x = f.get(key)) int_or_string(ctx, *x, "PodDisruptionBudgetSpec", f.path(key));
-  if (auto sel = f.get("selector")) label_selector(ctx, *sel, f.path("selector"));
-  f.allow({"unhealthyPodEvictionPolicy"});
-  f.finish();
+  top.finish();
+  return out;
+}
+
+ConfigMapObject decode_config_map(const Ctx& ctx, const Value& v, Fields& top) {
+  ConfigMapObject out;
+  out.meta = object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
+  if (auto dv = top.get("data"))
+    for (const auto& [k, val] : string_map_entries(ctx, *dv, "ConfigMap", "data"))
+      out.data[k.node().Scalar()] = val.node().IsScalar() ? val.node().Scalar() : YAML::Dump(val.node());
+  top.allow({"binaryData", "immutable"});
+  top.finish();
+  return out;
+}
+
+// Karpenter's and Auto Mode's kinds (karpenter_manifest.hpp), and by name the kinds eksim does
+// not model.
+void decode_other(const Value& v, Manifest& m) {
+  if (m.api_version == "karpenter.sh/v1" && m.kind == "NodePool") m.object = decode_node_pool(v);
+  else if (m.api_version == "karpenter.k8s.aws/v1" && m.kind == "EC2NodeClass") m.object = decode_ec2_node_class(v);
+  else if (m.api_version == "eks.amazonaws.com/v1" && m.kind == "NodeClass") m.object = decode_auto_node_class(v);
+  else m.object = OtherObject{raw_name(v)};
 }
 
 // ---- kinds -------------------------------------------------------------------------------
@@ -182,6 +215,129 @@ std::string version_of(const std::string& gv) {
 }
 
 
+// ---- workloads -----------------------------------------------------------------------------
+
+k8s::Pod decode_pod(const Ctx& ctx, const Value& v, Fields& top) {
+  k8s::Pod pod;
+  pod.meta = object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
+  auto sv = top.get("spec");
+  if (!sv) ctx.invalid(v, fe_required("spec.containers"));
+  pod.spec = pod_spec(ctx, *sv, "spec");
+  top.allow({"status"});
+  top.finish();
+  pod.run = run_annotations(ctx, pod.meta.annotations, *top.get("metadata"), "metadata.annotations");
+  return pod;
+}
+
+// The spec of a Deployment, DaemonSet or Job. Scalars first, then the template: a type error in
+// either is reported before any validation error, as the API server decodes the whole object
+// before validating it.
+struct WorkloadSpec {
+  const Value& node;
+  Fields& f;
+  const char* go_struct;
+  std::optional<Value> tv, sel_v;
+  k8s::PodTemplate pod_template_in(const Ctx& ctx, const std::string& ns) const {
+    return pod_template(ctx, node, tv, "spec.template", ns);
+  }
+};
+
+k8s::Deployment decode_deployment(const Ctx& ctx, WorkloadSpec& w, k8s::ObjectMeta meta) {
+  k8s::Deployment d;
+  auto rv = w.f.get("replicas");
+  if (rv) d.replicas = static_cast<std::int32_t>(integer(ctx, *rv, w.go_struct, "spec.replicas", "int32"));
+  k8s::PodTemplate tmpl = w.pod_template_in(ctx, meta.ns);
+  if (d.replicas < 0) ctx.invalid(*rv, fe_invalid("spec.replicas", std::to_string(d.replicas), "must be greater than or equal to 0"));
+  d.selector = owner_selector(ctx, w.f, w.node, tmpl, w.tv, w.sel_v, "deployment");
+  require_restart_always(ctx, *w.tv, tmpl);
+  w.f.allow(kIgnoredDeploymentSpec);
+  w.f.finish();
+  d.meta = std::move(meta);
+  d.tmpl = std::move(tmpl);
+  return d;
+}
+
+k8s::DaemonSet decode_daemon_set(const Ctx& ctx, WorkloadSpec& w, k8s::ObjectMeta meta) {
+  k8s::DaemonSet ds;
+  k8s::PodTemplate tmpl = w.pod_template_in(ctx, meta.ns);
+  ds.selector = owner_selector(ctx, w.f, w.node, tmpl, w.tv, w.sel_v, "daemonset");
+  require_restart_always(ctx, *w.tv, tmpl);
+  w.f.allow(kIgnoredDaemonSetSpec);
+  w.f.finish();
+  ds.meta = std::move(meta);
+  ds.tmpl = std::move(tmpl);
+  return ds;
+}
+
+// completionMode and the index cap (maxParallelismForIndexedJob in pkg/apis/batch/validation).
+void read_completion_mode(const Ctx& ctx, WorkloadSpec& w, k8s::Job& j, bool has_completions, bool has_parallelism) {
+  auto cm = w.f.get("completionMode");
+  if (!cm) return;
+  j.completion_mode = str(ctx, *cm, w.go_struct, "spec.completionMode");
+  if (j.completion_mode != "NonIndexed" && j.completion_mode != "Indexed")
+    ctx.invalid(*cm, fe_not_supported("spec.completionMode", j.completion_mode, {"NonIndexed", "Indexed"}));
+  if (j.completion_mode == "Indexed" && !has_completions)
+    ctx.invalid(*cm, fe_required("spec.completions", "when completion mode is Indexed"));
+  // maxParallelismForIndexedJob: caps .status.completedIndexes.
+  if (j.completion_mode == "Indexed" && has_parallelism && j.parallelism > 100000)
+    ctx.invalid(*w.f.get("parallelism"), fe_invalid("spec.parallelism", std::to_string(j.parallelism),
+                                                    "must be less than or equal to 100000 when completion mode is Indexed"));
+}
+
+k8s::Job decode_job(const Ctx& ctx, WorkloadSpec& w, k8s::ObjectMeta meta) {
+  k8s::Job j;
+  auto nonneg = [&](const char* key, std::int32_t& field) -> bool {
+    auto x = w.f.get(key);
+    if (!x) return false;
+    field = static_cast<std::int32_t>(integer(ctx, *x, w.go_struct, w.f.path(key), "int32"));
+    if (field < 0) ctx.invalid(*x, fe_invalid(w.f.path(key), std::to_string(field), "must be greater than or equal to 0"));
+    return true;
+  };
+  bool has_completions = nonneg("completions", j.completions);
+  bool has_parallelism = nonneg("parallelism", j.parallelism);
+  nonneg("backoffLimit", j.backoff_limit);
+  // A work-queue Job (parallelism without completions) is modelled as that many completions.
+  if (!has_completions && has_parallelism) j.completions = j.parallelism;
+  read_completion_mode(ctx, w, j, has_completions, has_parallelism);
+  bool manual = false;
+  if (auto mv = w.f.get("manualSelector")) manual = boolean(ctx, *mv, w.go_struct, "spec.manualSelector");
+  k8s::PodTemplate tmpl = w.pod_template_in(ctx, meta.ns);
+  if (w.sel_v) {
+    k8s::LabelSelector sel = label_selector(ctx, *w.sel_v, "spec.selector");
+    if (!manual) ctx.invalid(*w.sel_v, fe_invalid("spec.selector", "{}", "`selector` will be auto-generated"));
+    if (!k8s::label_selector_matches(sel, tmpl.meta.labels))
+      ctx.invalid(*w.tv, fe_invalid("spec.template.metadata.labels", json_map(tmpl.meta.labels),
+                                    "`selector` does not match template `labels`"));
+  }
+  const std::string& rp = tmpl.spec.restart_policy;
+  if (rp == "Always" || rp.empty())
+    ctx.invalid(*w.tv, fe_required("spec.template.spec.restartPolicy", "valid values: \"OnFailure\", \"Never\""));
+  w.f.allow(kIgnoredJobSpec);
+  w.f.finish();
+  // The Job strategy labels the template (PrepareForCreate); the pods carry these labels.
+  tmpl.meta.labels["batch.kubernetes.io/job-name"] = meta.name;
+  tmpl.meta.labels["job-name"] = meta.name;
+  j.meta = std::move(meta);
+  j.tmpl = std::move(tmpl);
+  return j;
+}
+
+void decode_workload(const Ctx& ctx, const Value& v, Fields& top, Manifest& m) {
+  k8s::ObjectMeta meta = object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
+  auto spec_v = top.get("spec");
+  if (!spec_v) ctx.invalid(v, fe_required("spec.template.spec.containers"));
+  const char* go_struct = m.kind == "Deployment" ? "DeploymentSpec" : m.kind == "Job" ? "JobSpec" : "DaemonSetSpec";
+  Fields f(ctx, *spec_v, "spec", m.kind.c_str(), go_struct);
+  WorkloadSpec w{*spec_v, f, go_struct, std::nullopt, std::nullopt};
+  w.tv = f.get("template");
+  w.sel_v = f.get("selector");
+  if (m.kind == "Deployment") m.object = decode_deployment(ctx, w, std::move(meta));
+  else if (m.kind == "DaemonSet") m.object = decode_daemon_set(ctx, w, std::move(meta));
+  else m.object = decode_job(ctx, w, std::move(meta));
+  top.allow({"status"});
+  top.finish();
+}
+
 void parse_object(const Value& v, std::vector<Manifest>& out) {
   if (!v.is_map()) v.fail("expected a Kubernetes object (a mapping with apiVersion and kind), got " + v.kind_name());
   YAML::Node av = v.node()["apiVersion"], kv = v.node()["kind"];
@@ -210,15 +366,7 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
     return;
   }
   if (m.kind == "Pod") {
-    k8s::Pod pod;
-    pod.meta = object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
-    auto sv = top.get("spec");
-    if (!sv) ctx.invalid(v, fe_required("spec.containers"));
-    pod.spec = pod_spec(ctx, *sv, "spec");
-    top.allow({"status"});
-    top.finish();
-    pod.run = run_annotations(ctx, pod.meta.annotations, *top.get("metadata"), "metadata.annotations");
-    m.object = std::move(pod);
+    m.object = decode_pod(ctx, v, top);
   } else if (m.kind == "Namespace") {
     NamespaceObject ns;
     ns.meta = object_meta(ctx, v, top.get("metadata"), NameRule::Label, false);
@@ -229,94 +377,13 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
     k8s::ObjectMeta meta = object_meta(ctx, v, top.get("metadata"), NameRule::Label, true);
     m.object = decode_service(ctx, v, top, std::move(meta));
   } else if (m.kind == "Deployment" || m.kind == "DaemonSet" || m.kind == "Job") {
-    k8s::ObjectMeta meta = object_meta(ctx, v, top.get("metadata"), NameRule::Subdomain, true);
-    auto spec_v = top.get("spec");
-    if (!spec_v) ctx.invalid(v, fe_required("spec.template.spec.containers"));
-    const char* go_struct = m.kind == "Deployment" ? "DeploymentSpec" : m.kind == "Job" ? "JobSpec" : "DaemonSetSpec";
-    Fields f(ctx, *spec_v, "spec", m.kind.c_str(), go_struct);
-    // Scalars first, then the template: a type error in either is reported before any
-    // validation error, as the API server decodes the whole object before validating it.
-    auto tv = f.get("template");
-    auto sel_v = f.get("selector");
-    auto template_of = [&]() { return pod_template(ctx, *spec_v, tv, "spec.template", meta.ns); };
-    if (m.kind == "Deployment") {
-      k8s::Deployment d;
-      auto rv = f.get("replicas");
-      if (rv) d.replicas = static_cast<std::int32_t>(integer(ctx, *rv, go_struct, "spec.replicas", "int32"));
-      k8s::PodTemplate tmpl = template_of();
-      if (d.replicas < 0) ctx.invalid(*rv, fe_invalid("spec.replicas", std::to_string(d.replicas), "must be greater than or equal to 0"));
-      d.selector = owner_selector(ctx, f, *spec_v, tmpl, tv, sel_v, "deployment");
-      require_restart_always(ctx, *tv, tmpl);
-      f.allow(kIgnoredDeploymentSpec);
-      f.finish();
-      d.meta = std::move(meta);
-      d.tmpl = std::move(tmpl);
-      m.object = std::move(d);
-    } else if (m.kind == "DaemonSet") {
-      k8s::DaemonSet ds;
-      k8s::PodTemplate tmpl = template_of();
-      ds.selector = owner_selector(ctx, f, *spec_v, tmpl, tv, sel_v, "daemonset");
-      require_restart_always(ctx, *tv, tmpl);
-      f.allow(kIgnoredDaemonSetSpec);
-      f.finish();
-      ds.meta = std::move(meta);
-      ds.tmpl = std::move(tmpl);
-      m.object = std::move(ds);
-    } else {
-      k8s::Job j;
-      auto nonneg = [&](const char* key, std::int32_t& field) -> bool {
-        auto x = f.get(key);
-        if (!x) return false;
-        field = static_cast<std::int32_t>(integer(ctx, *x, go_struct, f.path(key), "int32"));
-        if (field < 0) ctx.invalid(*x, fe_invalid(f.path(key), std::to_string(field), "must be greater than or equal to 0"));
-        return true;
-      };
-      bool has_completions = nonneg("completions", j.completions);
-      bool has_parallelism = nonneg("parallelism", j.parallelism);
-      nonneg("backoffLimit", j.backoff_limit);
-      // A work-queue Job (parallelism without completions) is modelled as that many completions.
-      if (!has_completions && has_parallelism) j.completions = j.parallelism;
-      if (auto cm = f.get("completionMode")) {
-        j.completion_mode = str(ctx, *cm, go_struct, "spec.completionMode");
-        if (j.completion_mode != "NonIndexed" && j.completion_mode != "Indexed")
-          ctx.invalid(*cm, fe_not_supported("spec.completionMode", j.completion_mode, {"NonIndexed", "Indexed"}));
-        if (j.completion_mode == "Indexed" && !has_completions)
-          ctx.invalid(*cm, fe_required("spec.completions", "when completion mode is Indexed"));
-        // maxParallelismForIndexedJob (pkg/apis/batch/validation): caps .status.completedIndexes.
-        if (j.completion_mode == "Indexed" && has_parallelism && j.parallelism > 100000)
-          ctx.invalid(*f.get("parallelism"), fe_invalid("spec.parallelism", std::to_string(j.parallelism),
-                                                        "must be less than or equal to 100000 when completion mode is Indexed"));
-      }
-      bool manual = false;
-      if (auto mv = f.get("manualSelector")) manual = boolean(ctx, *mv, go_struct, "spec.manualSelector");
-      k8s::PodTemplate tmpl = template_of();
-      if (sel_v) {
-        k8s::LabelSelector sel = label_selector(ctx, *sel_v, "spec.selector");
-        if (!manual) ctx.invalid(*sel_v, fe_invalid("spec.selector", "{}", "`selector` will be auto-generated"));
-        if (!selector_matches(sel, tmpl.meta.labels))
-          ctx.invalid(*tv, fe_invalid("spec.template.metadata.labels", json_map(tmpl.meta.labels),
-                                      "`selector` does not match template `labels`"));
-      }
-      const std::string& rp = tmpl.spec.restart_policy;
-      if (rp == "Always" || rp.empty())
-        ctx.invalid(*tv, fe_required("spec.template.spec.restartPolicy", "valid values: \"OnFailure\", \"Never\""));
-      f.allow(kIgnoredJobSpec);
-      f.finish();
-      // The Job strategy labels the template (PrepareForCreate); the pods carry these labels.
-      tmpl.meta.labels["batch.kubernetes.io/job-name"] = meta.name;
-      tmpl.meta.labels["job-name"] = meta.name;
-      j.meta = std::move(meta);
-      j.tmpl = std::move(tmpl);
-      m.object = std::move(j);
-    }
-    top.allow({"status"});
-    top.finish();
-  } else if (m.kind == "PodDisruptionBudget" || m.kind == "ConfigMap") {
-    decode_raw_object(ctx, v, m.kind, top);
-    m.object = RawObject{v};
+    decode_workload(ctx, v, top, m);
+  } else if (m.kind == "PodDisruptionBudget") {
+    m.object = decode_pdb(ctx, v, top);
+  } else if (m.kind == "ConfigMap") {
+    m.object = decode_config_map(ctx, v, top);
   } else {
-    // Parsed by the component that models the kind (Karpenter, PDBs, priority classes, ...).
-    m.object = RawObject{v};
+    decode_other(v, m);
   }
   out.push_back(std::move(m));
 }

@@ -8,16 +8,21 @@
 //   "spec.containers[0].imagee"; did you mean "image"?
 // The first problem found is reported (the API server lists them all), located at the YAML node.
 //
-// Pod, Deployment, Job, DaemonSet, Namespace and Service become model structs; every other kind the API
-// knows (NodePool, EC2NodeClass, NodeClass, PodDisruptionBudget, PriorityClass, ConfigMap, ...)
-// is checked for apiVersion/kind only and kept as a RawObject for the component that models it.
-// How long a container runs is not decided here: command, args and annotations are kept as
-// written for the kubelet model.
+// Every kind eksim models is decoded here, once, into the model's own struct: Pod, Deployment,
+// Job, DaemonSet, Namespace, Service, PodDisruptionBudget, ConfigMap, and Karpenter's NodePool,
+// EC2NodeClass and Auto Mode's NodeClass (sim/scenario/karpenter_manifest). The other kinds the
+// API serves (Secret, ServiceAccount, RBAC, PriorityClass, NodeClaim, ...) change nothing eksim
+// simulates: they are checked for apiVersion/kind and kept by name. How long a container runs is
+// not decided here: command and args are kept as written, eksim.io annotations decoded
+// (run_annotations.hpp), for the kubelet model.
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "models/autoscaling/karpenter/nodepool.hpp"
+#include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/objects.hpp"
 #include "models/k8s/services.hpp"
 #include "models/k8s/workloads.hpp"
@@ -29,15 +34,30 @@ struct NamespaceObject {
   k8s::ObjectMeta meta;
 };
 
-// A kind parsed elsewhere; value is the whole object (apiVersion, kind, metadata, spec).
-struct RawObject {
-  Value value;
+// policy/v1 PodDisruptionBudget, as much as evictions need, and what eksim does not model of it
+// (a percentage minAvailable): remarks the run records when the budget is applied.
+struct PdbObject {
+  PodDisruptionBudget pdb;
+  std::vector<std::string> unsupported;
+};
+
+// v1 ConfigMap: the API server keeps it for the pods that mount it and the controllers that read it.
+struct ConfigMapObject {
+  k8s::ObjectMeta meta;
+  std::map<std::string, std::string> data;
+};
+
+// A kind the API serves that eksim does not model; its name is kept for messages.
+struct OtherObject {
+  std::string name;
 };
 
 struct Manifest {
   std::string api_version, kind;
   Location where;  // of the object
-  std::variant<k8s::Pod, k8s::Deployment, k8s::Job, k8s::DaemonSet, NamespaceObject, k8s::Service, RawObject> object;
+  std::variant<k8s::Pod, k8s::Deployment, k8s::Job, k8s::DaemonSet, NamespaceObject, k8s::Service,
+               autoscaling::karpenter::NodePool, autoscaling::karpenter::NodeClass, PdbObject, ConfigMapObject, OtherObject>
+      object;
 };
 
 // list_or_object: the scenario's `manifests:` value (a list of inline objects and {file: path}

@@ -1,16 +1,20 @@
 #pragma once
 // Karpenter and Auto Mode objects (karpenter.sh/v1 NodePool, karpenter.k8s.aws/v1 EC2NodeClass,
-// eks.amazonaws.com/v1 NodeClass) given to the Karpenter controller of a cluster.
+// eks.amazonaws.com/v1 NodeClass): decoded once with the manifest (k8s_manifest.cpp calls the
+// decoders below), given to the cluster's Karpenter controller when applied.
+#include "models/autoscaling/karpenter/nodepool.hpp"
 #include "models/cluster/cluster.hpp"
 #include "sim/scenario/k8s_manifest.hpp"
 
 namespace eksim::scenario {
 
-// Validates a Karpenter object strictly (throws InputError); used at load time so that bad
-// manifests fail before the run.
-void validate_karpenter_manifest(const Manifest& manifest);
-// Hands the object to the cluster's Karpenter controller. Returns false when the kind is not a
-// Karpenter kind.
+// Strict decoders of the whole object (apiVersion, kind, metadata, spec); throw InputError.
+autoscaling::karpenter::NodePool decode_node_pool(const Value& v);
+autoscaling::karpenter::NodeClass decode_ec2_node_class(const Value& v);
+autoscaling::karpenter::NodeClass decode_auto_node_class(const Value& v);
+
+// Hands a decoded NodePool or NodeClass to the cluster's Karpenter controller. Returns false when
+// the manifest is no Karpenter kind, or no Karpenter that serves that kind runs.
 bool apply_karpenter_manifest(Cluster& cluster, const Manifest& manifest);
 
 }  // namespace eksim::scenario

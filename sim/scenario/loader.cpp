@@ -79,6 +79,98 @@ void read_spot_interruption(const Value& v, MapReader& r, const ClusterSpec& clu
   }
 }
 
+void read_kubectl_apply(const Value& v, MapReader& r, FileLoader& files, Action& a) {
+  bool has_manifest = r.has("manifest"), has_file = r.has("file");
+  if (has_manifest == has_file) v.fail("kubectl.apply needs exactly one of \"manifest\" or \"file\"");
+  if (has_manifest) {
+    a.manifests = parse_manifests(*r.get("manifest"), files);
+  } else {
+    a.manifests = load_manifest_file(*r.get("file"), files);  // relative to this file
+  }
+}
+
+void read_kubectl_label(MapReader& r, Action& a) {
+  a.kind = r.require("kind").as_string();
+  if (a.kind != "Node" && a.kind != "Pod") r.require("kind").fail("kubectl.label labels a Node or a Pod, got kind \"" + a.kind + "\"");
+  a.name = r.require("name").as_string();
+  a.ns = a.kind == "Pod" ? (r.get("namespace") ? r.get("namespace")->as_string() : "default") : "";
+  Value labels = r.require("labels");
+  (void)MapReader(labels, "labels");  // a mapping, or a located error
+  for (const auto& [key, key_v, value] : labels.entries("a label key")) {
+    (void)key_v;
+    if (value.is_null()) a.labels[key] = std::nullopt;
+    else a.labels[key] = value.as_string();
+  }
+}
+
+void read_kubectl_taint(const Value& v, MapReader& r, Action& a) {
+  a.node = r.require("node").as_string();
+  if (auto t = r.get("taints")) {
+    for (const auto& item : t->items()) {
+      MapReader tr(item, "taint");
+      k8s::Taint taint{tr.require("key").as_string(), tr.get("value") ? tr.get("value")->as_string() : "",
+                       tr.require("effect").as_string()};
+      if (taint.effect != k8s::kNoSchedule && taint.effect != k8s::kPreferNoSchedule && taint.effect != k8s::kNoExecute)
+        tr.require("effect").fail("effect must be NoSchedule, PreferNoSchedule or NoExecute, got \"" + taint.effect + "\"");
+      tr.finish();
+      a.taints.push_back(taint);
+    }
+  }
+  if (auto rm = r.get("remove")) a.remove_taints = rm->as_string_list();
+  if (a.taints.empty() && a.remove_taints.empty()) v.fail("kubectl.taint needs \"taints\" and/or \"remove\"");
+}
+
+// kubectl.delete, kubectl.scale, kubectl.cordon, kubectl.uncordon, kubectl.drain.
+void read_kubectl_object_action(MapReader& r, Action& a) {
+  if (a.action == "kubectl.delete") {
+    a.kind = r.require("kind").as_string();
+    check_one_of(r.require("kind"), a.kind, deletable_kinds(), "kind for kubectl.delete");
+    a.name = r.require("name").as_string();
+    a.ns = r.get("namespace") ? r.get("namespace")->as_string() : "default";
+    if (cluster_scoped_kind(a.kind)) a.ns.clear();
+  } else if (a.action == "kubectl.scale") {
+    a.kind = r.require("kind").as_string();
+    if (a.kind != "Deployment") r.require("kind").fail("kubectl.scale scales a Deployment, got kind \"" + a.kind + "\"");
+    a.name = r.require("name").as_string();
+    a.ns = r.get("namespace") ? r.get("namespace")->as_string() : "default";
+    a.replicas = static_cast<std::int32_t>(r.require("replicas").as_int_in(0, kMaxPods, "a replica count"));
+  } else {  // kubectl.cordon, kubectl.uncordon, kubectl.drain
+    a.node = r.require("node").as_string();
+  }
+}
+
+void read_nodegroup_config_update(MapReader& r, Action& a) {
+  a.nodegroup = r.require("nodegroup").as_string();
+  MapReader s(r.require("scalingConfig"), "scalingConfig");
+  if (auto x = s.get("minSize")) a.min_size = x->as_int_in(0, kMaxNodes, "a node count");
+  if (auto x = s.get("maxSize")) a.max_size = x->as_int_in(0, kMaxNodes, "a node count");
+  if (auto x = s.get("desiredSize")) a.desired_size = x->as_int_in(0, kMaxNodes, "a node count");
+  s.finish();
+}
+
+// terraform.apply: node groups changed or created (over the cluster's current ones) and
+// security groups.
+void read_terraform_apply(const Value& v, MapReader& r, const ClusterSpec& cluster, Action& a) {
+  if (auto ngs = r.get("nodeGroups")) {
+    (void)MapReader(*ngs, "nodeGroups");  // a mapping, or a located error
+    for (const auto& [name, key, body] : ngs->entries("a node group name")) {
+      check_node_group_name(key, name);
+      const NodeGroupSpec* base = nullptr;
+      for (const auto& ng : cluster.node_groups)
+        if (ng.name == name) base = &ng;
+      NodeGroupChange change;
+      change.where = body.where();
+      change.spec = base ? *base : NodeGroupSpec{};
+      change.spec.name = name;
+      change.keys = read_node_group_into(body, cluster, change.spec, /*creating=*/base == nullptr);
+      a.node_group_changes.push_back(std::move(change));
+    }
+  }
+  if (auto sgs = r.get("securityGroups")) a.security_groups = read_security_groups(*sgs);
+  if (a.node_group_changes.empty() && a.security_groups.empty())
+    v.fail("terraform.apply needs \"nodeGroups\" and/or \"securityGroups\"");
+}
+
 Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster) {
   MapReader r(v, "timeline action");
   Action a;
@@ -92,84 +184,20 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     action_v.fail("unknown action \"" + a.action + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
   }
   if (a.action == "kubectl.apply") {
-    bool has_manifest = r.has("manifest"), has_file = r.has("file");
-    if (has_manifest == has_file) v.fail("kubectl.apply needs exactly one of \"manifest\" or \"file\"");
-    if (has_manifest) {
-      a.manifests = parse_manifests(*r.get("manifest"), files);
-    } else {
-      a.manifests = load_manifest_file(*r.get("file"), files);  // relative to this file
-    }
-    for (const auto& m : a.manifests) validate_karpenter_manifest(m);
-  } else if (a.action == "kubectl.delete") {
-    a.kind = r.require("kind").as_string();
-    check_one_of(r.require("kind"), a.kind, deletable_kinds(), "kind for kubectl.delete");
-    a.name = r.require("name").as_string();
-    a.ns = r.get("namespace") ? r.get("namespace")->as_string() : "default";
-    if (cluster_scoped_kind(a.kind)) a.ns.clear();
-  } else if (a.action == "kubectl.scale") {
-    a.kind = r.require("kind").as_string();
-    if (a.kind != "Deployment") r.require("kind").fail("kubectl.scale scales a Deployment, got kind \"" + a.kind + "\"");
-    a.name = r.require("name").as_string();
-    a.ns = r.get("namespace") ? r.get("namespace")->as_string() : "default";
-    a.replicas = static_cast<std::int32_t>(r.require("replicas").as_int_in(0, kMaxPods, "a replica count"));
-  } else if (a.action == "kubectl.cordon" || a.action == "kubectl.uncordon" || a.action == "kubectl.drain") {
-    a.node = r.require("node").as_string();
+    read_kubectl_apply(v, r, files, a);
   } else if (a.action == "kubectl.label") {
-    a.kind = r.require("kind").as_string();
-    if (a.kind != "Node" && a.kind != "Pod") r.require("kind").fail("kubectl.label labels a Node or a Pod, got kind \"" + a.kind + "\"");
-    a.name = r.require("name").as_string();
-    a.ns = a.kind == "Pod" ? (r.get("namespace") ? r.get("namespace")->as_string() : "default") : "";
-    Value labels = r.require("labels");
-    (void)MapReader(labels, "labels");  // a mapping, or a located error
-    for (const auto& [key, key_v, value] : labels.entries("a label key")) {
-      (void)key_v;
-      if (value.is_null()) a.labels[key] = std::nullopt;
-      else a.labels[key] = value.as_string();
-    }
+    read_kubectl_label(r, a);
   } else if (a.action == "kubectl.taint") {
-    a.node = r.require("node").as_string();
-    if (auto t = r.get("taints")) {
-      for (const auto& item : t->items()) {
-        MapReader tr(item, "taint");
-        k8s::Taint taint{tr.require("key").as_string(), tr.get("value") ? tr.get("value")->as_string() : "",
-                         tr.require("effect").as_string()};
-        if (taint.effect != k8s::kNoSchedule && taint.effect != k8s::kPreferNoSchedule && taint.effect != k8s::kNoExecute)
-          tr.require("effect").fail("effect must be NoSchedule, PreferNoSchedule or NoExecute, got \"" + taint.effect + "\"");
-        tr.finish();
-        a.taints.push_back(taint);
-      }
-    }
-    if (auto rm = r.get("remove")) a.remove_taints = rm->as_string_list();
-    if (a.taints.empty() && a.remove_taints.empty()) v.fail("kubectl.taint needs \"taints\" and/or \"remove\"");
+    read_kubectl_taint(v, r, a);
+  } else if (a.action.rfind("kubectl.", 0) == 0) {
+    read_kubectl_object_action(r, a);
   } else if (a.action == "eks.update-nodegroup-config") {
-    a.nodegroup = r.require("nodegroup").as_string();
-    MapReader s(r.require("scalingConfig"), "scalingConfig");
-    if (auto x = s.get("minSize")) a.min_size = x->as_int_in(0, kMaxNodes, "a node count");
-    if (auto x = s.get("maxSize")) a.max_size = x->as_int_in(0, kMaxNodes, "a node count");
-    if (auto x = s.get("desiredSize")) a.desired_size = x->as_int_in(0, kMaxNodes, "a node count");
-    s.finish();
+    read_nodegroup_config_update(r, a);
   } else if (a.action == "eks.update-nodegroup-version") {
     a.nodegroup = r.require("nodegroup").as_string();
     if (auto x = r.get("force")) a.force = x->as_bool();
   } else if (a.action == "terraform.apply") {
-    if (auto ngs = r.get("nodeGroups")) {
-      (void)MapReader(*ngs, "nodeGroups");  // a mapping, or a located error
-      for (const auto& [name, key, body] : ngs->entries("a node group name")) {
-        check_node_group_name(key, name);
-        const NodeGroupSpec* base = nullptr;
-        for (const auto& ng : cluster.node_groups)
-          if (ng.name == name) base = &ng;
-        NodeGroupChange change;
-        change.where = body.where();
-        change.spec = base ? *base : NodeGroupSpec{};
-        change.spec.name = name;
-        change.keys = read_node_group_into(body, cluster, change.spec, /*creating=*/base == nullptr);
-        a.node_group_changes.push_back(std::move(change));
-      }
-    }
-    if (auto sgs = r.get("securityGroups")) a.security_groups = read_security_groups(*sgs);
-    if (a.node_group_changes.empty() && a.security_groups.empty())
-      v.fail("terraform.apply needs \"nodeGroups\" and/or \"securityGroups\"");
+    read_terraform_apply(v, r, cluster, a);
   } else if (a.action == "ec2.set-quota") {
     if (!r.has("onDemand") && !r.has("spot")) v.fail("ec2.set-quota needs \"onDemand\" and/or \"spot\"");
     a.quotas = read_quotas(v, r);
@@ -192,198 +220,241 @@ std::optional<engine::SimTime> opt_time(MapReader& r, const char* key) {
   return std::nullopt;
 }
 
+void read_counts(MapReader& r, Expectation& e) {
+  if (auto c = r.get("count")) e.count = c->as_non_negative();
+  if (auto c = r.get("atLeast")) e.min_count = c->as_non_negative();
+  if (auto c = r.get("atMost")) e.max_count = c->as_non_negative();
+}
+
+// The keys every expectation about events or hints shares: object, messageContains, absent, counts.
+void read_record_match(MapReader& r, Expectation& e) {
+  if (auto x = r.get("object")) e.object = x->as_string();
+  if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
+  if (auto x = r.get("absent")) e.absent = x->as_bool();
+  read_counts(r, e);
+}
+
+std::string record_description(const Expectation& e, const std::string& what) {
+  return std::string(e.absent ? "no " : "") + what + (e.object.empty() ? "" : " on " + e.object) +
+         (e.message_contains.empty() ? "" : " containing \"" + e.message_contains + "\"");
+}
+
+void read_pod_expectation(const Value& v, MapReader& r, Expectation& e) {
+  e.ns = fix_ns(r.require("pod").as_string(), &e.name);
+  if (auto p = r.get("phase")) {
+    e.phase = p->as_string();
+    static const std::vector<std::string> phases{"Pending", "Running", "Succeeded", "Failed"};
+    if (std::find(phases.begin(), phases.end(), e.phase) == phases.end())
+      p->fail("unknown pod phase \"" + e.phase + "\" (Pending, Running, Succeeded, Failed)");
+  }
+  if (auto p = r.get("reason")) e.reason = p->as_string();
+  if (e.phase.empty() && e.reason.empty()) v.fail("a pod expectation needs \"phase\" and/or \"reason\"");
+  if (e.description.empty())
+    e.description = "pod " + e.ns + "/" + e.name + " " + (e.phase.empty() ? e.reason : e.phase) +
+                    (e.by ? " by " + engine::format_duration(e.by->us ? engine::Duration{e.by->us} : engine::Duration{}) : "") +
+                    (e.at ? " at " + engine::format_duration(engine::Duration{e.at->us}) : "");
+}
+
+void read_event_expectation(MapReader& r, Expectation& e) {
+  Value reason_v = r.require("event");
+  e.event_reason = reason_v.as_string();
+  // These were events once; they are eksim's remarks now and no event ever carries them.
+  static const std::vector<std::string> hint_kinds{"IgnoredNodeGroupKey", "DesiredSizeIgnored",
+                                                   "NoSpotInstanceTarget", "NoInstanceTarget"};
+  if (std::find(hint_kinds.begin(), hint_kinds.end(), e.event_reason) != hint_kinds.end())
+    reason_v.fail(e.event_reason + " is an eksim hint, not an event (the real cluster and AWS stay silent); "
+                  "expect it as {hint: " + e.event_reason + "}");
+  if (auto x = r.get("type")) {
+    e.event_type = x->as_string();
+    if (e.event_type != "Normal" && e.event_type != "Warning") x->fail("event type is Normal or Warning");
+  }
+  read_record_match(r, e);
+  if (e.description.empty()) e.description = record_description(e, "event " + e.event_reason);
+}
+
+// eksim's own remarks (the HINTS section), matched like events: kind, object, message.
+void read_hint_expectation(MapReader& r, Expectation& e) {
+  e.hint_kind = r.require("hint").as_string();
+  read_record_match(r, e);
+  if (e.description.empty()) e.description = record_description(e, "hint " + e.hint_kind);
+}
+
+// Resource amounts as `kubectl describe node` prints them (any resource name, pods included;
+// ephemeral-storage in Ki, ...); `what` names the key for messages.
+void read_amounts(const Value& x, const char* what, k8s::ResourceList& out) {
+  for (const auto& [res, text] : x.as_string_map()) {
+    auto milli = k8s::parse_quantity(text);
+    if (!milli) x.fail("invalid quantity \"" + text + "\" for " + what + " " + res);
+    out.set(res, k8s::amount_from_milli(res, *milli));
+  }
+}
+
+void read_nodes_expectation(const Value& v, MapReader& r, Expectation& e) {
+  MapReader sel(r.require("nodes"), "nodes selector");
+  if (auto x = sel.get("nodeGroup")) e.node_group = x->as_string();
+  if (auto x = sel.get("nodePool")) e.node_pool = x->as_string();
+  if (auto x = sel.get("instanceType")) e.instance_type = x->as_string();
+  if (auto x = sel.get("zone")) e.zone = x->as_string();
+  if (auto x = sel.get("ready")) e.ready_only = x->as_bool();
+  if (auto x = sel.get("allocatable")) read_amounts(*x, "allocatable", e.allocatable);
+  if (auto x = sel.get("capacity")) read_amounts(*x, "capacity", e.capacity);
+  // "Allocated resources" of `kubectl describe node`: the requests of its non-terminated pods.
+  if (auto x = sel.get("allocated")) read_amounts(*x, "allocated", e.allocated);
+  if (auto x = sel.get("labels")) e.labels = x->as_string_map();
+  if (auto x = sel.get("taints"))
+    for (const auto& t : x->items()) {
+      std::string text = t.as_string();
+      if (text.find(':') == std::string::npos) t.fail("a taint is written key=value:Effect (or key:Effect)");
+      e.taints.push_back(text);
+    }
+  sel.finish();
+  read_counts(r, e);
+  if (!e.count && !e.min_count && !e.max_count) v.fail("a nodes expectation needs count, atLeast or atMost");
+  if (e.description.empty())
+    e.description = "nodes" + (e.node_group.empty() ? "" : " in node group " + e.node_group) +
+                    (e.node_pool.empty() ? "" : " in node pool " + e.node_pool);
+}
+
+// A nodeGroup expectation is about one of: scaling activities, EKS updates, the desired size or a
+// health issue.
+bool node_group_about_update(const Expectation& e) {
+  return !e.update_status.empty() || !e.update_type.empty() || !e.error_contains.empty();
+}
+
+void check_node_group_expectation(const Value& v, const Expectation& e) {
+  const bool about_update = node_group_about_update(e);
+  const bool about_activity = !e.activity_status.empty() || !e.activity_contains.empty();
+  if (about_update && about_activity)
+    v.fail("a nodeGroup expectation is about scaling activities (activity, statusMessageContains) or EKS updates "
+           "(update, updateType, errorContains), not both");
+  if (!e.health_issue.empty() && (about_update || about_activity || e.desired))
+    v.fail("a nodeGroup health expectation stands alone (no activity, desired or update keys)");
+  if (!about_activity && !e.desired && !about_update && e.health_issue.empty())
+    v.fail("a nodeGroup expectation needs activity, statusMessageContains, desired, update, updateType, errorContains or health");
+}
+
+std::string node_group_description(const Expectation& e) {
+  if (node_group_about_update(e))
+    return "node group " + e.node_group + " update " + (e.update_type.empty() ? std::string() : e.update_type + " ") +
+           (e.update_status.empty() ? std::string("any") : e.update_status) +
+           (e.error_contains.empty() ? "" : " with \"" + e.error_contains + "\"");
+  if (e.desired) return "node group " + e.node_group + " desired " + std::to_string(*e.desired);
+  if (!e.health_issue.empty())
+    return "node group " + e.node_group + (e.absent ? " without health issue " : " health issue ") + e.health_issue;
+  return "node group " + e.node_group + " activity " + e.activity_status;
+}
+
+void read_node_group_expectation(const Value& v, MapReader& r, Expectation& e) {
+  e.node_group = r.require("nodeGroup").as_string();
+  if (auto x = r.get("activity")) {
+    e.activity_status = x->as_string();
+    check_one_of(*x, e.activity_status, {"InProgress", "Successful", "Failed"}, "scaling activity status");
+  }
+  if (auto x = r.get("statusMessageContains")) e.activity_contains = x->as_string();
+  if (auto x = r.get("desired")) e.desired = x->as_non_negative();
+  if (auto x = r.get("update")) {
+    e.update_status = x->as_string();
+    static const std::vector<std::string> statuses{"InProgress", "Successful", "Failed", "Cancelled"};
+    if (std::find(statuses.begin(), statuses.end(), e.update_status) == statuses.end())
+      x->fail("unknown update status \"" + e.update_status + "\" (InProgress, Successful, Failed, Cancelled)");
+  }
+  if (auto x = r.get("updateType")) {
+    e.update_type = x->as_string();
+    check_one_of(*x, e.update_type, {"ConfigUpdate", "VersionUpdate"}, "node group update type");
+  }
+  if (auto x = r.get("errorContains")) e.error_contains = x->as_string();
+  if (auto x = r.get("health")) e.health_issue = x->as_string();
+  if (auto x = r.get("absent")) e.absent = x->as_bool();
+  read_counts(r, e);
+  check_node_group_expectation(v, e);
+  if (e.description.empty()) e.description = node_group_description(e);
+}
+
+// DescribeSubnets AvailableIpAddressCount at the end of the run.
+void read_subnet_expectation(const Value& v, MapReader& r, Expectation& e) {
+  e.subnet = r.require("subnet").as_string();
+  e.available_addresses = r.require("availableAddresses").as_non_negative();
+  if (e.by || e.at) v.fail("a subnet expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
+  if (e.description.empty())
+    e.description = "subnet " + e.subnet + " has " + std::to_string(*e.available_addresses) + " free addresses at the end";
+}
+
+// A Karpenter object's status condition (kubectl get nodepool/ec2nodeclass -o yaml) at the end.
+void read_condition_expectation(const Value& v, MapReader& r, Expectation& e) {
+  e.name = r.require(e.subject).as_string();
+  e.condition_type = r.require("condition").as_string();
+  Value st = r.require("status");
+  e.condition_status = st.as_string();
+  if (e.condition_status != "True" && e.condition_status != "False" && e.condition_status != "Unknown")
+    st.fail("a condition status is \"True\", \"False\" or \"Unknown\"");
+  if (auto x = r.get("reason")) e.condition_reason = x->as_string();
+  if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
+  if (e.by || e.at) v.fail("a " + e.subject + " expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
+  if (e.description.empty())
+    e.description = e.subject + " " + e.name + " " + e.condition_type + "=" + e.condition_status +
+                    (e.condition_reason.empty() ? "" : " (" + e.condition_reason + ")");
+}
+
+void read_job_expectation(const Value& v, MapReader& r, Expectation& e) {
+  e.ns = fix_ns(r.require("job").as_string(), &e.name);
+  e.job_status = r.require("status").as_string();
+  check_one_of(r.require("status"), e.job_status, {"Pending", "Running", "Complete", "Failed"}, "job status");
+  if (e.at) v.fail("a job expectation is judged at the end of the run or \"by\" a time; it takes no \"at\"");
+  if (e.description.empty()) e.description = "job " + e.ns + "/" + e.name + " " + e.job_status;
+}
+
+void read_cost_expectation(const Value& v, MapReader& r, Expectation& e) {
+  MapReader c(r.require("cost"), "cost bounds");
+  if (auto x = c.get("atMost")) e.max_usd = x->as_double();
+  if (auto x = c.get("atLeast")) e.min_usd = x->as_double();
+  c.finish();
+  if (!e.max_usd && !e.min_usd) v.fail("a cost expectation needs atMost and/or atLeast");
+  if (e.by || e.at) v.fail("a cost expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
+  if (e.description.empty()) e.description = "total cost within bounds";
+}
+
+const std::vector<std::string>& expectation_subjects() {
+  static const std::vector<std::string> subjects{"pod", "event", "hint", "nodes", "nodeGroup", "job", "cost", "subnet",
+                                                 "nodePool", "nodeClass"};
+  return subjects;
+}
+
+// The one subject key an expectation names, or a located error (with a did-you-mean when a key
+// is a typo of one).
+std::string expectation_subject(const Value& v, MapReader& r) {
+  const auto& subjects = expectation_subjects();
+  std::string subject;
+  for (const auto& s : subjects)
+    if (r.has(s)) {
+      if (!subject.empty()) v.fail("an expectation names one subject, got both \"" + subject + "\" and \"" + s + "\"");
+      subject = s;
+    }
+  if (!subject.empty()) return subject;
+  for (const auto& [key, k, value] : v.entries("a field name")) {
+    std::string hint = did_you_mean(key, subjects);
+    if (!hint.empty()) k.fail("unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
+  }
+  v.fail("an expectation needs one of: pod, event, hint, nodes, nodeGroup, job, cost, subnet, nodePool, nodeClass");
+}
+
 Expectation read_expectation(const Value& v) {
   MapReader r(v, "expectation");
   Expectation e;
   e.where = v.where();
-  static const std::vector<std::string> subjects{"pod", "event", "hint", "nodes", "nodeGroup", "job", "cost", "subnet",
-                                                 "nodePool", "nodeClass"};
-  for (const auto& s : subjects)
-    if (r.has(s)) {
-      if (!e.subject.empty()) v.fail("an expectation names one subject, got both \"" + e.subject + "\" and \"" + s + "\"");
-      e.subject = s;
-    }
-  if (e.subject.empty()) {
-    // Point at the first key with a suggestion among the subjects.
-    for (const auto& [key, k, value] : v.entries("a field name")) {
-      std::string hint = did_you_mean(key, subjects);
-      if (!hint.empty()) k.fail("unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
-    }
-    v.fail("an expectation needs one of: pod, event, hint, nodes, nodeGroup, job, cost, subnet, nodePool, nodeClass");
-  }
+  e.subject = expectation_subject(v, r);
   if (auto d = r.get("description")) e.description = d->as_string();
   e.by = opt_time(r, "by");
   e.at = opt_time(r, "at");
   if (e.by && e.at) v.fail("an expectation takes \"by\" or \"at\", not both");
-  auto read_counts = [&] {
-    if (auto c = r.get("count")) e.count = c->as_non_negative();
-    if (auto c = r.get("atLeast")) e.min_count = c->as_non_negative();
-    if (auto c = r.get("atMost")) e.max_count = c->as_non_negative();
-  };
-  if (e.subject == "pod") {
-    e.ns = fix_ns(r.require("pod").as_string(), &e.name);
-    if (auto p = r.get("phase")) {
-      e.phase = p->as_string();
-      static const std::vector<std::string> phases{"Pending", "Running", "Succeeded", "Failed"};
-      if (std::find(phases.begin(), phases.end(), e.phase) == phases.end())
-        p->fail("unknown pod phase \"" + e.phase + "\" (Pending, Running, Succeeded, Failed)");
-    }
-    if (auto p = r.get("reason")) e.reason = p->as_string();
-    if (e.phase.empty() && e.reason.empty()) v.fail("a pod expectation needs \"phase\" and/or \"reason\"");
-    if (e.description.empty())
-      e.description = "pod " + e.ns + "/" + e.name + " " + (e.phase.empty() ? e.reason : e.phase) +
-                      (e.by ? " by " + engine::format_duration(e.by->us ? engine::Duration{e.by->us} : engine::Duration{}) : "") +
-                      (e.at ? " at " + engine::format_duration(engine::Duration{e.at->us}) : "");
-  } else if (e.subject == "event") {
-    Value reason_v = r.require("event");
-    e.event_reason = reason_v.as_string();
-    // These were events once; they are eksim's remarks now and no event ever carries them.
-    static const std::vector<std::string> hint_kinds{"IgnoredNodeGroupKey", "DesiredSizeIgnored",
-                                                     "NoSpotInstanceTarget", "NoInstanceTarget"};
-    if (std::find(hint_kinds.begin(), hint_kinds.end(), e.event_reason) != hint_kinds.end())
-      reason_v.fail(e.event_reason + " is an eksim hint, not an event (the real cluster and AWS stay silent); "
-                    "expect it as {hint: " + e.event_reason + "}");
-    if (auto x = r.get("type")) {
-      e.event_type = x->as_string();
-      if (e.event_type != "Normal" && e.event_type != "Warning") x->fail("event type is Normal or Warning");
-    }
-    if (auto x = r.get("object")) e.object = x->as_string();
-    if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
-    if (auto x = r.get("absent")) e.absent = x->as_bool();
-    read_counts();
-    if (e.description.empty())
-      e.description = std::string(e.absent ? "no " : "") + "event " + e.event_reason +
-                      (e.object.empty() ? "" : " on " + e.object) +
-                      (e.message_contains.empty() ? "" : " containing \"" + e.message_contains + "\"");
-  } else if (e.subject == "hint") {
-    // eksim's own remarks (the HINTS section), matched like events: kind, object, message.
-    e.hint_kind = r.require("hint").as_string();
-    if (auto x = r.get("object")) e.object = x->as_string();
-    if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
-    if (auto x = r.get("absent")) e.absent = x->as_bool();
-    read_counts();
-    if (e.description.empty())
-      e.description = std::string(e.absent ? "no " : "") + "hint " + e.hint_kind +
-                      (e.object.empty() ? "" : " on " + e.object) +
-                      (e.message_contains.empty() ? "" : " containing \"" + e.message_contains + "\"");
-  } else if (e.subject == "nodes") {
-    MapReader sel(r.require("nodes"), "nodes selector");
-    if (auto x = sel.get("nodeGroup")) e.node_group = x->as_string();
-    if (auto x = sel.get("nodePool")) e.node_pool = x->as_string();
-    if (auto x = sel.get("instanceType")) e.instance_type = x->as_string();
-    if (auto x = sel.get("zone")) e.zone = x->as_string();
-    if (auto x = sel.get("ready")) e.ready_only = x->as_bool();
-    if (auto x = sel.get("allocatable")) {
-      // Node allocatable as `kubectl describe node` prints it: any resource name, pods included.
-      for (const auto& [res, text] : x->as_string_map()) {
-        auto milli = k8s::parse_quantity(text);
-        if (!milli) x->fail("invalid quantity \"" + text + "\" for allocatable " + res);
-        e.allocatable.set(res, k8s::amount_from_milli(res, *milli));
-      }
-    }
-    if (auto x = sel.get("capacity")) {
-      // Node capacity as `kubectl describe node` prints it (ephemeral-storage in Ki, ...).
-      for (const auto& [res, text] : x->as_string_map()) {
-        auto milli = k8s::parse_quantity(text);
-        if (!milli) x->fail("invalid quantity \"" + text + "\" for capacity " + res);
-        e.capacity.set(res, k8s::amount_from_milli(res, *milli));
-      }
-    }
-    if (auto x = sel.get("allocated")) {
-      // "Allocated resources" of `kubectl describe node`: the requests of its non-terminated pods.
-      for (const auto& [res, text] : x->as_string_map()) {
-        auto milli = k8s::parse_quantity(text);
-        if (!milli) x->fail("invalid quantity \"" + text + "\" for allocated " + res);
-        e.allocated.set(res, k8s::amount_from_milli(res, *milli));
-      }
-    }
-    if (auto x = sel.get("labels")) e.labels = x->as_string_map();
-    if (auto x = sel.get("taints"))
-      for (const auto& t : x->items()) {
-        std::string text = t.as_string();
-        if (text.find(':') == std::string::npos) t.fail("a taint is written key=value:Effect (or key:Effect)");
-        e.taints.push_back(text);
-      }
-    sel.finish();
-    read_counts();
-    if (!e.count && !e.min_count && !e.max_count) v.fail("a nodes expectation needs count, atLeast or atMost");
-    if (e.description.empty())
-      e.description = "nodes" + (e.node_group.empty() ? "" : " in node group " + e.node_group) +
-                      (e.node_pool.empty() ? "" : " in node pool " + e.node_pool);
-  } else if (e.subject == "nodeGroup") {
-    e.node_group = r.require("nodeGroup").as_string();
-    if (auto x = r.get("activity")) {
-      e.activity_status = x->as_string();
-      check_one_of(*x, e.activity_status, {"InProgress", "Successful", "Failed"}, "scaling activity status");
-    }
-    if (auto x = r.get("statusMessageContains")) e.activity_contains = x->as_string();
-    if (auto x = r.get("desired")) e.desired = x->as_non_negative();
-    if (auto x = r.get("update")) {
-      e.update_status = x->as_string();
-      static const std::vector<std::string> statuses{"InProgress", "Successful", "Failed", "Cancelled"};
-      if (std::find(statuses.begin(), statuses.end(), e.update_status) == statuses.end())
-        x->fail("unknown update status \"" + e.update_status + "\" (InProgress, Successful, Failed, Cancelled)");
-    }
-    if (auto x = r.get("updateType")) {
-      e.update_type = x->as_string();
-      check_one_of(*x, e.update_type, {"ConfigUpdate", "VersionUpdate"}, "node group update type");
-    }
-    if (auto x = r.get("errorContains")) e.error_contains = x->as_string();
-    if (auto x = r.get("health")) e.health_issue = x->as_string();
-    if (auto x = r.get("absent")) e.absent = x->as_bool();
-    read_counts();
-    bool about_update = !e.update_status.empty() || !e.update_type.empty() || !e.error_contains.empty();
-    if (about_update && (!e.activity_status.empty() || !e.activity_contains.empty()))
-      v.fail("a nodeGroup expectation is about scaling activities (activity, statusMessageContains) or EKS updates "
-             "(update, updateType, errorContains), not both");
-    if (!e.health_issue.empty() && (about_update || !e.activity_status.empty() || !e.activity_contains.empty() || e.desired))
-      v.fail("a nodeGroup health expectation stands alone (no activity, desired or update keys)");
-    if (e.activity_status.empty() && e.activity_contains.empty() && !e.desired && !about_update && e.health_issue.empty())
-      v.fail("a nodeGroup expectation needs activity, statusMessageContains, desired, update, updateType, errorContains or health");
-    if (e.description.empty())
-      e.description = "node group " + e.node_group +
-                      (about_update ? " update " + (e.update_type.empty() ? std::string() : e.update_type + " ") +
-                                          (e.update_status.empty() ? std::string("any") : e.update_status) +
-                                          (e.error_contains.empty() ? "" : " with \"" + e.error_contains + "\"")
-                       : e.desired                ? " desired " + std::to_string(*e.desired)
-                       : !e.health_issue.empty() ? (e.absent ? " without health issue " : " health issue ") + e.health_issue
-                                                  : " activity " + e.activity_status);
-  } else if (e.subject == "subnet") {
-    // DescribeSubnets AvailableIpAddressCount at the end of the run.
-    e.subnet = r.require("subnet").as_string();
-    e.available_addresses = r.require("availableAddresses").as_non_negative();
-    if (e.by || e.at) v.fail("a subnet expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
-    if (e.description.empty())
-      e.description = "subnet " + e.subnet + " has " + std::to_string(*e.available_addresses) + " free addresses at the end";
-  } else if (e.subject == "nodePool" || e.subject == "nodeClass") {
-    // A Karpenter object's status condition (kubectl get nodepool/ec2nodeclass -o yaml) at the end.
-    e.name = r.require(e.subject).as_string();
-    e.condition_type = r.require("condition").as_string();
-    Value st = r.require("status");
-    e.condition_status = st.as_string();
-    if (e.condition_status != "True" && e.condition_status != "False" && e.condition_status != "Unknown")
-      st.fail("a condition status is \"True\", \"False\" or \"Unknown\"");
-    if (auto x = r.get("reason")) e.condition_reason = x->as_string();
-    if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
-    if (e.by || e.at) v.fail("a " + e.subject + " expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
-    if (e.description.empty())
-      e.description = e.subject + " " + e.name + " " + e.condition_type + "=" + e.condition_status +
-                      (e.condition_reason.empty() ? "" : " (" + e.condition_reason + ")");
-  } else if (e.subject == "job") {
-    e.ns = fix_ns(r.require("job").as_string(), &e.name);
-    e.job_status = r.require("status").as_string();
-    check_one_of(r.require("status"), e.job_status, {"Pending", "Running", "Complete", "Failed"}, "job status");
-    if (e.at) v.fail("a job expectation is judged at the end of the run or \"by\" a time; it takes no \"at\"");
-    if (e.description.empty()) e.description = "job " + e.ns + "/" + e.name + " " + e.job_status;
-  } else {  // cost
-    MapReader c(r.require("cost"), "cost bounds");
-    if (auto x = c.get("atMost")) e.max_usd = x->as_double();
-    if (auto x = c.get("atLeast")) e.min_usd = x->as_double();
-    c.finish();
-    if (!e.max_usd && !e.min_usd) v.fail("a cost expectation needs atMost and/or atLeast");
-    if (e.by || e.at) v.fail("a cost expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
-    if (e.description.empty()) e.description = "total cost within bounds";
-  }
+  if (e.subject == "pod") read_pod_expectation(v, r, e);
+  else if (e.subject == "event") read_event_expectation(r, e);
+  else if (e.subject == "hint") read_hint_expectation(r, e);
+  else if (e.subject == "nodes") read_nodes_expectation(v, r, e);
+  else if (e.subject == "nodeGroup") read_node_group_expectation(v, r, e);
+  else if (e.subject == "subnet") read_subnet_expectation(v, r, e);
+  else if (e.subject == "nodePool" || e.subject == "nodeClass") read_condition_expectation(v, r, e);
+  else if (e.subject == "job") read_job_expectation(v, r, e);
+  else read_cost_expectation(v, r, e);
   r.finish();
   return e;
 }
@@ -440,8 +511,6 @@ Scenario load_scenario_root(const Value& root, FileLoader& files, const std::str
   }
   s.cluster = read_cluster(r.require("cluster"), aws::InstanceCatalog::builtin());
   if (auto m = r.get("manifests")) s.manifests = parse_manifests(*m, files);
-  // Karpenter objects are checked now, so a bad NodePool fails before the run starts.
-  for (const auto& m : s.manifests) validate_karpenter_manifest(m);
   if (auto t = r.get("timeline"))
     for (const auto& item : t->items()) s.timeline.push_back(read_action(item, files, s.cluster));
   std::stable_sort(s.timeline.begin(), s.timeline.end(), [](const Action& a, const Action& b) { return a.at < b.at; });

@@ -30,8 +30,10 @@ std::vector<k8s::NodeSelectorRequirement> node_requirements(const Ctx& ctx, cons
 k8s::NodeSelectorTerm node_selector_term(const Ctx& ctx, const Value& v, const std::string& path);
 k8s::LabelSelector label_selector(const Ctx& ctx, const Value& v, const std::string& path);
 bool selector_empty(const k8s::LabelSelector& s);
-bool selector_matches(const k8s::LabelSelector& s, const k8s::Labels& labels);
 std::vector<k8s::Toleration> tolerations(const Ctx& ctx, const Value& v, const std::string& path);
+// Decoded in pod_scheduling_decoding.cpp, with the selectors and tolerations above.
+k8s::Affinity affinity(const Ctx& ctx, const Value& v, const std::string& path);
+std::vector<k8s::TopologySpreadConstraint> spread_constraints(const Ctx& ctx, const Value& v, const std::string& path);
 k8s::PodSpec pod_spec(const Ctx& ctx, const Value& v, const std::string& path);
 
 }  // namespace eksim::scenario::manifest

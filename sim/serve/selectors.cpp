@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "models/k8s/scheduling/predicates.hpp"
+
 namespace eksim::serve {
 
 using nlohmann::json;
@@ -36,14 +38,14 @@ std::vector<std::string> split_terms(const std::string& text) {
   return out;
 }
 
-std::string label_of(const json& object, const std::string& key) {
-  const json* labels = object.contains("metadata") && object["metadata"].contains("labels") ? &object["metadata"]["labels"] : nullptr;
-  if (!labels || !labels->contains(key) || !(*labels)[key].is_string()) return {};
-  return (*labels)[key].get<std::string>();
-}
-
-bool has_label(const json& object, const std::string& key) {
-  return object.contains("metadata") && object["metadata"].contains("labels") && object["metadata"]["labels"].contains(key);
+// metadata.labels of an object as the API returns it (string values; anything else is no label
+// a selector can match, as it could not have been stored).
+k8s::Labels labels_of(const json& object) {
+  k8s::Labels out;
+  if (!object.contains("metadata") || !object["metadata"].contains("labels")) return out;
+  for (const auto& [k, v] : object["metadata"]["labels"].items())
+    if (v.is_string()) out[k] = v.get<std::string>();
+  return out;
 }
 
 }  // namespace
@@ -114,19 +116,22 @@ Selector parse_field_selector(const std::string& text) {
   return s;
 }
 
-bool matches_labels(const Selector& s, const json& object) {
+k8s::LabelSelector as_label_selector(const Selector& s) {
+  // labels.Parse's operators as the Requirements of a LabelSelector: "=" and "==" are In one
+  // value, "!=" NotIn one value (an absent key matches), a bare key Exists, "!key" DoesNotExist.
+  k8s::LabelSelector out;
   for (const auto& t : s.terms) {
-    bool has = has_label(object, t.key);
-    std::string v = label_of(object, t.key);
-    bool in = std::find(t.values.begin(), t.values.end(), v) != t.values.end();
-    if (t.op == "=" && !(has && v == t.values[0])) return false;
-    if (t.op == "!=" && has && v == t.values[0]) return false;
-    if (t.op == "in" && !(has && in)) return false;
-    if (t.op == "notin" && has && in) return false;
-    if (t.op == "exists" && !has) return false;
-    if (t.op == "!" && has) return false;
+    const std::string op = t.op == "=" || t.op == "in" ? "In" : t.op == "!=" || t.op == "notin" ? "NotIn"
+                           : t.op == "exists"           ? "Exists"
+                                                        : "DoesNotExist";
+    out.match_expressions.push_back({t.key, op, op == "In" || op == "NotIn" ? t.values : std::vector<std::string>{}});
   }
-  return true;
+  return out;
+}
+
+bool matches_labels(const Selector& s, const json& object) {
+  if (s.empty()) return true;
+  return k8s::label_selector_matches(as_label_selector(s), labels_of(object));
 }
 
 void check_field_selector(const Selector& s, const std::string& kind) {

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/k8s/objects.hpp"
+
 namespace eksim::serve {
 
 struct SelectorTerm {
@@ -25,6 +27,9 @@ struct Selector {
 Selector parse_label_selector(const std::string& text);
 Selector parse_field_selector(const std::string& text);
 
+// A parsed label selector as the one the model matches with (k8s::label_selector_matches, which
+// has labels.Selector's semantics), so that list, watch and the controllers agree.
+k8s::LabelSelector as_label_selector(const Selector& s);
 bool matches_labels(const Selector& s, const nlohmann::json& object);
 // kind selects the fields the apiserver supports for it ("Pod", "Event", ...); an unsupported
 // field throws std::invalid_argument("field label not supported: X").

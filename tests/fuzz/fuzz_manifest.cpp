@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FileLoader loader;
     for (const auto& doc : parse_yaml_documents(text, *file)) {
       if (!doc || doc.IsNull()) continue;
-      for (const Manifest& m : parse_manifests(Value(doc, file), loader)) validate_karpenter_manifest(m);
+      parse_manifests(Value(doc, file), loader);  // decodes every kind, Karpenter's too
     }
   } catch (const InputError&) {
     // the expected way to refuse input

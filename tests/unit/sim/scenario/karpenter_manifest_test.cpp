@@ -9,8 +9,7 @@ namespace {
 
 std::string validate(const std::string& yaml) {
   try {
-    auto ms = parse_manifest_object(Value(YAML::Load(yaml), std::make_shared<const std::string>("test.yaml")));
-    for (const auto& m : ms) validate_karpenter_manifest(m);
+    parse_manifest_object(Value(YAML::Load(yaml), std::make_shared<const std::string>("test.yaml")));
   } catch (const InputError& e) {
     return e.message();
   }
@@ -46,6 +45,31 @@ TEST(KarpenterManifest, InvalidMinValuesAndBudgets) {
   EXPECT_EQ(validate(pool("", R"([{nodes: "0", schedule: "0 25 * * *", duration: 1h}])")),
             "The NodePool \"default\" is invalid: spec.disruption.budgets.schedule: Invalid value: \"0 25 * * *\": invalid "
             "cron schedule: invalid hour field: 25");
+}
+
+TEST(KarpenterManifest, RequirementBoundsAreIntegers) {
+  // The CRD's CEL rule: int(values[0]) >= 0. "abc" used to be kept and match nothing.
+  const std::string msg =
+      "The NodePool \"default\" is invalid: spec.template.spec.requirements: Invalid value: \"array\": requirements "
+      "operator 'Gt' or 'Lt' must have a single positive integer value";
+  EXPECT_EQ(validate(pool("}\n        - {key: karpenter.k8s.aws/instance-generation, operator: Gt, values: [abc]", "[]")), msg);
+  EXPECT_EQ(validate(pool("}\n        - {key: karpenter.k8s.aws/instance-cpu, operator: Lt, values: [\"-1\"]", "[]")), msg);
+  EXPECT_EQ(validate(pool("}\n        - {key: karpenter.k8s.aws/instance-generation, operator: Gt, values: [\"5\"]", "[]")), "");
+}
+
+TEST(KarpenterManifest, ErrorsInTheApiServersVoice) {
+  // As for Pods: an undeclared field is a strict decoding error with its full path.
+  EXPECT_EQ(validate(pool(", minValue: 2", "[]")),
+            "NodePool in version \"v1\" cannot be handled as a NodePool: strict decoding error: unknown field "
+            "\"spec.template.spec.requirements[0].minValue\"; did you mean \"minValues\"?");
+  EXPECT_EQ(validate("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  weigth: 5\n  template: {}\n"),
+            "NodePool in version \"v1\" cannot be handled as a NodePool: strict decoding error: unknown field \"spec.weigth\"; "
+            "did you mean \"weight\"?");
+  EXPECT_EQ(validate("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  template: {spec: {}}\n"),
+            "The NodePool \"a\" is invalid: spec.template.spec.nodeClassRef: Required value");
+  EXPECT_EQ(validate("apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  template: [x]\n"),
+            "The NodePool \"a\" is invalid: spec.template: Invalid value: \"array\": spec.template in body must be of type "
+            "object: \"array\"");
 }
 
 std::string node_class(const std::string& kubelet) {

@@ -24,6 +24,17 @@ TEST(Selectors, LabelSelectorOperators) {
   EXPECT_THROW(parse_label_selector("a=b,,c"), std::invalid_argument);
 }
 
+TEST(Selectors, LabelSelectorIsTheModelsLabelSelector) {
+  // A query's selector becomes the LabelSelector the controllers match with: one matcher.
+  k8s::LabelSelector s = as_label_selector(parse_label_selector("app=cuda,tier!=cpu,gpu,!spot,zone in (a, b)"));
+  ASSERT_EQ(s.match_expressions.size(), 5u);
+  EXPECT_EQ(s.match_expressions[0], (k8s::LabelSelectorRequirement{"app", "In", {"cuda"}}));
+  EXPECT_EQ(s.match_expressions[1], (k8s::LabelSelectorRequirement{"tier", "NotIn", {"cpu"}}));
+  EXPECT_EQ(s.match_expressions[2], (k8s::LabelSelectorRequirement{"gpu", "Exists", {}}));
+  EXPECT_EQ(s.match_expressions[3], (k8s::LabelSelectorRequirement{"spot", "DoesNotExist", {}}));
+  EXPECT_EQ(s.match_expressions[4], (k8s::LabelSelectorRequirement{"zone", "In", {"a", "b"}}));
+}
+
 TEST(Selectors, FieldSelectorsDescribeSends) {
   json ev = {{"metadata", {{"name", "e"}, {"namespace", "default"}}},
              {"involvedObject", {{"kind", "Node"}, {"name", "n1"}, {"uid", "n1"}}}};
