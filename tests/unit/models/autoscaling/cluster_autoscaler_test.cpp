@@ -16,7 +16,7 @@ namespace {
 using engine::Duration;
 using engine::SimTime;
 
-SimTime at(std::int64_t seconds) { return SimTime{} + Duration::seconds(seconds); }
+SimTime at_second(std::int64_t seconds) { return SimTime{} + Duration::seconds(seconds); }
 
 // --- tag parsing (aws_manager.go extract*FromAsg) ---------------------------------------------
 
@@ -182,19 +182,19 @@ TEST(CasBackoff, DoublesCapsAndResets) {
   };
   const std::vector<Step> steps = {{0, 5}, {600, 10}, {1800, 20}, {3600, 30}, {5400, 30}};
   for (const auto& s : steps) {
-    SimTime until = b.backoff("g", at(s.fail_at_s));
-    EXPECT_EQ(until, at(s.fail_at_s) + Duration::minutes(s.want_duration_min)) << s.fail_at_s;
-    EXPECT_TRUE(b.is_backed_off("g", at(s.fail_at_s)));
+    SimTime until = b.backoff("g", at_second(s.fail_at_s));
+    EXPECT_EQ(until, at_second(s.fail_at_s) + Duration::minutes(s.want_duration_min)) << s.fail_at_s;
+    EXPECT_TRUE(b.is_backed_off("g", at_second(s.fail_at_s)));
     EXPECT_FALSE(b.is_backed_off("g", until));
   }
   // More than 3h after the last failure: back to the initial 5m.
-  EXPECT_EQ(b.backoff("g", at(5400 + 3 * 3600 + 1)), at(5400 + 3 * 3600 + 1) + Duration::minutes(5));
+  EXPECT_EQ(b.backoff("g", at_second(5400 + 3 * 3600 + 1)), at_second(5400 + 3 * 3600 + 1) + Duration::minutes(5));
   // remove_stale forgets old entries; remove clears at once.
-  b.remove_stale(at(5400 + 6 * 3600 + 2));
+  b.remove_stale(at_second(5400 + 6 * 3600 + 2));
   EXPECT_EQ(b.entry("g"), nullptr);
-  b.backoff("h", at(0));
+  b.backoff("h", at_second(0));
   b.remove("h");
-  EXPECT_FALSE(b.is_backed_off("h", at(1)));
+  EXPECT_FALSE(b.is_backed_off("h", at_second(1)));
 }
 
 // --- scale-down eligibility -----------------------------------------------------------------

@@ -14,14 +14,14 @@ using engine::Duration;
 using engine::SimTime;
 
 // One ASG over the given subnets, run on its own engine (no Kubernetes side).
-struct World {
+struct AutoScalingWorld {
   engine::Simulator sim;
   engine::RngStreams rng{7};
   engine::EventLog log;
   Ec2 ec2;
   AutoScaling asg;
 
-  explicit World(std::vector<Subnet> subnets)
+  explicit AutoScalingWorld(std::vector<Subnet> subnets)
       : ec2(sim, rng, "us-east-1", std::move(subnets)), asg(sim, log, rng, ec2, kDefaultStartEpochSeconds) {}
 
   AutoScalingGroup& group(GroupSizes sizes, std::vector<std::string> subnet_ids, const char* type = "t3.medium") {
@@ -39,7 +39,7 @@ struct World {
 std::vector<Subnet> one_subnet(const char* cidr = "10.0.0.0/20") { return {Subnet{"private-a", "us-east-1a", cidr}}; }
 
 TEST(AwsAutoScaling, SetDesiredCapacityValidationTexts) {
-  World w(one_subnet());
+  AutoScalingWorld w(one_subnet());
   w.group({1, 2, 1}, {"private-a"});
   auto above = w.asg.set_desired_capacity("workers", 3);
   ASSERT_TRUE(above);
@@ -57,7 +57,7 @@ TEST(AwsAutoScaling, SetDesiredCapacityValidationTexts) {
 }
 
 TEST(AwsAutoScaling, SetDesiredCapacityCauseAndHonorCooldown) {
-  World w(one_subnet());
+  AutoScalingWorld w(one_subnet());
   w.group({0, 3, 1}, {"private-a"});
   ASSERT_FALSE(w.asg.set_desired_capacity("workers", 2));
   w.run_for(Duration::seconds(5));
@@ -75,7 +75,7 @@ TEST(AwsAutoScaling, SetDesiredCapacityCauseAndHonorCooldown) {
 }
 
 TEST(AwsAutoScaling, TerminateWithoutDecrementIsReplaced) {
-  World w(one_subnet());
+  AutoScalingWorld w(one_subnet());
   AutoScalingGroup& g = w.group({1, 3, 2}, {"private-a"});
   std::string victim = g.instances.front();
   ASSERT_FALSE(w.asg.terminate_instance(victim, /*decrement_desired=*/false));
@@ -91,7 +91,7 @@ TEST(AwsAutoScaling, TerminateWithoutDecrementIsReplaced) {
 }
 
 TEST(AwsAutoScaling, TerminateWithDecrementShrinks) {
-  World w(one_subnet());
+  AutoScalingWorld w(one_subnet());
   AutoScalingGroup& g = w.group({1, 3, 3}, {"private-a"});
   std::string victim = g.instances.back();
   w.run_for(Duration::seconds(90));
@@ -107,7 +107,7 @@ TEST(AwsAutoScaling, TerminateWithDecrementShrinks) {
 }
 
 TEST(AwsAutoScaling, DesiredCapacityHistory) {
-  World w(one_subnet());
+  AutoScalingWorld w(one_subnet());
   AutoScalingGroup& g = w.group({1, 3, 1}, {"private-a"});
   w.run_for(Duration::minutes(1));
   ASSERT_FALSE(w.asg.set_desired_capacity("workers", 3));
@@ -124,7 +124,7 @@ TEST(AwsAutoScaling, DesiredCapacityHistory) {
 }
 
 TEST(AwsAutoScaling, TerminateRefusals) {
-  World w(one_subnet());
+  AutoScalingWorld w(one_subnet());
   AutoScalingGroup& g = w.group({2, 3, 2}, {"private-a"});
   auto at_min = w.asg.terminate_instance(g.instances.front(), true);
   ASSERT_TRUE(at_min);
@@ -171,7 +171,7 @@ TEST(AwsSubnetAddresses, VpcCniWarmEniTable) {
 TEST(AwsSubnetAddresses, LaunchFailsWhenSubnetIsFullAndTheRetryGoesElsewhere) {
   std::vector<Subnet> subnets{{"tiny-a", "us-east-1a", "10.0.0.0/28"}, {"big-b", "us-east-1b", "10.0.16.0/24"}};
   subnets[0].used_addresses = 9;  // 11 usable - 9 = 2 free
-  World w(std::move(subnets));
+  AutoScalingWorld w(std::move(subnets));
   EXPECT_EQ(w.ec2.available_addresses("tiny-a"), 2);
   AutoScalingGroup& g = w.group({0, 6, 0}, {"tiny-a", "big-b"});
   ASSERT_FALSE(w.asg.set_desired_capacity("workers", 5));
@@ -197,7 +197,7 @@ TEST(AwsSubnetAddresses, LaunchFailsWhenSubnetIsFullAndTheRetryGoesElsewhere) {
 }
 
 TEST(AwsSubnetAddresses, AddressesStayInsideSmallSubnetAndAreNotShared) {
-  World w(one_subnet("10.0.0.0/28"));
+  AutoScalingWorld w(one_subnet("10.0.0.0/28"));
   AutoScalingGroup& g = w.group({0, 11, 0}, {"private-a"});
   ASSERT_FALSE(w.asg.set_desired_capacity("workers", 11));
   w.run_for(Duration::seconds(2));

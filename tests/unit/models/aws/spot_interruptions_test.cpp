@@ -12,8 +12,8 @@ using engine::Duration;
 using engine::SimTime;
 
 // One EC2 region with two AZs and the spot model on top.
-struct World {
-  explicit World(std::uint64_t seed = 7)
+struct SpotWorld {
+  explicit SpotWorld(std::uint64_t seed = 7)
       : rng(seed),
         ec2(sim, rng, "ap-northeast-2",
             {Subnet{"private-a", "ap-northeast-2a", "10.0.0.0/20"}, Subnet{"private-b", "ap-northeast-2b", "10.0.16.0/20"}}),
@@ -36,7 +36,7 @@ struct World {
 };
 
 TEST(SpotInterruptions, WarningExactlyTwoMinutesBeforeTerminationAndRebalanceAtRequest) {
-  World w;
+  SpotWorld w;
   std::string id = w.run("g5.xlarge", "private-a", true);
   w.sim.run_until(SimTime{} + Duration::minutes(10));
   ASSERT_FALSE(w.spot.send_spot_instance_interruption(id, Duration::minutes(5)));
@@ -59,7 +59,7 @@ TEST(SpotInterruptions, WarningExactlyTwoMinutesBeforeTerminationAndRebalanceAtR
 }
 
 TEST(SpotInterruptions, DurationBeforeInterruptionClampedToFisBounds) {
-  World w;
+  SpotWorld w;
   std::string a = w.run("g5.xlarge", "private-a", true), b = w.run("g5.xlarge", "private-a", true);
   ASSERT_FALSE(w.spot.send_spot_instance_interruption(a, Duration::seconds(10)));
   ASSERT_FALSE(w.spot.send_spot_instance_interruption(b, Duration::hours(1)));
@@ -68,7 +68,7 @@ TEST(SpotInterruptions, DurationBeforeInterruptionClampedToFisBounds) {
 }
 
 TEST(SpotInterruptions, EventBridgeEventsLoggedWithDetailTypeAndDetail) {
-  World w;
+  SpotWorld w;
   std::string id = w.run("g5.xlarge", "private-a", true);
   ASSERT_FALSE(w.spot.send_spot_instance_interruption(id, Duration::minutes(2)));
   w.sim.run_until(SimTime{} + Duration::minutes(5));
@@ -85,7 +85,7 @@ TEST(SpotInterruptions, EventBridgeEventsLoggedWithDetailTypeAndDetail) {
 }
 
 TEST(SpotInterruptions, OnDemandInstancesAreNeverInterrupted) {
-  World w;
+  SpotWorld w;
   // A rate on the On-Demand instance's pool changes nothing: only Spot Instances are drawn.
   w.spot.set_rate("g5.xlarge", "ap-northeast-2a", SpotPoolRate{1000.0, {}});
   std::string od = w.run("g5.xlarge", "private-a", false);
@@ -100,7 +100,7 @@ TEST(SpotInterruptions, OnDemandInstancesAreNeverInterrupted) {
 
 TEST(SpotInterruptions, RateDrawsArePerPoolDeterministicAndIndependentOfOtherStreams) {
   auto pool_a_times = [](std::uint64_t seed, bool noise) {
-    World w(seed);
+    SpotWorld w(seed);
     w.spot.set_rate("g5.xlarge", "ap-northeast-2a", SpotPoolRate{2.0, {}});
     if (noise) {
       // Another pool with its own rate, instances in it, and draws from unrelated streams.
@@ -129,7 +129,7 @@ TEST(SpotInterruptions, RateDrawsArePerPoolDeterministicAndIndependentOfOtherStr
 }
 
 TEST(SpotInterruptions, RebalanceLeadComesBeforeTheWarning) {
-  World w;
+  SpotWorld w;
   w.spot.set_rate("g5.xlarge", "ap-northeast-2a", SpotPoolRate{1.0, Duration::minutes(10)});
   std::string id = w.run("g5.xlarge", "private-a", true);
   SimTime end = *w.spot.planned_interruption(id);
@@ -142,7 +142,7 @@ TEST(SpotInterruptions, RebalanceLeadComesBeforeTheWarning) {
 }
 
 TEST(SpotInterruptions, ListenersCalledInSubscriptionOrder) {
-  World w;
+  SpotWorld w;
   std::vector<std::string> calls;
   w.spot.listeners.push_back([&](const SpotSignal& s) { calls.push_back(std::string("first:") + to_string(s.kind)); });
   w.spot.listeners.push_back([&](const SpotSignal& s) { calls.push_back(std::string("second:") + to_string(s.kind)); });
@@ -156,7 +156,7 @@ TEST(SpotInterruptions, ListenersCalledInSubscriptionOrder) {
 }
 
 TEST(SpotInterruptions, AnInstanceGoneEarlierGetsNoFurtherSignals) {
-  World w;
+  SpotWorld w;
   std::string id = w.run("g5.xlarge", "private-a", true);
   ASSERT_FALSE(w.spot.send_spot_instance_interruption(id, Duration::minutes(10)));
   w.sim.run_until(SimTime{} + Duration::minutes(1));
@@ -169,7 +169,7 @@ TEST(SpotInterruptions, AnInstanceGoneEarlierGetsNoFurtherSignals) {
 }
 
 TEST(SpotInterruptions, BillingStopsAtTheInterruption) {
-  World w;
+  SpotWorld w;
   std::string id = w.run("g5.xlarge", "private-a", true);
   w.sim.run_until(SimTime{} + Duration::minutes(20));
   ASSERT_FALSE(w.spot.send_spot_instance_interruption(id, Duration::minutes(2)));
@@ -182,7 +182,7 @@ TEST(SpotInterruptions, BillingStopsAtTheInterruption) {
 }
 
 TEST(SpotInterruptions, AsgHealthCheckAndCapacityRebalancingActivities) {
-  World w;
+  SpotWorld w;
   AutoScaling asg(w.sim, w.log, w.rng, w.ec2, kDefaultStartEpochSeconds);
   AutoScalingGroup g;
   g.name = "eks-gpu";

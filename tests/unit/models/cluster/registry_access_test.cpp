@@ -44,7 +44,7 @@ ClusterSpec private_cluster(bool endpoints) {
   return spec;
 }
 
-aws::Instance instance(std::vector<std::string> groups) {
+aws::Instance instance_in(std::vector<std::string> groups) {
   aws::Instance i;
   i.id = "i-0123456789abcdef0";
   i.subnet_id = "private-a";
@@ -84,24 +84,24 @@ TEST(ImageReference, DialTimeoutTextIsContainerdsThroughTheCri) {
 
 TEST(RegistryAccess, NoEgressNoPull) {
   Cluster c(private_cluster(false), 1);
-  auto err = registry_pull_error(c, instance({"closed-sg"}), "nvidia/cuda:13.0.2-runtime-ubuntu22.04");
+  auto err = registry_pull_error(c, instance_in({"closed-sg"}), "nvidia/cuda:13.0.2-runtime-ubuntu22.04");
   ASSERT_TRUE(err);
   EXPECT_NE(err->find("dial tcp 52."), std::string::npos) << *err;
-  EXPECT_TRUE(registry_pull_error(c, instance({"closed-sg"}), kEcrCni));
+  EXPECT_TRUE(registry_pull_error(c, instance_in({"closed-sg"}), kEcrCni));
   // Lab 000's auxiliary egress-all group is what lets the nodes out.
-  EXPECT_FALSE(registry_pull_error(c, instance({"closed-sg", "aux-sg"}), "nvidia/cuda:13.0.2-runtime-ubuntu22.04"));
+  EXPECT_FALSE(registry_pull_error(c, instance_in({"closed-sg", "aux-sg"}), "nvidia/cuda:13.0.2-runtime-ubuntu22.04"));
   // Without groups the path is not modelled.
-  EXPECT_FALSE(registry_pull_error(c, instance({}), "nvidia/cuda:13.0.2-runtime-ubuntu22.04"));
+  EXPECT_FALSE(registry_pull_error(c, instance_in({}), "nvidia/cuda:13.0.2-runtime-ubuntu22.04"));
 }
 
 TEST(RegistryAccess, EgressWithinTheVpcReachesOnlyTheEcrEndpoint) {
   Cluster without(private_cluster(false), 1);
-  EXPECT_TRUE(registry_pull_error(without, instance({"node-sg"}), kEcrCni));
+  EXPECT_TRUE(registry_pull_error(without, instance_in({"node-sg"}), kEcrCni));
   Cluster with(private_cluster(true), 1);
-  EXPECT_FALSE(registry_pull_error(with, instance({"node-sg"}), kEcrCni));
-  EXPECT_TRUE(registry_pull_error(with, instance({"node-sg"}), "nvcr.io/nvidia/k8s-device-plugin:v0.18.2"));
+  EXPECT_FALSE(registry_pull_error(with, instance_in({"node-sg"}), kEcrCni));
+  EXPECT_TRUE(registry_pull_error(with, instance_in({"node-sg"}), "nvcr.io/nvidia/k8s-device-plugin:v0.18.2"));
   // The endpoint's ENI answers for ECR: a node that cannot reach it times out on its address.
-  auto err = registry_pull_error(with, instance({"closed-sg"}), kEcrCni);
+  auto err = registry_pull_error(with, instance_in({"closed-sg"}), kEcrCni);
   ASSERT_TRUE(err);
   EXPECT_NE(err->find("dial tcp 192.168.12.10:443: i/o timeout"), std::string::npos) << *err;
 }

@@ -18,13 +18,13 @@ using engine::SimTime;
 
 // Two node groups (system t3.medium x2, gpu g5.xlarge x1 tainted nvidia.com/gpu), quotas
 // Standard 64 and G 8, ten minutes in: every invariant held so far.
-struct World {
+struct InvariantWorld {
   scenario::Scenario s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/examples/two-nodegroups.yaml");
   scenario::RunResult run;
   Cluster* c = nullptr;
   InvariantChecker* checker = nullptr;
 
-  World() {
+  InvariantWorld() {
     scenario::RunOptions o;
     o.check_invariants = true;
     run = scenario::start_run(s, o);
@@ -73,13 +73,13 @@ std::string violation_of(const std::function<void()>& fn) {
 }
 
 TEST(Invariants, ACleanRunPassesAndSweeps) {
-  World w;
+  InvariantWorld w;
   EXPECT_NO_THROW(w.checker->sweep());
   EXPECT_GE(w.checker->sweeps(), 1u);
 }
 
 TEST(Invariants, SchedulerBindToUntoleratedTaintFires) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);
   w.c->api.node(n).node.taints.push_back(k8s::Taint{"dedicated", "infra", k8s::kNoSchedule});
   k8s::PodId p = w.pod("intruder");
@@ -89,7 +89,7 @@ TEST(Invariants, SchedulerBindToUntoleratedTaintFires) {
 }
 
 TEST(Invariants, SchedulerBindToCordonedNodeFires) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);
   w.c->api.node(n).node.unschedulable = true;
   k8s::PodId p = w.pod("intruder");
@@ -97,7 +97,7 @@ TEST(Invariants, SchedulerBindToCordonedNodeFires) {
 }
 
 TEST(Invariants, TaintsAndCordonAfterTheBindAreLegal) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);
   ASSERT_FALSE(w.c->api.node(n).pods.empty());
   w.c->api.node(n).node.taints.push_back(k8s::Taint{"node.kubernetes.io/not-ready", "", k8s::kNoExecute});
@@ -107,7 +107,7 @@ TEST(Invariants, TaintsAndCordonAfterTheBindAreLegal) {
 }
 
 TEST(Invariants, BindBeyondAllocatableFires) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);
   const std::int64_t cpu = w.c->api.node(n).node.allocatable.get(k8s::kCpu);
   k8s::ResourceList big;
@@ -125,7 +125,7 @@ TEST(Invariants, BindBeyondAllocatableFires) {
 }
 
 TEST(Invariants, BindOfAGpuPodToANodeWithoutGpusFires) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);
   k8s::ResourceList gpu;
   gpu.set(k8s::kNvidiaGpu, 1);
@@ -135,7 +135,7 @@ TEST(Invariants, BindOfAGpuPodToANodeWithoutGpusFires) {
 }
 
 TEST(Invariants, BindBeyondMaxPodsFires) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);
   w.c->api.node(n).node.allocatable.set(k8s::kPods, static_cast<std::int64_t>(w.c->api.node(n).pods.size()));
   k8s::PodId p = w.pod("one-too-many");
@@ -144,7 +144,7 @@ TEST(Invariants, BindBeyondMaxPodsFires) {
 }
 
 TEST(Invariants, APodBoundToTwoNodesFires) {
-  World w;
+  InvariantWorld w;
   auto nodes = w.nodes("system");
   k8s::PodId p = w.pod("twice");
   w.c->api.bind(p, nodes.at(0));
@@ -155,7 +155,7 @@ TEST(Invariants, APodBoundToTwoNodesFires) {
 }
 
 TEST(Invariants, NodePodListAndNodeNameMustAgree) {
-  World w;
+  InvariantWorld w;
   auto nodes = w.nodes("system");
   k8s::PodId listed = w.c->api.node(nodes.at(0)).pods.at(0);
   w.c->api.node(nodes.at(1)).pods.push_back(listed);
@@ -167,7 +167,7 @@ TEST(Invariants, NodePodListAndNodeNameMustAgree) {
 }
 
 TEST(Invariants, ARemovedPodStillOnItsNodeFires) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);
   k8s::PodId p = w.pod("ghost");
   w.c->api.bind(p, n);
@@ -178,7 +178,7 @@ TEST(Invariants, ARemovedPodStillOnItsNodeFires) {
 }
 
 TEST(Invariants, ALaunchBeyondTheVcpuQuotaFires) {
-  World w;
+  InvariantWorld w;
   // EC2's own ledger loses the running g5.xlarge (a leak): it then accepts two more, 12 vCPUs of G.
   w.c->ec2.quotas().release("G", false, 4);
   aws::LaunchRequest req;
@@ -196,14 +196,14 @@ TEST(Invariants, ALaunchBeyondTheVcpuQuotaFires) {
 }
 
 TEST(Invariants, AQuotaLoweredBelowUsageIsLegal) {
-  World w;
+  InvariantWorld w;
   w.c->ec2.quotas().set_quota("G", false, 0);
   EXPECT_NO_THROW(w.checker->after_event());
   EXPECT_NO_THROW(w.checker->sweep());
 }
 
 TEST(Invariants, BillingAfterTerminationFires) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("gpu").at(0);
   std::string id = w.c->api.node(n).instance_id;
   w.c->ec2.terminate(id);
@@ -217,14 +217,14 @@ TEST(Invariants, BillingAfterTerminationFires) {
 }
 
 TEST(Invariants, TimeGoingBackFires) {
-  World w;
+  InvariantWorld w;
   w.checker->check_clock(SimTime{} + Duration::minutes(10));
   EXPECT_EQ(violation_of([&] { w.checker->check_clock(SimTime{} + Duration::minutes(5)); }),
             "eksim: invariant violated at 00:10:00.000: simulated time went back from 00:10:00.000 to 00:05:00.000");
 }
 
 TEST(Invariants, ANodeOutlivingItsInstanceFires) {
-  World w;
+  InvariantWorld w;
   // Drop every other reaction to a termination (the cluster's deletes the Node): the checker's,
   // installed last, stays.
   auto checker_listener = w.c->ec2.on_terminated.back();
@@ -240,7 +240,7 @@ TEST(Invariants, ANodeOutlivingItsInstanceFires) {
 }
 
 TEST(Invariants, ANodeOnAnInstanceEc2DoesNotKnowFires) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);
   w.c->api.node(n).instance_id = "i-0000000000000dead";
   EXPECT_NE(violation_of([&] { w.checker->sweep(); }).find("is backed by instance i-0000000000000dead, which EC2 does not know"),
@@ -248,7 +248,7 @@ TEST(Invariants, ANodeOnAnInstanceEc2DoesNotKnowFires) {
 }
 
 TEST(Invariants, NodeClaimTriplesMustBeConsistent) {
-  World w;
+  InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);
   const k8s::NodeRecord& node = w.c->api.node(n);
   using autoscaling::karpenter::NodeClaimState;

@@ -20,10 +20,10 @@ namespace {
 
 using testing::K8sWorld;
 
-struct World : K8sWorld {
+struct RejectionLoopWorld : K8sWorld {
   Kubelet kubelet{api};
   SchedulerController scheduler{api, {}, &kubelet};
-  World() {
+  RejectionLoopWorld() {
     // The device plugin refuses every allocation (failRequestsGreaterThanOne and a 2-GPU pod).
     kubelet.device_allocate = [](PodId) -> std::optional<std::string> {
       return "invalid allocation request for \"nvidia.com/gpu.shared\": invalid request: maximum request size for "
@@ -48,7 +48,7 @@ PodTemplate sleeper() {
 }
 
 TEST(AdmissionRejectionLoop, ReplicaSetReplacesAtTheKubeletsStatusPatchRate) {
-  World w;
+  RejectionLoopWorld w;
   DeploymentController dc(w.api, &w.kubelet);
   w.add_ready_node("gpu", ResourceList{{"cpu", 4000}, {"pods", 110}});
   Deployment d;
@@ -76,7 +76,7 @@ TEST(AdmissionRejectionLoop, ReplicaSetReplacesAtTheKubeletsStatusPatchRate) {
 }
 
 TEST(AdmissionRejectionLoop, DaemonSetKillsFailedPodsWithinItsBackoff) {
-  World w;
+  RejectionLoopWorld w;
   DaemonSetController dsc(w.api, &w.kubelet);
   w.add_ready_node("gpu", ResourceList{{"cpu", 4000}, {"pods", 110}});
   DaemonSet ds;

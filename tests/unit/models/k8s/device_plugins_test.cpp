@@ -76,7 +76,7 @@ TEST(DevicePlugins, FailOnInitErrorFromFlagsAndEnvironment) {
   EXPECT_TRUE(nvidia_device_plugin_flags(container(image, {}, {}, {{"FAIL_ON_INIT_ERROR", "no"}})).fail_on_init_error);
 }
 
-struct World : K8sWorld {
+struct DevicePluginWorld : K8sWorld {
   Kubelet kubelet{api};
   SchedulerController scheduler{api, SchedulerControllerOptions{KubernetesVersion{35, -1}}, &kubelet};
   DaemonSetController daemon_sets{api, &kubelet};
@@ -111,7 +111,7 @@ MachineSpec machine(const std::string& name, int gpus) {
 }
 
 TEST(DevicePlugins, StaticManifestAdvertisesTheGpuAndCrashLoopsOnCpuNodes) {
-  World w;
+  DevicePluginWorld w;
   std::size_t ds = w.daemon_sets.apply(static_plugin_manifest());
   adopt_joined_node(w.api, machine("gpu", 1));
   adopt_joined_node(w.api, machine("cpu", 0));
@@ -139,7 +139,7 @@ TEST(DevicePlugins, StaticManifestAdvertisesTheGpuAndCrashLoopsOnCpuNodes) {
 }
 
 TEST(DevicePlugins, WithoutFailOnInitErrorThePluginWaitsOnCpuNodes) {
-  World w;
+  DevicePluginWorld w;
   std::size_t ds = w.daemon_sets.apply(static_plugin_manifest({{"FAIL_ON_INIT_ERROR", "false"}}));
   adopt_joined_node(w.api, machine("cpu", 0));
   w.run_until_s(600);
@@ -151,7 +151,7 @@ TEST(DevicePlugins, WithoutFailOnInitErrorThePluginWaitsOnCpuNodes) {
 }
 
 TEST(DevicePlugins, EfaAndNeuronPluginsAdvertiseTheirDevices) {
-  World w;
+  DevicePluginWorld w;
   auto plugin = [](std::string name, std::string image) {
     DaemonSet ds;
     ds.meta.name = name;

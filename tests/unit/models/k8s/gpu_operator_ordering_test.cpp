@@ -20,7 +20,7 @@ namespace {
 
 using testing::K8sWorld;
 
-struct World : K8sWorld {
+struct GpuOperatorWorld : K8sWorld {
   Kubelet kubelet{api};
   SchedulerController scheduler{api, SchedulerControllerOptions{KubernetesVersion{35, -1}}, &kubelet};
   DaemonSetController daemon_sets{api, &kubelet};
@@ -52,14 +52,14 @@ MachineSpec g5_xlarge(const std::string& name, bool nvidia_ami) {
 const std::string kNode = "ip-192-168-12-34.ap-northeast-2.compute.internal";
 
 // First time an event with this reason and message prefix was recorded, in seconds; -1 if none.
-double first(const World& w, const std::string& reason, const std::string& message_prefix) {
+double first(const GpuOperatorWorld& w, const std::string& reason, const std::string& message_prefix) {
   for (const auto& e : w.log.events())
     if (e.reason == reason && e.message.rfind(message_prefix, 0) == 0) return e.time.us / 1e6;
   return -1;
 }
 
 TEST(GpuOperatorOrdering, DriverContainerStartupProbeGatesEverythingThatNeedsTheGpu) {
-  World w;
+  GpuOperatorWorld w;
   w.addons.install("gpuOperator", "v26.3.1", {});
   start_node_join(w.api, g5_xlarge(kNode, /*nvidia_ami=*/false));
   w.run_until_s(900);
@@ -82,7 +82,7 @@ TEST(GpuOperatorOrdering, DriverContainerStartupProbeGatesEverythingThatNeedsThe
 }
 
 TEST(GpuOperatorOrdering, NoDriverAnywhereLeavesThePluginInItsInitContainer) {
-  World w;
+  GpuOperatorWorld w;
   w.addons.install("gpuOperator", "v26.3.1", {{"driver.enabled", "false"}, {"toolkit.enabled", "false"}});
   start_node_join(w.api, g5_xlarge(kNode, /*nvidia_ami=*/false));
   w.run_until_s(900);
@@ -104,7 +104,7 @@ TEST(GpuOperatorOrdering, NoDriverAnywhereLeavesThePluginInItsInitContainer) {
 }
 
 // The node's pods whose name starts with `prefix`, as `kubectl get pods -n gpu-operator` lists them.
-std::vector<const PodRecord*> pods_named(const World& w, const std::string& prefix) {
+std::vector<const PodRecord*> pods_named(const GpuOperatorWorld& w, const std::string& prefix) {
   std::vector<const PodRecord*> out;
   for (std::uint32_t i = 0; i < w.api.pod_slots(); ++i) {
     const PodRecord& r = w.api.pod(PodId{i});
@@ -113,7 +113,7 @@ std::vector<const PodRecord*> pods_named(const World& w, const std::string& pref
   return out;
 }
 
-const PodRecord& validator(const World& w) { return *pods_named(w, "nvidia-operator-validator-").at(0); }
+const PodRecord& validator(const GpuOperatorWorld& w) { return *pods_named(w, "nvidia-operator-validator-").at(0); }
 
 const FlatValues kLab000 = {{"driver.enabled", "false"},
                             {"toolkit.enabled", "false"},
@@ -121,7 +121,7 @@ const FlatValues kLab000 = {{"driver.enabled", "false"},
                             {"validator.plugin.env[0].value", "true"}};
 
 TEST(GpuOperatorValidator, CudaCheckRunsACompletedWorkloadPodOnTheNode) {
-  World w;
+  GpuOperatorWorld w;
   w.addons.install("gpuOperator", "v26.3.1", {{"driver.enabled", "false"}, {"toolkit.enabled", "false"}});
   start_node_join(w.api, g5_xlarge(kNode, /*nvidia_ami=*/true));
   w.run_until_s(300);
@@ -148,7 +148,7 @@ TEST(GpuOperatorValidator, CudaCheckRunsACompletedWorkloadPodOnTheNode) {
 }
 
 TEST(GpuOperatorValidator, PluginWorkloadHoldsTheGpuUntilCompleted) {
-  World w;
+  GpuOperatorWorld w;
   w.addons.install("gpuOperator", "v26.3.1", kLab000);
   start_node_join(w.api, g5_xlarge(kNode, /*nvidia_ami=*/true));
   w.run_until_s(300);
@@ -168,7 +168,7 @@ TEST(GpuOperatorValidator, PluginWorkloadHoldsTheGpuUntilCompleted) {
 }
 
 TEST(GpuOperatorValidator, RefusedPluginWorkloadIsGivenUpOnAfterFiveMinutesAndRetried) {
-  World w;
+  GpuOperatorWorld w;
   w.addons.install("gpuOperator", "v26.3.1", kLab000);
   start_node_join(w.api, g5_xlarge(kNode, /*nvidia_ami=*/true));
   // A GPU pod takes the GPU as soon as the plugin advertises it (NVIDIA/gpu-operator#233).

@@ -28,12 +28,12 @@ sharing:
         replicas: 4
 )";
 
-struct World : K8sWorld {
+struct PluginConfigWorld : K8sWorld {
   Kubelet kubelet{api};
   SchedulerController scheduler{api, SchedulerControllerOptions{KubernetesVersion{35, -1}}, &kubelet};
   DaemonSetController daemon_sets{api, &kubelet};
   AddonController addons{api, daemon_sets, kubelet};
-  World() { addons.parse_plugin_config = scenario::parse_nvidia_plugin_config; }
+  PluginConfigWorld() { addons.parse_plugin_config = scenario::parse_nvidia_plugin_config; }
 };
 
 MachineSpec gpu_machine(const std::string& name, int gpus, Labels labels = {}) {
@@ -120,7 +120,7 @@ TEST(NvidiaPluginConfig, ParserChecksAsThePluginDoes) {
 }
 
 TEST(NvidiaPluginConfig, ConfigManagerPicksTheNodeLabelThenTheDefaultThenAFallback) {
-  World w;
+  PluginConfigWorld w;
   w.api.config_maps()["nvidia/cfg"] = {{"a", "A"}, {"default", "D"}};
   PodSpec spec;
   Container plugin;
@@ -150,7 +150,7 @@ TEST(NvidiaPluginConfig, ConfigManagerPicksTheNodeLabelThenTheDefaultThenAFallba
 }
 
 TEST(NvidiaPluginConfig, StaticManifestWithTimeSlicingAdvertisesFourOnOneGpu) {
-  World w;
+  PluginConfigWorld w;
   w.api.config_maps()["kube-system/time-slicing-config"] = {{"config.yaml", kTimeSlicing4}};
   w.daemon_sets.apply(static_plugin_with_config("time-slicing-config"));
   adopt_joined_node(w.api, gpu_machine("gpu", 1));
@@ -177,7 +177,7 @@ TEST(NvidiaPluginConfig, GpuOperatorDevicePluginConfig) {
     Pod pod;
     pod.meta.ns = "gpu-operator";
     pod.spec = spec;
-    World w;
+    PluginConfigWorld w;
     w.api.config_maps()["gpu-operator/time-slicing-config"] = {{"any", kTimeSlicing4}, {"other", "x"}};
     EXPECT_EQ(nvidia_plugin_config_text(w.api, pod, spec.containers[0], {}), kTimeSlicing4);
     // The operator's fallback is the empty config: without DEFAULT_CONFIG nothing is chosen.
@@ -192,7 +192,7 @@ TEST(NvidiaPluginConfig, GpuOperatorDevicePluginConfig) {
 }
 
 TEST(NvidiaPluginConfig, ARefusedConfigEndsThePluginAndNothingIsAdvertised) {
-  World w;
+  PluginConfigWorld w;
   w.api.config_maps()["kube-system/bad"] = {
       {"config.yaml", "sharing: {timeSlicing: {resources: [{name: nvidia.com/gpu, replicas: 1}]}}"}};
   std::size_t ds = w.daemon_sets.apply(static_plugin_with_config("bad"));
@@ -208,7 +208,7 @@ TEST(NvidiaPluginConfig, ARefusedConfigEndsThePluginAndNothingIsAdvertised) {
 }
 
 TEST(NvidiaPluginConfig, ConfigFailOnInitErrorIsBelowTheVariable) {
-  World w;
+  PluginConfigWorld w;
   w.api.config_maps()["kube-system/quiet"] = {{"config.yaml", "version: v1\nflags:\n  failOnInitError: false\n"}};
   std::size_t quiet = w.daemon_sets.apply(static_plugin_with_config("quiet"));
   adopt_joined_node(w.api, gpu_machine("cpu", 0));
@@ -217,7 +217,7 @@ TEST(NvidiaPluginConfig, ConfigFailOnInitErrorIsBelowTheVariable) {
   ASSERT_TRUE(pod);
   EXPECT_EQ(w.api.pod(*pod).pod.status.restart_count, 0);
 
-  World v;
+  PluginConfigWorld v;
   v.api.config_maps()["kube-system/quiet"] = {{"config.yaml", "version: v1\nflags:\n  failOnInitError: false\n"}};
   std::size_t loud = v.daemon_sets.apply(static_plugin_with_config("quiet", {{"FAIL_ON_INIT_ERROR", "true"}}));
   adopt_joined_node(v.api, gpu_machine("cpu", 0));
@@ -231,7 +231,7 @@ TEST(NvidiaPluginConfig, ConfigFailOnInitErrorIsBelowTheVariable) {
 // Tegra devices on EC2, so the plugin waits and the GPUs are never advertised.
 TEST(NvidiaPluginConfig, DiscoveryStrategyFlagDecidesWhatTheGpuNodeAdvertises) {
   auto run = [](const std::string& strategy) {
-    World w;
+    PluginConfigWorld w;
     w.api.config_maps()["kube-system/none"] = {{"config.yaml", "version: v1\n"}};
     std::size_t ds = w.daemon_sets.apply(static_plugin_with_config("none", {{"DEVICE_DISCOVERY_STRATEGY", strategy}}));
     adopt_joined_node(w.api, gpu_machine("gpu", 1));
@@ -249,7 +249,7 @@ TEST(NvidiaPluginConfig, DiscoveryStrategyFlagDecidesWhatTheGpuNodeAdvertises) {
 }
 
 TEST(NvidiaPluginConfig, ChartConfigMapRenamesAndRefusesRequestsGreaterThanOne) {
-  World w;
+  PluginConfigWorld w;
   FlatValues values{{"config.map.default", "version: v1\nsharing:\n  timeSlicing:\n    renameByDefault: true\n"
                                            "    failRequestsGreaterThanOne: true\n    resources:\n"
                                            "      - {name: nvidia.com/gpu, replicas: 4}\n"}};

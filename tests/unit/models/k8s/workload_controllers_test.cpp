@@ -17,7 +17,7 @@ namespace {
 using testing::K8sWorld;
 using testing::secs;
 
-struct World : K8sWorld {
+struct WorkloadWorld : K8sWorld {
   Kubelet kubelet{api};
   SchedulerController scheduler{api, {}, &kubelet};
 };
@@ -39,7 +39,7 @@ Deployment web(std::int32_t replicas) {
 }
 
 TEST(DeploymentController, NamesEventsAndReplacement) {
-  World w;
+  WorkloadWorld w;
   DeploymentController dc(w.api, &w.kubelet);
   w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
   std::size_t idx = dc.apply(web(3));
@@ -69,7 +69,7 @@ TEST(DeploymentController, NamesEventsAndReplacement) {
 }
 
 TEST(DeploymentController, DeletedReplicaSetComesBackUnderItsNameWithNewPods) {
-  World w;
+  WorkloadWorld w;
   DeploymentController dc(w.api, &w.kubelet);
   w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
   std::size_t idx = dc.apply(web(2));
@@ -97,7 +97,7 @@ TEST(DeploymentController, DeletedReplicaSetComesBackUnderItsNameWithNewPods) {
 }
 
 TEST(JobController, CompletionsParallelismAndCompleted) {
-  World w;
+  WorkloadWorld w;
   JobController jc(w.api, &w.kubelet);
   w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
   Job j;
@@ -124,7 +124,7 @@ TEST(JobController, CompletionsParallelismAndCompleted) {
 }
 
 TEST(JobController, BackoffLimitExceeded) {
-  World w;
+  WorkloadWorld w;
   JobController jc(w.api, &w.kubelet);
   w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
   Job j;
@@ -149,7 +149,7 @@ TEST(JobController, BackoffLimitExceeded) {
 // A long run drops a finished Job's pod template, and only a finished one's: the running Job still
 // creates its pods from it, and the finished one's status and events are as with the template kept.
 TEST(JobController, LongRunDropsOnlyFinishedTemplates) {
-  World w;
+  WorkloadWorld w;
   JobController jc(w.api, &w.kubelet);
   jc.drop_finished_templates(true);
   w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
@@ -178,7 +178,7 @@ TEST(JobController, LongRunDropsOnlyFinishedTemplates) {
 // A `sleep` container ignores SIGTERM, so a deleted pod terminates for its whole 30 s grace period;
 // the ReplicaSet and the Job (podReplacementPolicy TerminatingOrFailed) replace it at once.
 TEST(WorkloadControllers, ReplaceATerminatingPodAtOnce) {
-  World w;
+  WorkloadWorld w;
   DeploymentController dc(w.api, &w.kubelet);
   JobController jc(w.api, &w.kubelet);
   w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 20}});
@@ -244,7 +244,7 @@ TEST(DaemonSetController, EligibilityFollowsSelectorAffinityAndTaints) {
 }
 
 TEST(DaemonSetController, OnePodPerEligibleNodeBoundByTheScheduler) {
-  World w;
+  WorkloadWorld w;
   DaemonSetController dsc(w.api, &w.kubelet);
   w.add_ready_node("a", ResourceList{{"cpu", 4000}, {"pods", 20}});
   w.add_ready_node("b", ResourceList{{"cpu", 4000}, {"pods", 20}}, {}, {Taint{"dedicated", "x", kNoSchedule}});

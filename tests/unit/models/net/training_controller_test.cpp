@@ -35,7 +35,7 @@ std::vector<const engine::Event*> events(const RunResult& run, const std::string
   return out;
 }
 
-SecurityGroupSpec* group(Scenario& s, const std::string& name) {
+SecurityGroupSpec* security_group(Scenario& s, const std::string& name) {
   for (auto& g : s.cluster.security_groups)
     if (g.name == name) return &g;
   ADD_FAILURE() << "no group " << name;
@@ -162,8 +162,8 @@ TEST(TrainingControllerTest, SecurityGroupRuleKinds) {
   for (const auto& c : cases) {
     Scenario s = load("lab000-allreduce.yaml");
     s.duration = engine::Duration::minutes(12);
-    SecurityGroupSpec* node = group(s, "node-sg");
-    SecurityGroupSpec* aux = group(s, "aux-sg");
+    SecurityGroupSpec* node = security_group(s, "node-sg");
+    SecurityGroupSpec* aux = security_group(s, "aux-sg");
     ASSERT_TRUE(node && aux);
     node->ingress = c.node_ingress;
     node->egress_given = true;

@@ -20,8 +20,8 @@ using nlohmann::json;
 constexpr const char* kTableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
 
 // A paused Session on one scenario, and requests as kubectl sends them.
-struct Served {
-  explicit Served(const std::string& scenario)
+struct ServedSession {
+  explicit ServedSession(const std::string& scenario)
       : session(std::make_unique<scenario::Scenario>(scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/" + scenario)),
                 std::nullopt, *parse_speed("paused", nullptr)) {}
 
@@ -40,9 +40,9 @@ struct Served {
   Session session;
 };
 
-class ApiHandler : public ::testing::Test, protected Served {
+class ApiHandler : public ::testing::Test, protected ServedSession {
  protected:
-  ApiHandler() : Served("scenarios/labs/000-gpu-pod-no-toleration.yaml") {}
+  ApiHandler() : ServedSession("scenarios/labs/000-gpu-pod-no-toleration.yaml") {}
 };
 
 TEST_F(ApiHandler, VersionAndLegacyDiscovery) {
@@ -92,7 +92,7 @@ TEST_F(ApiHandler, ErrorsAreStatusesWithTheApiserversTexts) {
 // Control plane -> kubelet 10250: logs and exec are proxied by the API server to the node's
 // kubelet; without ingress_cluster_kubelet the dial times out.
 TEST(ApiHandlerKubeletPort, LogsAndExecFailWithTheDialError) {
-  Served lab("tests/scenarios/serve/kubelet-port-closed.yaml");
+  ServedSession lab("tests/scenarios/serve/kubelet-port-closed.yaml");
   auto call = [&](const std::string& method, const std::string& target, const std::string& body = "") {
     return lab.call(method, target, body);
   };
@@ -188,7 +188,7 @@ TEST_F(ApiHandler, WatchAsksForAStreamFromTheListsVersion) {
 }
 
 TEST(ApiHandlerKarpenter, DeletedEc2NodeClassIsHeldByItsFinalizerWhileNodeClaimsUseIt) {
-  Served lab("scenarios/examples/kubectl-delete-karpenter-objects.yaml");
+  ServedSession lab("scenarios/examples/kubectl-delete-karpenter-objects.yaml");
   auto call = [&](const std::string& method, const std::string& target, const std::string& body = "") {
     return lab.call(method, target, body);
   };
@@ -418,7 +418,7 @@ TEST_F(ApiHandler, ConfigMapsOfANewClusterAndAppliedOnes) {
   json app = parse(call("GET", "/api/v1/namespaces/default/configmaps/app"));
   EXPECT_EQ(app["data"]["k"], "v");
   EXPECT_EQ(app["metadata"]["labels"]["tier"], "web");
-  // Served timestamps are anchored at the answer's wall clock: compare within one moment.
+  // ServedSession timestamps are anchored at the answer's wall clock: compare within one moment.
   json coredns_now = parse(call("GET", "/api/v1/namespaces/kube-system/configmaps/coredns"));
   std::int64_t app_created = 0, coredns_created = 0;
   ASSERT_TRUE(parse_rfc3339(app["metadata"]["creationTimestamp"], app_created));
@@ -427,7 +427,7 @@ TEST_F(ApiHandler, ConfigMapsOfANewClusterAndAppliedOnes) {
 }
 
 TEST(ApiHandlerAwsAuth, DeclaredMapRolesAreServedAsAwsAuth) {
-  Served lab("scenarios/karpenter/lab002-sg-tagged-later.yaml");
+  ServedSession lab("scenarios/karpenter/lab002-sg-tagged-later.yaml");
   HttpResponse r = lab.call("GET", "/api/v1/namespaces/kube-system/configmaps/aws-auth");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(json::parse(r.body)["data"]["mapRoles"],
@@ -482,7 +482,7 @@ TEST_F(ApiHandler, ServicesOfANewClusterAndAppliedOnes) {
 
 TEST(ApiHandlerKarpenterService, TheChartsServiceIsInKarpentersNamespace) {
   // Lab 002 installs Karpenter into "karpenter"; `kubectl get all -n karpenter` lists service/karpenter.
-  Served lab("scenarios/karpenter/lab002-sg-tagged-later.yaml");
+  ServedSession lab("scenarios/karpenter/lab002-sg-tagged-later.yaml");
   json svc = json::parse(lab.call("GET", "/api/v1/namespaces/karpenter/services/karpenter").body);
   EXPECT_EQ(svc["spec"]["ports"][0]["port"], 8080);
   EXPECT_EQ(svc["spec"]["ports"][0]["targetPort"], "http-metrics");
@@ -493,7 +493,7 @@ TEST(ApiHandlerKarpenterService, TheChartsServiceIsInKarpentersNamespace) {
 }
 
 TEST(ApiHandlerKarpenterLogs, TheLeaderLogsWhatTheControllersDoTheOtherReplicaOnlyItsStart) {
-  Served lab("scenarios/karpenter/lab002-sg-tagged-later.yaml");
+  ServedSession lab("scenarios/karpenter/lab002-sg-tagged-later.yaml");
   lab.call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"10m"})");
   json pods = json::parse(lab.call("GET", "/api/v1/namespaces/karpenter/pods?labelSelector=app.kubernetes.io%2Fname%3Dkarpenter").body);
   ASSERT_EQ(pods["items"].size(), 2u);
@@ -541,7 +541,7 @@ namespace eksim::serve {
 namespace {
 
 TEST(ApiHandlerClusterAutoscalerStatus, ServedWithItsAnnotationAndEvents) {
-  Served lab("scenarios/autoscaler/000-g-quota-backoff.yaml");
+  ServedSession lab("scenarios/autoscaler/000-g-quota-backoff.yaml");
   lab.call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"2m"})");
   HttpResponse r = lab.call("GET", "/api/v1/namespaces/kube-system/configmaps/cluster-autoscaler-status");
   ASSERT_EQ(r.status, 200) << r.body;
@@ -573,7 +573,7 @@ TEST(ApiHandlerClusterAutoscalerStatus, ServedWithItsAnnotationAndEvents) {
 TEST(ApiHandlerTrainingEvents, WorkerLogLinesAreNotEvents) {
   // The c10d lines go to `kubectl logs`; `kubectl get events` has no ContainerLog and none of
   // eksim's own training records.
-  Served lab("scenarios/networking/coredns-port-53-blocked.yaml");
+  ServedSession lab("scenarios/networking/coredns-port-53-blocked.yaml");
   lab.call("POST", "/eksim/v1/clock", R"({"action":"advance","by":"3m"})");
   json events = json::parse(lab.call("GET", "/api/v1/events").body);
   ASSERT_FALSE(events["items"].empty());

@@ -10,7 +10,7 @@
 namespace eksim::autoscaling::karpenter {
 namespace {
 
-k8s::Pod pod(const std::string& name, std::int64_t cpu_m, std::int64_t mem) {
+k8s::Pod pending_pod(const std::string& name, std::int64_t cpu_m, std::int64_t mem) {
   k8s::Pod p;
   p.meta.name = name;
   k8s::Container c;
@@ -33,10 +33,10 @@ TEST(PendingPods, KeepsSolveOrderAcrossArrivalsAndDrops) {
   k8s::testing::K8sWorld w;
   k8s::PodClasses classes;
   std::vector<k8s::PodId> ids;
-  ids.push_back(w.api.create_pod(pod("small", 100, 1 << 20)));
-  ids.push_back(w.api.create_pod(pod("big", 2000, 1 << 20)));
-  ids.push_back(w.api.create_pod(pod("mid-more-mem", 500, 4 << 20)));
-  k8s::Pod other = pod("other-scheduler", 4000, 1 << 20);
+  ids.push_back(w.api.create_pod(pending_pod("small", 100, 1 << 20)));
+  ids.push_back(w.api.create_pod(pending_pod("big", 2000, 1 << 20)));
+  ids.push_back(w.api.create_pod(pending_pod("mid-more-mem", 500, 4 << 20)));
+  k8s::Pod other = pending_pod("other-scheduler", 4000, 1 << 20);
   other.spec.scheduler_name = "my-scheduler";
   ids.push_back(w.api.create_pod(other));  // never joins: not Karpenter's to provision for
   PendingPods queue;
@@ -60,12 +60,12 @@ TEST(PendingPods, KeepsSolveOrderAcrossArrivalsAndDrops) {
 
   // A later pod like an earlier one goes after it (older first); a bound pod leaves.
   w.sim.run_until(engine::SimTime{1'000'000});
-  const k8s::PodId late = w.api.create_pod(pod("mid-later", 500, 4 << 20));
+  const k8s::PodId late = w.api.create_pod(pending_pod("mid-later", 500, 4 << 20));
   queue.arrived(late);
   gone.push_back(ids[1]);
   queue.refresh(w.api, classes, pending);
   // Pods of a node being deleted join in order, without entering the queue.
-  std::vector<k8s::Pod> extra{pod("moving", 1000, 1 << 20)};
+  std::vector<k8s::Pod> extra{pending_pod("moving", 1000, 1 << 20)};
   extra[0].meta.uid = "moving-uid";
   OrderedPods second = queue.ordered(w.api, classes, extra, {k8s::PodId{99}}, order);
   EXPECT_EQ(names(second), (std::vector<std::string>{"moving", "mid-more-mem", "mid-later", "small"}));

@@ -8,15 +8,10 @@ namespace eksim::k8s {
 namespace {
 
 using testing::kGi;
+using testing::view_of;
 using testing::make_node;
 using testing::app_term;
 using testing::make_pod;
-
-std::vector<const NodeInfo*> view_of(const std::vector<NodeInfo>& infos) {
-  std::vector<const NodeInfo*> v;
-  for (const auto& i : infos) v.push_back(&i);
-  return v;
-}
 
 TEST(SchedulingFilters, ResourceFitReportsEveryShortageIncludingExtended) {
   Node n = make_node("gpu-1", 4000, 16 * kGi, 2);

@@ -19,14 +19,14 @@ Pod requesting(const std::string& name, std::int64_t cpu_milli) {
   return p;
 }
 
-struct World : K8sWorld {
+struct QueueingWorld : K8sWorld {
   SchedulerController scheduler{api};
   std::size_t failed(const std::string& pod) { return events("FailedScheduling", "Pod/default/" + pod).size(); }
 };
 
 // activeQ order: the highest priority first, then the order the pods were queued.
 TEST(SchedulingQueue, HighestPriorityFirstThenFirstQueued) {
-  World w;
+  QueueingWorld w;
   w.add_ready_node("n1", ResourceList{{"cpu", 2000}, {"pods", 10}});
   auto with_priority = [](const std::string& name, std::int32_t priority) {
     Pod p = requesting(name, 1000);
@@ -44,7 +44,7 @@ TEST(SchedulingQueue, HighestPriorityFirstThenFirstQueued) {
 }
 
 TEST(QueueingHints, NodeEventsMoveOnlyPodsThePluginThatRejectedThemWouldNowPass) {
-  World w;
+  QueueingWorld w;
   w.add_ready_node("small", ResourceList{{"cpu", 1000}, {"pods", 10}});
   PodId big = w.api.create_pod(requesting("big", 4000));
   w.run_until_s(1);
@@ -63,7 +63,7 @@ TEST(QueueingHints, NodeEventsMoveOnlyPodsThePluginThatRejectedThemWouldNowPass)
 }
 
 TEST(QueueingHints, TaintRemovalMovesATaintRejectedPodButNotAnUnrelatedUpdate) {
-  World w;
+  QueueingWorld w;
   NodeId n = w.add_ready_node("n1", ResourceList{{"cpu", 4000}, {"pods", 10}}, {},
                               {Taint{"dedicated", "gpu", kNoSchedule}});
   PodId p = w.api.create_pod(requesting("web", 100));
@@ -83,7 +83,7 @@ TEST(QueueingHints, TaintRemovalMovesATaintRejectedPodButNotAnUnrelatedUpdate) {
 }
 
 TEST(QueueingHints, AnAssignedPodLeavingMovesResourceRejectedPods) {
-  World w;
+  QueueingWorld w;
   w.add_ready_node("n1", ResourceList{{"cpu", 1000}, {"pods", 10}});
   PodId first = w.api.create_pod(requesting("first", 800));
   w.run_until_s(1);
@@ -99,7 +99,7 @@ TEST(QueueingHints, AnAssignedPodLeavingMovesResourceRejectedPods) {
 }
 
 TEST(QueueingHints, ParkedPodsAreStillFlushedAfterFiveMinutes) {
-  World w;
+  QueueingWorld w;
   w.add_ready_node("small", ResourceList{{"cpu", 1000}, {"pods", 10}});
   w.api.create_pod(requesting("big", 4000));
   w.run_until_s(1);
@@ -118,7 +118,7 @@ TEST(QueueingHints, ParkedPodsAreStillFlushedAfterFiveMinutes) {
 TEST(QueueingHints, ThousandsOfFailuresAtOnceOverflowTheSchedulersEventQueue) {
   // 3,000 pods fail in the same instant: the client writes a burst of 100, the broadcaster queues
   // 1,000 more (tools/events, DropIfChannelFull), and the rest are dropped unseen.
-  World w;
+  QueueingWorld w;
   w.add_ready_node("small", ResourceList{{"cpu", 1000}, {"pods", 110}});
   for (int i = 0; i < 3000; ++i) w.api.create_pod(requesting(fmt::format("r-{:04}", i), 2000));
   w.run_until_s(1);
@@ -135,7 +135,7 @@ TEST(QueueingHints, ThousandsOfParkedReplicasRetryTogetherAndKeepOneEventEach) {
   // flushed back after 5 min (at the 30 s tick past it, 330 s), then again 330 s later. Each pod
   // keeps one FailedScheduling Event (events.k8s.io series) whose count is its attempts. (1,000
   // at once: the most the scheduler's event queue and client burst take, 1,000 + 100.)
-  World w;
+  QueueingWorld w;
   w.add_ready_node("small", ResourceList{{"cpu", 1000}, {"pods", 110}});
   constexpr int kPods = 1000;
   for (int i = 0; i < kPods; ++i) w.api.create_pod(requesting(fmt::format("r-{:04}", i), 2000));

@@ -8,6 +8,7 @@ namespace eksim::k8s {
 namespace {
 
 using testing::kGi;
+using testing::view_of;
 using testing::make_node;
 using testing::app_term;
 using testing::make_pod;
@@ -16,12 +17,6 @@ SchedulerOptions version(int minor, int patch = -1) {
   SchedulerOptions o;
   o.version = {minor, patch};
   return o;
-}
-
-std::vector<const NodeInfo*> view_of(const std::vector<NodeInfo>& infos) {
-  std::vector<const NodeInfo*> v;
-  for (const auto& i : infos) v.push_back(&i);
-  return v;
 }
 
 // Lab 001 on 1.33: a system node tainted CriticalAddonsOnly and a node Karpenter is disrupting.

@@ -5,10 +5,18 @@
 #include <vector>
 
 #include "models/k8s/objects.hpp"
+#include "models/k8s/scheduling/node_info.hpp"
 
 namespace eksim::k8s::testing {
 
 inline constexpr std::int64_t kGi = 1024LL * 1024 * 1024;
+
+// The scheduler's view of a list of NodeInfos (pointers into it, in its order).
+inline std::vector<const NodeInfo*> view_of(const std::vector<NodeInfo>& infos) {
+  std::vector<const NodeInfo*> v;
+  for (const auto& i : infos) v.push_back(&i);
+  return v;
+}
 
 inline Node make_node(const std::string& name, std::int64_t cpu_m, std::int64_t mem, std::int64_t pods = 110,
                       const std::string& zone = "ap-northeast-2a") {
