@@ -8,9 +8,9 @@ ClusterAutoscaler::ClusterAutoscaler(Cluster& cluster, CasOptions options) : c_(
   c_.sim.every(loop_.options().scan_interval, [this] { run_once(); });
   // Its events go out through client-go's broadcaster and its kube client (--kube-client-qps 5,
   // --kube-client-burst 10: rest.DefaultQPS/DefaultBurst).
-  c_.log.limit_sink(name(), engine::SinkLimits{});
+  c_.log.limit_sink(name(), k8s::SinkLimits{});
   if (!loop_.options().record_duplicated_events)
-    c_.log.filter_spam(name(), engine::SpamFilterOptions{.burst = 1,
+    c_.log.filter_spam(name(), k8s::SpamFilterOptions{.burst = 1,
                                                          .qps = 1.0 / 300,
                                                          .key_includes_reason = true,
                                                          .keyed_by_message = cas::status_config_map_ref(),

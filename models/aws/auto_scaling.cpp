@@ -6,9 +6,9 @@
 
 namespace eksim::aws {
 
-AutoScaling::AutoScaling(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng, Ec2& ec2,
+AutoScaling::AutoScaling(engine::Simulator& sim, std::vector<Activity>& activities, engine::RngStreams& rng, Ec2& ec2,
                          std::int64_t start_epoch_seconds)
-    : sim_(sim), log_(log), rng_(rng), ec2_(ec2), start_epoch_(start_epoch_seconds) {
+    : sim_(sim), activities_(activities), rng_(rng), ec2_(ec2), start_epoch_(start_epoch_seconds) {
   ec2_.on_running.push_back([this](Instance& i) { instance_running(i); });
   ec2_.on_terminated.push_back([this](Instance& i) { instance_terminated(i); });
 }
@@ -99,7 +99,7 @@ std::optional<AwsError> AutoScaling::set_desired_capacity(const std::string& nam
 
 std::optional<engine::SimTime> AutoScaling::last_activity_end(const std::string& name) const {
   std::optional<engine::SimTime> last;
-  for (const auto& a : log_.activities())
+  for (const auto& a : activities_)
     if (a.service == "autoscaling" && a.resource == name && a.status != "InProgress" && (!last || a.end > *last))
       last = a.end;
   return last;
@@ -192,7 +192,7 @@ void AutoScaling::launch_one(AutoScalingGroup& g, std::vector<LaunchSubnet>& sub
                     g.name, g.launch_template.version};
   auto result = ec2_.run_instance(req);
   std::string at = timestamp();
-  engine::Activity a;
+  aws::Activity a;
   a.start = sim_.now();
   a.service = "autoscaling";
   a.resource = g.name;
@@ -251,13 +251,13 @@ void AutoScaling::terminate_one(AutoScalingGroup& g, std::int64_t from, std::int
   ec2_.terminate(id);
 }
 
-std::size_t AutoScaling::record(engine::Activity a) {
-  log_.record_activity(std::move(a));
-  return log_.activities().size() - 1;
+std::size_t AutoScaling::record(aws::Activity a) {
+  activities_.push_back(std::move(a));
+  return activities_.size() - 1;
 }
 
 void AutoScaling::record_termination(const AutoScalingGroup& g, const std::string& instance_id, std::string cause) {
-  engine::Activity a;
+  aws::Activity a;
   a.start = a.end = sim_.now();
   a.service = "autoscaling";
   a.resource = g.name;
@@ -270,7 +270,7 @@ void AutoScaling::record_termination(const AutoScalingGroup& g, const std::strin
 void AutoScaling::instance_running(Instance& inst) {
   auto it = launch_activity_.find(inst.id);
   if (it == launch_activity_.end()) return;
-  engine::Activity& a = log_.activities()[it->second];
+  aws::Activity& a = activities_[it->second];
   a.status = "Successful";
   a.end = sim_.now();
   launch_activity_.erase(it);

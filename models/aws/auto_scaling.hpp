@@ -11,7 +11,7 @@
 
 #include "models/aws/asg_rules.hpp"
 #include "models/aws/ec2.hpp"
-#include "sim/engine/event_log.hpp"
+#include "models/aws/activity.hpp"
 
 namespace eksim::aws {
 
@@ -55,7 +55,7 @@ struct AutoScalingGroup {
 
 class AutoScaling {
  public:
-  AutoScaling(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng, Ec2& ec2,
+  AutoScaling(engine::Simulator& sim, std::vector<Activity>& activities, engine::RngStreams& rng, Ec2& ec2,
               std::int64_t start_epoch_seconds);
 
   AutoScalingGroup& create_group(AutoScalingGroup group, bool instances_already_running);
@@ -103,7 +103,7 @@ class AutoScaling {
   std::vector<LaunchSubnet> launch_subnets(const AutoScalingGroup& g) const;
   void launch_one(AutoScalingGroup& g, std::vector<LaunchSubnet>& subnets, std::int64_t from, std::int64_t to);
   void terminate_one(AutoScalingGroup& g, std::int64_t from, std::int64_t to);
-  std::size_t record(engine::Activity a);
+  std::size_t record(aws::Activity a);
   // "Terminating EC2 instance: i-..." (Successful, at once) with the given Cause.
   void set_desired(AutoScalingGroup& g, std::int64_t desired);
   void record_termination(const AutoScalingGroup& g, const std::string& instance_id, std::string cause);
@@ -111,7 +111,7 @@ class AutoScaling {
   void instance_terminated(Instance& inst);
 
   engine::Simulator& sim_;
-  engine::EventLog& log_;
+  std::vector<Activity>& activities_;  // shared with EKS and Karpenter: AWS's records in order
   engine::RngStreams& rng_;
   Ec2& ec2_;
   std::int64_t start_epoch_;

@@ -30,8 +30,8 @@ std::string event_detail_json(SpotSignalKind kind, std::string_view instance_id)
   return out + "}";
 }
 
-SpotInterruptions::SpotInterruptions(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng, Ec2& ec2)
-    : sim_(sim), log_(log), rng_(rng), ec2_(ec2) {
+SpotInterruptions::SpotInterruptions(engine::Simulator& sim, engine::RngStreams& rng, Ec2& ec2)
+    : sim_(sim), rng_(rng), ec2_(ec2) {
   ec2_.on_running.push_back([this](Instance& i) { on_running(i); });
 }
 
@@ -119,12 +119,7 @@ std::optional<engine::SimTime> SpotInterruptions::planned_interruption(const std
 void SpotInterruptions::send(SpotSignalKind kind, const std::string& id, engine::SimTime interruption_time) {
   SpotSignal s{kind, id, sim_.now(), interruption_time};
   signals_.push_back(s);
-  if (kind != SpotSignalKind::Interrupted) {
-    // The EventBridge event, logged as the event stream shows it: detail-type, resource, detail.
-    log_.record(sim_.now(),
-                kind == SpotSignalKind::InterruptionWarning ? engine::EventType::Warning : engine::EventType::Normal,
-                to_string(kind), engine::ObjectRef{"Instance", "", id}, event_detail_json(kind, id), kEc2EventSource);
-  }
+  if (kind != SpotSignalKind::Interrupted && event_bridge) event_bridge(s, to_string(kind), event_detail_json(kind, id));
   for (auto& fn : listeners) fn(s);
 }
 

@@ -16,7 +16,8 @@
 // ec2.send-spot-instance-interruptions, after AWS FIS's aws:ec2:send-spot-instance-interruptions).
 //
 // EC2 knows nobody who reacts: the ASG, EKS and Karpenter subscribe to `listeners`, which are
-// called in subscription order for every signal, after the EventBridge event is logged.
+// called in subscription order for every signal, after `event_bridge` has seen the event EC2
+// publishes (the cluster logs it).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -27,7 +28,6 @@
 #include <vector>
 
 #include "models/aws/ec2.hpp"
-#include "sim/engine/event_log.hpp"
 
 namespace eksim::aws {
 
@@ -76,7 +76,7 @@ std::string event_detail_json(SpotSignalKind kind, std::string_view instance_id)
 
 class SpotInterruptions {
  public:
-  SpotInterruptions(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng, Ec2& ec2);
+  SpotInterruptions(engine::Simulator& sim, engine::RngStreams& rng, Ec2& ec2);
 
   // Rate for a pool; 0 turns it off. Instances already running are not drawn again.
   void set_rate(std::string_view instance_type, std::string_view az, SpotPoolRate rate);
@@ -100,6 +100,9 @@ class SpotInterruptions {
   const std::vector<SpotSignal>& signals() const { return signals_; }
 
   std::vector<std::function<void(const SpotSignal&)>> listeners;
+  // The EventBridge event of a rebalance recommendation or an interruption warning (detail-type,
+  // instance, detail JSON), before the listeners hear the signal.
+  std::function<void(const SpotSignal&, std::string_view detail_type, std::string detail)> event_bridge;
 
  private:
   struct Planned {
@@ -111,7 +114,6 @@ class SpotInterruptions {
   bool still_running(const std::string& instance_id) const;
 
   engine::Simulator& sim_;
-  engine::EventLog& log_;
   engine::RngStreams& rng_;
   Ec2& ec2_;
   std::map<std::tuple<std::string, std::string>, SpotPoolRate, std::less<>> rates_;

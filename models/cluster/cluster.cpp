@@ -77,9 +77,9 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
     : rng(seed),
       api(sim, log, rng),
       ec2(sim, rng, spec.region, to_subnets(spec.subnets)),
-      auto_scaling(sim, log, rng, ec2, spec.start_epoch_seconds),
+      auto_scaling(sim, activities, rng, ec2, spec.start_epoch_seconds),
       eks(rng, auto_scaling, aws::InstanceCatalog::builtin(), spec.name),
-      spot(sim, log, rng, ec2),
+      spot(sim, rng, ec2),
       spec_(std::move(spec)),
       start_epoch_(spec_.start_epoch_seconds),
       catalog_(aws::InstanceCatalog::builtin()),
@@ -97,6 +97,12 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
   controllers.nodegroup_update = std::make_unique<NodegroupUpdater>(*this);
   set_account_limits(spec_, ec2, spot);
   eks_spot = std::make_unique<EksSpotHandling>(*this);
+  // EC2's EventBridge events, as the event stream shows them: detail-type, resource, detail.
+  spot.event_bridge = [this](const aws::SpotSignal& s, std::string_view detail_type, std::string detail) {
+    const bool warning = s.kind == aws::SpotSignalKind::InterruptionWarning;
+    log.record(sim.now(), warning ? k8s::EventType::Warning : k8s::EventType::Normal, detail_type,
+               k8s::ObjectRef{"Instance", "", s.instance_id}, detail, aws::kEc2EventSource);
+  };
   spot.listeners.push_back([this](const aws::SpotSignal& s) { eks_spot->on_signal(s); });
   for (const auto& sg : spec_.security_groups) security_groups.put(security_group_from_spec(sg));
   // A scenario that models the control plane's groups gets the cluster security group EKS

@@ -26,7 +26,7 @@
 #include "models/k8s/scheduler_controller.hpp"
 #include "models/k8s/node_lifecycle.hpp"
 #include "models/k8s/pod_gc_controller.hpp"
-#include "sim/engine/event_log.hpp"
+#include "models/k8s/events/event_log.hpp"
 #include "sim/engine/rng.hpp"
 #include "sim/engine/simulator.hpp"
 
@@ -52,14 +52,16 @@ class Cluster {
   const aws::InstanceCatalog& catalog() const { return catalog_; }
   // Prices in the cluster's region (catalog, price file, discount).
   const aws::PriceBook& prices() const { return prices_; }
-  // eksim's own remark, now (engine::Hint): the HINTS section, never an event.
-  void hint(std::string kind, engine::ObjectRef object, std::string message) {
-    log.record_hint(engine::Hint{sim.now(), std::move(kind), std::move(object), std::move(message)});
+  // eksim's own remark, now (k8s::Hint): the HINTS section, never an event.
+  void hint(std::string kind, k8s::ObjectRef object, std::string message) {
+    log.record_hint(k8s::Hint{sim.now(), std::move(kind), std::move(object), std::move(message)});
   }
 
   engine::Simulator sim;
   engine::RngStreams rng;
-  engine::EventLog log;
+  k8s::EventLog log;
+  // AWS's own records, in order: Auto Scaling's scaling activities, EKS updates, EC2 API errors.
+  std::vector<aws::Activity> activities;
   k8s::ApiServer api;
   aws::Ec2 ec2;
   aws::AutoScaling auto_scaling;

@@ -19,13 +19,13 @@ void report_not_joined(Cluster& c, aws::ManagedNodegroup& ng, const std::string&
   if (ng.status != aws::kNodegroupActive) return;  // already DEGRADED (or updating): the issue grows
   ng.status = std::string(aws::kNodegroupDegraded);
   // One AWS row when the status changes, as the console's node group page shows it.
-  engine::Activity a;
+  aws::Activity a;
   a.start = a.end = c.sim.now();
   a.service = "eks-health";
   a.resource = ng.spec.name;
   a.status = std::string(aws::kNodegroupDegraded);
   a.description = std::string(kNodeCreationFailure) + ": " + kNodeCreationFailureMessage + " (" + instance_id + ")";
-  c.log.record_activity(std::move(a));
+  c.activities.push_back(std::move(a));
 }
 
 }  // namespace

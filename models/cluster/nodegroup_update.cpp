@@ -14,7 +14,7 @@ namespace {
 using engine::Duration;
 using engine::SimTime;
 
-engine::ObjectRef nodegroup_ref(const std::string& name) { return {"Nodegroup", "", name}; }
+k8s::ObjectRef nodegroup_ref(const std::string& name) { return {"Nodegroup", "", name}; }
 
 std::string make_uuid(engine::Rng& r) {
   std::uint64_t a = r.next_u64(), b = r.next_u64();
@@ -98,14 +98,14 @@ NodegroupUpdateRecord& NodegroupUpdater::new_record(const std::string& nodegroup
   rec.type = type;
   rec.status = "InProgress";
   rec.created_at = c_.sim.now();
-  engine::Activity a;
+  aws::Activity a;
   a.start = a.end = c_.sim.now();
   a.service = "eks";
   a.resource = nodegroup;
   a.status = "InProgress";
   a.description = type + " " + rec.id + (what.empty() ? "" : ": " + what);
-  c_.log.record_activity(std::move(a));
-  rec.activity = c_.log.activities().size() - 1;
+  c_.activities.push_back(std::move(a));
+  rec.activity = c_.activities.size() - 1;
   updates_.push_back(std::move(rec));
   return updates_.back();
 }
@@ -113,7 +113,7 @@ NodegroupUpdateRecord& NodegroupUpdater::new_record(const std::string& nodegroup
 void NodegroupUpdater::record_config_update(const std::string& nodegroup) {
   NodegroupUpdateRecord& rec = new_record(nodegroup, "ConfigUpdate", "scaling config");
   rec.status = "Successful";
-  c_.log.activities()[rec.activity].status = "Successful";
+  c_.activities[rec.activity].status = "Successful";
 }
 
 bool NodegroupUpdater::eviction_allowed(const k8s::Pod& pod) const {
@@ -332,7 +332,7 @@ void NodegroupUpdater::fail(const std::shared_ptr<Run>& run, NodegroupUpdateErro
   // DEGRADED is the status for health issues (NodegroupHealth: AsgInstanceLaunchFailures,
   // InsufficientFreeAddresses, ...; EKS API reference, Nodegroup.status), not for a failed update;
   // no stored source shows a failed update turning the group DEGRADED.
-  c_.api.emit(engine::EventType::Warning, error.code, nodegroup_ref(run->nodegroup), error.message, "eks");
+  c_.api.emit(k8s::EventType::Warning, error.code, nodegroup_ref(run->nodegroup), error.message, "eks");
   finish(run, "Failed");
 }
 
@@ -340,7 +340,7 @@ void NodegroupUpdater::finish(const std::shared_ptr<Run>& run, const std::string
   run->done = true;
   NodegroupUpdateRecord& rec = updates_[run->record];
   rec.status = status;
-  engine::Activity& a = c_.log.activities()[rec.activity];
+  aws::Activity& a = c_.activities[rec.activity];
   a.status = status;
   a.end = c_.sim.now();
   a.status_message = format_update_errors(rec.errors);

@@ -25,7 +25,7 @@ std::string stall_report(const Cluster& cluster, std::uint64_t events_at_instant
   const engine::SimTime now = cluster.sim.now();
   // (source, reason, kind) -> what was written at this instant.
   std::map<std::tuple<std::string, std::string, std::string>, Writer> writers;
-  cluster.log.for_each_series([&](const engine::Event& e, std::size_t) {
+  cluster.log.for_each_series([&](const k8s::Event& e, std::size_t) {
     if (e.time != now && e.last_time != now) return;
     Writer& w = writers[{e.source, e.reason, e.object.kind}];
     w.occurrences += static_cast<std::uint64_t>(std::max(e.count, 1));

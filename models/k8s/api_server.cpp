@@ -191,7 +191,7 @@ void ApiServer::remove_node(NodeId id) {
   node_changed(id, NodeChange::Deleted);
 }
 
-void ApiServer::emit(engine::EventType type, std::string_view reason, const engine::ObjectRef& object,
+void ApiServer::emit(k8s::EventType type, std::string_view reason, const k8s::ObjectRef& object,
                      std::string_view message, std::string_view source) {
   log_.record(sim_.now(), type, reason, object, message, source);
 }

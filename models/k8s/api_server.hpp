@@ -19,7 +19,7 @@
 #include "models/k8s/objects.hpp"
 #include "models/k8s/services.hpp"
 #include "models/k8s/workloads.hpp"
-#include "sim/engine/event_log.hpp"
+#include "models/k8s/events/event_log.hpp"
 #include "sim/engine/rng.hpp"
 #include "sim/engine/simulator.hpp"
 
@@ -67,10 +67,10 @@ enum class NodeChange { Added, Ready, Updated, Deleted };
 
 class ApiServer {
  public:
-  ApiServer(engine::Simulator& sim, engine::EventLog& log, engine::RngStreams& rng) : sim_(sim), log_(log), rng_(rng) {}
+  ApiServer(engine::Simulator& sim, k8s::EventLog& log, engine::RngStreams& rng) : sim_(sim), log_(log), rng_(rng) {}
 
   engine::Simulator& sim() { return sim_; }
-  engine::EventLog& log() { return log_; }
+  k8s::EventLog& log() { return log_; }
   engine::RngStreams& rng() { return rng_; }
   engine::SimTime now() const { return sim_.now(); }
 
@@ -148,10 +148,10 @@ class ApiServer {
   const Service& apply_service(Service s) { return services_.apply(std::move(s), rng_.get("k8s/service-ips"), now()); }
 
   // --- events (all components emit through here, so the object reference is uniform)
-  void emit(engine::EventType type, std::string_view reason, const engine::ObjectRef& object, std::string_view message,
+  void emit(k8s::EventType type, std::string_view reason, const k8s::ObjectRef& object, std::string_view message,
             std::string_view source);
-  static engine::ObjectRef ref(const Pod& p) { return {"Pod", p.meta.ns, p.meta.name}; }
-  static engine::ObjectRef ref(const Node& n) { return {"Node", "", n.meta.name}; }
+  static k8s::ObjectRef ref(const Pod& p) { return {"Pod", p.meta.ns, p.meta.name}; }
+  static k8s::ObjectRef ref(const Node& n) { return {"Node", "", n.meta.name}; }
 
   // A random lowercase-alphanumeric suffix as the API server's generateName gives
   // ("gpu-pool-6csft"), drawn from the "k8s/names" stream unless another is named (eksim keeps
@@ -193,7 +193,7 @@ class ApiServer {
   std::unordered_map<std::string, OwnerTemplates> templates_by_owner_;
   std::uint32_t template_ids_ = 0;
   engine::Simulator& sim_;
-  engine::EventLog& log_;
+  k8s::EventLog& log_;
   engine::RngStreams& rng_;
   std::deque<PodRecord> pods_;
   std::deque<NodeRecord> nodes_;

@@ -11,7 +11,7 @@
 namespace eksim::k8s {
 
 namespace {
-using engine::EventType;
+using k8s::EventType;
 constexpr const char* kDaemonSetController = "daemonset-controller";
 
 void add_toleration(PodSpec& spec, const std::string& key, const std::string& effect) {

@@ -8,7 +8,7 @@
 namespace eksim::k8s {
 
 namespace {
-using engine::EventType;
+using k8s::EventType;
 
 std::uint32_t fnv32a(const std::string& s) {
   std::uint32_t h = 2166136261u;
@@ -146,7 +146,7 @@ void DeploymentController::reconcile(std::size_t index) {
   State& st = state_[index];
   if (d.deleted) return;
   std::string rs = replica_set_name(index);
-  engine::ObjectRef rs_ref{"ReplicaSet", d.meta.ns, rs};
+  k8s::ObjectRef rs_ref{"ReplicaSet", d.meta.ns, rs};
   if (st.rs_replicas != d.replicas) {
     api_.emit(EventType::Normal, "ScalingReplicaSet", {"Deployment", d.meta.ns, d.meta.name},
               std::string("Scaled ") + (d.replicas > st.rs_replicas ? "up" : "down") + " replica set " + rs +

@@ -10,7 +10,7 @@ namespace eksim::k8s {
 namespace {
 
 using engine::Duration;
-using engine::EventType;
+using k8s::EventType;
 
 // cmd/nvidia-validator: waitForPod polls the workload pod every podCreationSleepIntervalSeconds,
 // validateGPUResource the node every gpuResourceDiscoveryIntervalSeconds.
@@ -155,7 +155,7 @@ void GpuOperatorOperands::driver_preinstalled(NodeId node) {
   api_.node_changed(node, NodeChange::Updated);
   if (!preinstalled_hint_given_) {
     preinstalled_hint_given_ = true;
-    api_.log().record_hint(engine::Hint{
+    api_.log().record_hint(k8s::Hint{
         api_.now(), "PreinstalledDriver", {"Node", "", r.node.meta.name},
         "driver.enabled=true on a node whose AMI already has the NVIDIA driver: the driver pod's "
         "k8s-driver-manager logged \"NVIDIA GPU driver is already pre-installed on the node, disabling the "
@@ -311,7 +311,7 @@ void GpuOperatorOperands::poll_workload(NodeId node, PodId pod, std::string vali
   }
   if (!rec.deleted && rec.pod.status.phase == PodPhase::Failed && !starved_hint_given_) {
     starved_hint_given_ = true;
-    api_.log().record_hint(engine::Hint{
+    api_.log().record_hint(k8s::Hint{
         api_.now(), "ValidatorWorkloadStarved", ApiServer::ref(rec.pod),
         "The GPU Operator validator's workload pod " + rec.pod.meta.name + " was refused by the kubelet (" +
             rec.pod.status.reason + "): " + (s.stage == 3 ? "with validator.plugin.env WITH_WORKLOAD=true it asks for one "

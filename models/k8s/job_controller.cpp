@@ -10,7 +10,7 @@ namespace eksim::k8s {
 
 namespace {
 using engine::Duration;
-using engine::EventType;
+using k8s::EventType;
 constexpr const char* kJobController = "job-controller";
 }  // namespace
 
@@ -110,7 +110,7 @@ void JobController::reconcile(std::size_t index) {
   Job& job = api_.jobs()[index];
   State& st = state_[index];
   if (job.deleted || !job.condition.empty()) return;
-  engine::ObjectRef ref{"Job", job.meta.ns, job.meta.name};
+  k8s::ObjectRef ref{"Job", job.meta.ns, job.meta.name};
   std::vector<PodId> active;
   std::int32_t restarts = 0;
   for (PodId p : st.pods) {

@@ -10,7 +10,7 @@ namespace eksim::k8s {
 namespace {
 
 using engine::Duration;
-using engine::EventType;
+using k8s::EventType;
 
 constexpr const char* kKubelet = "kubelet";
 // After a failed image pull, the sync that first finds the image back-off (the failed sync's

@@ -11,9 +11,9 @@ namespace eksim::k8s {
 namespace {
 
 using engine::Duration;
-using engine::EventType;
+using k8s::EventType;
 
-engine::ObjectRef node_ref(const std::string& name) { return {"Node", "", name}; }
+k8s::ObjectRef node_ref(const std::string& name) { return {"Node", "", name}; }
 
 void emit_status(ApiServer& api, const std::string& node, const std::string& status) {
   // kubelet recordNodeStatusEvent: "Node %s status is now: %s".

@@ -11,7 +11,7 @@ namespace eksim::k8s {
 
 namespace {
 using engine::Duration;
-using engine::EventType;
+using k8s::EventType;
 using engine::SimTime;
 }  // namespace
 
@@ -20,7 +20,7 @@ SchedulerController::SchedulerController(ApiServer& api, SchedulerControllerOpti
   api_.log().report_through_events_api(options_.scheduler_name);
   // tools/events' broadcaster queues 1000 events (DropIfChannelFull) in front of the scheduler's
   // client, which writes at clientConnection qps 50, burst 100 (KubeSchedulerConfiguration).
-  api_.log().limit_sink(options_.scheduler_name, engine::SinkLimits{50, 100, 1000});
+  api_.log().limit_sink(options_.scheduler_name, k8s::SinkLimits{50, 100, 1000});
   api_.on_pod_added.push_back([this](PodId id) { on_pod_added(id); });
   api_.on_pod_bound.push_back([this](PodId id) {
     const PodRecord& r = api_.pod(id);

@@ -12,7 +12,7 @@
 namespace eksim::net {
 
 using engine::Duration;
-using engine::EventType;
+using k8s::EventType;
 using engine::SimTime;
 using namespace training_detail;
 
@@ -63,7 +63,7 @@ TrainingController::Impl::Impl(Cluster& cluster, NetParams p) : c(cluster), para
   c.api.on_pod_deleted.push_back([this](k8s::PodId id) { on_lost(id); });
 }
 
-engine::ObjectRef TrainingController::Impl::job_ref(const Tracked& t) const {
+k8s::ObjectRef TrainingController::Impl::job_ref(const Tracked& t) const {
   const k8s::Job& j = c.api.jobs()[t.job];
   return {"Job", j.meta.ns, j.meta.name};
 }

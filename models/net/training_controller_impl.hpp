@@ -76,7 +76,7 @@ struct TrainingController::Impl {
   Impl(Cluster& cluster, NetParams p);
 
   // --- tracking (training_controller.cpp)
-  engine::ObjectRef job_ref(const Tracked& t) const;
+  k8s::ObjectRef job_ref(const Tracked& t) const;
   std::optional<std::size_t> owner_job(k8s::PodId id) const;
   Tracked* tracked(std::size_t job);
   Tracked* tracked_of_pod(k8s::PodId id);

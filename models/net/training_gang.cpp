@@ -13,7 +13,7 @@
 namespace eksim::net {
 
 using engine::Duration;
-using engine::EventType;
+using k8s::EventType;
 using engine::SimTime;
 using namespace training_detail;
 

@@ -109,11 +109,11 @@ ExpectationResult check_event(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "", e.where};
   SimTime t = horizon(e, run);
   std::int64_t n = 0;
-  const engine::Event* first = nullptr;
+  const k8s::Event* first = nullptr;
   for (const auto& ev : run.cluster->log.events()) {
     if (ev.time > t) break;
     if (ev.reason != e.event_reason) continue;
-    if (!e.event_type.empty() && e.event_type != engine::to_string(ev.type)) continue;
+    if (!e.event_type.empty() && e.event_type != k8s::to_string(ev.type)) continue;
     if (!object_matches(e.object, ev.object.str())) continue;
     if (!e.message_contains.empty() && ev.message.find(e.message_contains) == std::string::npos) continue;
     if (!first) first = &ev;
@@ -130,7 +130,7 @@ ExpectationResult check_hint(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "", e.where};
   SimTime t = horizon(e, run);
   std::int64_t n = 0;
-  const engine::Hint* first = nullptr;
+  const k8s::Hint* first = nullptr;
   for (const auto& h : run.cluster->log.hints()) {
     if (h.time > t) break;
     if (h.kind != e.hint_kind) continue;
@@ -275,11 +275,11 @@ ExpectationResult check_node_group(const Expectation& e, const RunResult& run) {
     return r;
   }
   std::int64_t n = 0;
-  const engine::Activity* first = nullptr;
+  const aws::Activity* first = nullptr;
   if (!e.update_status.empty() || !e.update_type.empty() || !e.error_contains.empty()) {
     // EKS update records (DescribeUpdate), kept as activities of service "eks". The status is
     // judged as it stood at the horizon: an update still running then was InProgress.
-    for (const auto& a : run.cluster->log.activities()) {
+    for (const auto& a : run.cluster->activities) {
       if (a.service != "eks" || a.resource != e.node_group || a.start > t) continue;
       if (!e.update_type.empty() && a.description.rfind(e.update_type + " ", 0) != 0) continue;
       std::string status = a.end > t && a.status != "InProgress" ? "InProgress" : a.status;
@@ -295,7 +295,7 @@ ExpectationResult check_node_group(const Expectation& e, const RunResult& run) {
                            (first->status_message.empty() ? "" : " - " + first->status_message);
     return r;
   }
-  for (const auto& a : run.cluster->log.activities()) {
+  for (const auto& a : run.cluster->activities) {
     if (a.resource != ng->asg_name || a.start > t) continue;
     if (!e.activity_status.empty() && a.status != e.activity_status) continue;
     std::string text = a.description + "\n" + a.status_message + "\n" + a.cause;

@@ -112,14 +112,14 @@ void write_nodes(JsonWriter& w, const Cluster& c, const aws::BillingLedger& bill
 void write_events(JsonWriter& w, const Cluster& c) {
   w.key("events").begin_array();
   std::string object;
-  c.log.for_each_series([&](const engine::Event& e, std::size_t) {
+  c.log.for_each_series([&](const k8s::Event& e, std::size_t) {
     object.assign(e.object.kind);
     object += '/';
     if (!e.object.ns.empty()) object.append(e.object.ns).append("/");
     object += e.object.name;
     w.begin_object();
     w.key("time").number(e.time.to_seconds());
-    w.key("type").string(engine::to_string(e.type));
+    w.key("type").string(k8s::to_string(e.type));
     w.key("reason").string(e.reason);
     w.key("object").string(object);
     w.key("message").string(e.message);
@@ -163,7 +163,7 @@ void write_node_groups(JsonWriter& w, const Cluster& c) {
     // The ASG's scaling activities and the node group's EKS update records (DescribeUpdate),
     // in the order they began; `service` tells them apart.
     w.key("activities").begin_array();
-    for (const auto& a : c.log.activities()) {
+    for (const auto& a : c.activities) {
       bool asg = a.resource == ng.asg_name;
       bool eks_update = a.service == "eks" && a.resource == ng.spec.name;
       if (!asg && !eks_update) continue;

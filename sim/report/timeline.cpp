@@ -12,8 +12,8 @@ namespace eksim::report {
 
 void write_timeline(const scenario::RunResult& run, const std::function<void(std::string_view)>& out) {
   const auto& log = run.cluster->log;
-  const auto& activities = run.cluster->log.activities();
-  auto activity_object = [&](const engine::Activity& act) {
+  const auto& activities = run.cluster->activities;
+  auto activity_object = [&](const aws::Activity& act) {
     if (act.service == "autoscaling") return "AutoScalingGroup/" + node_group_of_asg(run, act.resource);
     if (act.service == "eks-health") return "eks/" + act.resource;  // the node group's health, on its page
     return act.service + "/" + act.resource;
@@ -24,7 +24,7 @@ void write_timeline(const scenario::RunResult& run, const std::function<void(std
   std::size_t reason_width = 24, object_width = 24;
   // Two passes over the Events (one for the widths, one to print): a long run keeps most of them
   // in its spill file, not in memory.
-  log.for_each_series([&](const engine::Event& ev, std::size_t) {
+  log.for_each_series([&](const k8s::Event& ev, std::size_t) {
     reason_width = std::max(reason_width, ev.reason.size());
     object_width = std::max(object_width, ev.object.str().size());
   });
@@ -80,12 +80,12 @@ void write_timeline(const scenario::RunResult& run, const std::function<void(std
     out(row(engine::format_clock(r.time), "AWS", act.status, activity_object(act), msg));
   };
   // Merge by time; at equal times Kubernetes events first (they are usually the cause).
-  log.for_each_series([&](const engine::Event& ev, std::size_t) {
+  log.for_each_series([&](const k8s::Event& ev, std::size_t) {
     while (a < aws_rows.size() && aws_rows[a].time < ev.time) print_aws_row();
     std::string msg = ev.message;
     // One row per Event object, as `kubectl get events` lists them, with describe's count.
     if (ev.count > 1) msg += fmt::format(" (x{} over {})", ev.count, engine::human_duration(ev.last_time - ev.time));
-    out(row(engine::format_clock(ev.time), engine::to_string(ev.type), ev.reason, ev.object.str(), msg));
+    out(row(engine::format_clock(ev.time), k8s::to_string(ev.type), ev.reason, ev.object.str(), msg));
   });
   while (a < aws_rows.size()) print_aws_row();
 }

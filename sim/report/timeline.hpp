@@ -15,7 +15,7 @@ namespace eksim::report {
 // held whole in memory); format_timeline collects it.
 void write_timeline(const scenario::RunResult& run, const std::function<void(std::string_view)>& out);
 std::string format_timeline(const scenario::RunResult& run);
-// eksim's own remarks (engine::Hint), after the timeline: "\nHINTS ...\n", a header row and one
+// eksim's own remarks (k8s::Hint), after the timeline: "\nHINTS ...\n", a header row and one
 // row per hint (time, kind, object, message); nothing when there are none.
 void write_hints(const scenario::RunResult& run, const std::function<void(std::string_view)>& out);
 std::string format_hints(const scenario::RunResult& run);

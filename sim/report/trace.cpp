@@ -163,14 +163,14 @@ void add_nodes(Json& events, const scenario::RunResult& run) {
 // Autoscaler decisions and Warning events as instants, Auto Scaling activities as slices.
 void add_control_plane_events(Json& events, const scenario::RunResult& run) {
   const Cluster& c = *run.cluster;
-  c.log.for_each_series([&](const engine::Event& e, std::size_t) {
+  c.log.for_each_series([&](const k8s::Event& e, std::size_t) {
     if (e.time > run.end) return;
     Json args{{"object", e.object.str()}, {"message", e.message}, {"source", e.source}};
     if (is_autoscaler(e.source)) events.push_back(instant(e.reason, "autoscaler", kControlPlanePid, kDecisionsTid, e.time, args));
-    if (e.type == engine::EventType::Warning)
+    if (e.type == k8s::EventType::Warning)
       events.push_back(instant(e.reason, "warning", kControlPlanePid, kWarningsTid, e.time, args));
   });
-  for (const auto& a : c.log.activities()) {
+  for (const auto& a : c.activities) {
     if (a.start > run.end) continue;
     std::string resource = a.service == "autoscaling" ? node_group_of_asg(run, a.resource) : a.resource;
     events.push_back(slice(a.status + ": " + a.description, "activity", kControlPlanePid, kActivitiesTid, a.start,

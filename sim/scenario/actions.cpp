@@ -16,11 +16,11 @@ namespace eksim::scenario {
 
 namespace {
 
-using engine::EventType;
+using k8s::EventType;
 
-engine::ObjectRef nodegroup_ref(const std::string& name) { return {"Nodegroup", "", name}; }
+k8s::ObjectRef nodegroup_ref(const std::string& name) { return {"Nodegroup", "", name}; }
 
-void warn(Cluster& c, const engine::ObjectRef& obj, const std::string& reason, const std::string& message,
+void warn(Cluster& c, const k8s::ObjectRef& obj, const std::string& reason, const std::string& message,
           const std::string& source) {
   c.api.emit(EventType::Warning, reason, obj, message, source);
 }
@@ -130,7 +130,7 @@ AwsActionResult send_spot_interruption(Cluster& c, const Action& a) {
 AwsActionResult set_quota(Cluster& c, const Action& a) {
   for (const auto& [bucket, vcpus] : a.quotas.on_demand) c.ec2.quotas().set_quota(bucket, false, vcpus);
   for (const auto& [bucket, vcpus] : a.quotas.spot) c.ec2.quotas().set_quota(bucket, true, vcpus);
-  engine::Activity act;
+  aws::Activity act;
   act.start = act.end = c.sim.now();
   act.service = "servicequotas";
   act.resource = c.spec().region;
@@ -141,7 +141,7 @@ AwsActionResult set_quota(Cluster& c, const Action& a) {
   for (const auto& [bucket, vcpus] : a.quotas.spot)
     parts.push_back("Spot " + bucket + " " + std::to_string(vcpus) + " vCPUs (" + c.catalog().quota_code(bucket, true) + ")");
   act.description = "Quota increase approved: " + fmt::format("{}", fmt::join(parts, ", "));
-  c.log.record_activity(std::move(act));
+  c.activities.push_back(std::move(act));
   return {};
 }
 

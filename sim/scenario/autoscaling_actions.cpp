@@ -9,11 +9,11 @@ namespace eksim::scenario {
 
 namespace {
 
-using engine::EventType;
+using k8s::EventType;
 
 // Refusals are shown on the group as the timeline names ASG activities (AutoScalingGroup/<node
 // group>), or on the ASG name the user gave when no node group owns it.
-engine::ObjectRef group_ref(const Cluster& c, const std::string& asg_name) {
+k8s::ObjectRef group_ref(const Cluster& c, const std::string& asg_name) {
   if (const aws::ManagedNodegroup* ng = c.eks.by_asg(asg_name)) return {"AutoScalingGroup", "", ng->spec.name};
   return {"AutoScalingGroup", "", asg_name};
 }
@@ -67,7 +67,7 @@ void terminate_instance(Cluster& c, const Action& a) {
   // Node removal then follows the instance: the cluster's terminated-instance handling removes the
   // Node and its pods, and their controllers (Deployment, Job, DaemonSet) recreate them.
   if (auto err = c.auto_scaling.terminate_instance(id, a.should_decrement))
-    c.api.emit(EventType::Warning, err->code, asg.empty() ? engine::ObjectRef{"Instance", "", id} : group_ref(c, asg),
+    c.api.emit(EventType::Warning, err->code, asg.empty() ? k8s::ObjectRef{"Instance", "", id} : group_ref(c, asg),
                err->message, "autoscaling");
 }
 

@@ -76,7 +76,7 @@ struct Expectation {
   std::string ns, name, phase, reason;
   // event
   std::string event_reason, event_type, object, message_contains;
-  // hint (eksim's own remarks, engine::Hint): kind; object and message_contains as for events
+  // hint (eksim's own remarks, k8s::Hint): kind; object and message_contains as for events
   std::string hint_kind;
   std::optional<std::int64_t> count, min_count, max_count;
   bool absent = false;

@@ -149,7 +149,7 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
   const bool info = level == net::NcclDebugLevel::Info;
   const bool warn = level != net::NcclDebugLevel::None;
   std::size_t next_init = 0;
-  const engine::ObjectRef self{"Pod", pod.pod.meta.ns, pod.pod.meta.name};
+  const k8s::ObjectRef self{"Pod", pod.pod.meta.ns, pod.pod.meta.name};
   for (const auto& e : c.log.events()) {
     if (e.reason != "ContainerLog" || !(e.object == self)) continue;
     for (; next_init < init_lines.size() && init_lines[next_init].first <= e.time; ++next_init)

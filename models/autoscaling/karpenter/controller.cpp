@@ -65,7 +65,7 @@ Controller::Controller(Cluster& cluster, Settings settings)
   // Events pass client-go's broadcaster (a queue of 1000) and Karpenter's kube client limits
   // (--kube-client-qps 200, --kube-client-burst 300). Auto Mode runs the same controllers; AWS
   // publishes no settings of its own for them.
-  cluster.log.limit_sink(source(), engine::SinkLimits{200, 300, 1000});
+  cluster.log.limit_sink(source(), k8s::SinkLimits{200, 300, 1000});
   watch(cluster);
 }
 

@@ -4,10 +4,10 @@
 namespace eksim::autoscaling::karpenter {
 
 using engine::Duration;
-using engine::EventType;
+using k8s::EventType;
 using engine::SimTime;
 
-void Recorder::publish(EventType type, const std::string& reason, const engine::ObjectRef& obj, const std::string& msg,
+void Recorder::publish(EventType type, const std::string& reason, const k8s::ObjectRef& obj, const std::string& msg,
                        Duration dedupe) {
   if (dedupe.us > 0) {
     std::string key = obj.str() + "|" + reason;

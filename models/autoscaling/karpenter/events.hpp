@@ -26,7 +26,7 @@ class Recorder {
   const char* source() const { return source_; }
   // Publishes the event unless the same object and reason published one less than `dedupe`
   // ago (zero: no dedupe).
-  void publish(engine::EventType type, const std::string& reason, const engine::ObjectRef& obj, const std::string& msg,
+  void publish(k8s::EventType type, const std::string& reason, const k8s::ObjectRef& obj, const std::string& msg,
                engine::Duration dedupe = engine::Duration{});
   // Deduped by pod UID and reason for the recorder's window, then queued through client-go's
   // broadcaster. Returns when the same event could be published again.

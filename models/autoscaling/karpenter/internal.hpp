@@ -8,12 +8,12 @@
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
 #include "models/k8s/node_lifecycle.hpp"
 #include "models/k8s/pod_factory.hpp"
-#include "sim/engine/event_log.hpp"
+#include "models/k8s/events/event_log.hpp"
 
 namespace eksim::autoscaling::karpenter::detail {
 
 using engine::Duration;
-using engine::EventType;
+using k8s::EventType;
 using engine::SimTime;
 
 // Karpenter's poll and validation periods (pkg/controllers/disruption: 10 s poll, 15 s
@@ -25,8 +25,8 @@ inline constexpr Duration kSpotNotice = Duration::minutes(2);
 // CreateFleet takes at most 60 instance type overrides (karpenter-provider-aws MaxInstanceTypes).
 inline constexpr std::size_t kMaxInstanceTypes = 60;
 
-inline engine::ObjectRef claim_ref(const std::string& name) { return {"NodeClaim", "", name}; }
-inline engine::ObjectRef pool_ref(const std::string& name) { return {"NodePool", "", name}; }
+inline k8s::ObjectRef claim_ref(const std::string& name) { return {"NodeClaim", "", name}; }
+inline k8s::ObjectRef pool_ref(const std::string& name) { return {"NodePool", "", name}; }
 
 inline bool has_taint(const std::vector<k8s::Taint>& ts, const std::string& key) {
   return std::any_of(ts.begin(), ts.end(), [&](const k8s::Taint& t) { return t.key == key; });

@@ -35,7 +35,7 @@ std::string api_version_of(const std::string& kind) {
 void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_k8s_io) {
   const Cluster& c = ctx.cluster;
   const TimeBase& tb = ctx.time;
-  c.log.for_each_series([&](const engine::Event& e, std::size_t i) {
+  c.log.for_each_series([&](const k8s::Event& e, std::size_t i) {
     if (!kubernetes_kinds().count(e.object.kind)) return;
     // The training model's records are a worker's log lines (kubectl logs serves them) and
     // eksim's own account of the job; no Kubernetes component records them as Events.
@@ -76,7 +76,7 @@ void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_
                                       {"firstTimestamp", tb.at(e.time)},
                                       {"lastTimestamp", tb.at(last)},
                                       {"count", e.count},
-                                      {"type", engine::to_string(e.type)},
+                                      {"type", k8s::to_string(e.type)},
                                       {"eventTime", nullptr},
                                       {"reportingComponent", e.source},
                                       {"reportingInstance", host}};
@@ -86,7 +86,7 @@ void render_events(const RenderContext& ctx, ObjectMap& core, ObjectMap& events_
                                                {"regarding", involved},
                                                {"reason", e.reason},
                                                {"note", e.message},
-                                               {"type", engine::to_string(e.type)},
+                                               {"type", k8s::to_string(e.type)},
                                                {"eventTime", nullptr},
                                                {"reportingController", e.source},
                                                {"reportingInstance", host},

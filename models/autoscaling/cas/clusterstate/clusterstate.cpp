@@ -63,7 +63,7 @@ bool ClusterStateRegistry::handle_failed_scale_ups() {
     std::optional<FailedScaleUp> failed = g->failed_scale_up(r.time);
     if (!failed) continue;
     const InstanceErrorInfo& e = failed->error;
-    ctx_.emit_status(engine::EventType::Warning, "ScaleUpFailed",
+    ctx_.emit_status(k8s::EventType::Warning, "ScaleUpFailed",
                      "Failed adding " + std::to_string(failed->placeholders) + " nodes to group " + g->id() + " due to " +
                          e.error_class + "." + e.code + "; source errors: " + e.message);
     backoff_.backoff(g->id(), ctx_.cluster.sim.now(), e.error_class, e.code, e.message);
@@ -92,7 +92,7 @@ void ClusterStateRegistry::handle_provision_timeout(NodeGroup& g) {
   }
   // updateScaleRequests: both texts give the time since the scale-up, not the limit.
   const std::string waited = engine::format_duration(now - *r.time);
-  ctx_.emit_status(engine::EventType::Warning, "ScaleUpTimedOut",
+  ctx_.emit_status(k8s::EventType::Warning, "ScaleUpTimedOut",
                    "Nodes added to group " + g.id() + " failed to register within " + waited);
   backoff_.backoff(g.id(), now, "OtherErrorClass", "timeout", "Scale-up timed out for node group " + g.id() + " after " + waited);
   r.time.reset();

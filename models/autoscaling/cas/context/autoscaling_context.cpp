@@ -2,21 +2,21 @@
 
 namespace eksim::autoscaling::cas {
 
-const engine::ObjectRef& status_config_map_ref() {
-  static const engine::ObjectRef ref{"ConfigMap", "kube-system", "cluster-autoscaler-status"};
+const k8s::ObjectRef& status_config_map_ref() {
+  static const k8s::ObjectRef ref{"ConfigMap", "kube-system", "cluster-autoscaler-status"};
   return ref;
 }
 
-void AutoscalingContext::emit_status(engine::EventType type, const std::string& reason, const std::string& message) const {
+void AutoscalingContext::emit_status(k8s::EventType type, const std::string& reason, const std::string& message) const {
   cluster.api.emit(type, reason, status_config_map_ref(), message, kComponent);
 }
 
-void AutoscalingContext::emit_node(k8s::NodeId node, engine::EventType type, const std::string& reason,
+void AutoscalingContext::emit_node(k8s::NodeId node, k8s::EventType type, const std::string& reason,
                                    const std::string& message) const {
   cluster.api.emit(type, reason, k8s::ApiServer::ref(cluster.api.node(node).node), message, kComponent);
 }
 
-bool AutoscalingContext::emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason,
+bool AutoscalingContext::emit_pod(k8s::PodId pod, k8s::EventType type, const std::string& reason,
                                   const std::string& message) const {
   if (!cluster.log.accepts(kComponent, cluster.sim.now())) return false;  // the broadcaster's queue is full
   cluster.api.emit(type, reason, k8s::ApiServer::ref(cluster.api.pod(pod).pod), message, kComponent);

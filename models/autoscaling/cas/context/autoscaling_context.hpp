@@ -13,7 +13,7 @@ namespace eksim::autoscaling::cas {
 
 inline constexpr const char* kComponent = "cluster-autoscaler";
 // The status ConfigMap kube-system/cluster-autoscaler-status, which CA's loop events are about.
-const engine::ObjectRef& status_config_map_ref();
+const k8s::ObjectRef& status_config_map_ref();
 
 struct AutoscalingContext {
   Cluster& cluster;
@@ -22,10 +22,10 @@ struct AutoscalingContext {
   NodeInfoCache& node_infos;
 
   // Events on the status ConfigMap kube-system/cluster-autoscaler-status, on a node, on a pod.
-  void emit_status(engine::EventType type, const std::string& reason, const std::string& message) const;
-  void emit_node(k8s::NodeId node, engine::EventType type, const std::string& reason, const std::string& message) const;
+  void emit_status(k8s::EventType type, const std::string& reason, const std::string& message) const;
+  void emit_node(k8s::NodeId node, k8s::EventType type, const std::string& reason, const std::string& message) const;
   // False when the broadcaster's queue refused it: nothing more can be queued at this instant.
-  bool emit_pod(k8s::PodId pod, engine::EventType type, const std::string& reason, const std::string& message) const;
+  bool emit_pod(k8s::PodId pod, k8s::EventType type, const std::string& reason, const std::string& message) const;
   // Per-pod events go out in turn until the broadcaster's queue refuses one; the rest are
   // counted as dropped at once, since the queue cannot drain before simulated time moves.
   template <class Emit>

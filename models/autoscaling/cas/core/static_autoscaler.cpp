@@ -31,7 +31,7 @@ void StaticAutoscaler::run_once() {
     // The loop stops here (no scale-up, no scale-down, unneeded timers cleared) and says so on
     // the status ConfigMap.
     planner_.unneeded().clear();
-    ctx_.emit_status(engine::EventType::Warning, "ClusterUnhealthy", "Cluster is unhealthy");
+    ctx_.emit_status(k8s::EventType::Warning, "ClusterUnhealthy", "Cluster is unhealthy");
     write_status(ready, false);
     return;
   }

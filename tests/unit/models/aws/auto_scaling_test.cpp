@@ -17,12 +17,12 @@ using engine::SimTime;
 struct AutoScalingWorld {
   engine::Simulator sim;
   engine::RngStreams rng{7};
-  engine::EventLog log;
+  std::vector<Activity> activities;
   Ec2 ec2;
   AutoScaling asg;
 
   explicit AutoScalingWorld(std::vector<Subnet> subnets)
-      : ec2(sim, rng, "us-east-1", std::move(subnets)), asg(sim, log, rng, ec2, kDefaultStartEpochSeconds) {}
+      : ec2(sim, rng, "us-east-1", std::move(subnets)), asg(sim, activities, rng, ec2, kDefaultStartEpochSeconds) {}
 
   AutoScalingGroup& group(GroupSizes sizes, std::vector<std::string> subnet_ids, const char* type = "t3.medium") {
     AutoScalingGroup g;
@@ -33,7 +33,7 @@ struct AutoScalingWorld {
     return asg.create_group(std::move(g), /*instances_already_running=*/true);
   }
   void run_for(Duration d) { sim.run_until(sim.now() + d); }
-  const engine::Activity& last_activity() const { return log.activities().back(); }
+  const aws::Activity& last_activity() const { return activities.back(); }
 };
 
 std::vector<Subnet> one_subnet(const char* cidr = "10.0.0.0/20") { return {Subnet{"private-a", "us-east-1a", cidr}}; }
@@ -79,7 +79,7 @@ TEST(AwsAutoScaling, TerminateWithoutDecrementIsReplaced) {
   AutoScalingGroup& g = w.group({1, 3, 2}, {"private-a"});
   std::string victim = g.instances.front();
   ASSERT_FALSE(w.asg.terminate_instance(victim, /*decrement_desired=*/false));
-  const engine::Activity& a = w.last_activity();
+  const aws::Activity& a = w.last_activity();
   EXPECT_EQ(a.description, "Terminating EC2 instance: " + victim);
   EXPECT_EQ(a.cause, "At 2026-01-01T00:00:00Z instance " + victim + " was taken out of service in response to a user request.");
   EXPECT_EQ(a.status, "Successful");
@@ -100,10 +100,10 @@ TEST(AwsAutoScaling, TerminateWithDecrementShrinks) {
                                          " was taken out of service in response to a user request, shrinking the "
                                          "capacity from 3 to 2.");
   EXPECT_EQ(g.sizes.desired, 2);
-  std::size_t activities = w.log.activities().size();
+  std::size_t activities = w.activities.size();
   w.run_for(Duration::minutes(2));
   EXPECT_EQ(g.instances.size(), 2u);
-  EXPECT_EQ(w.log.activities().size(), activities);  // no replacement
+  EXPECT_EQ(w.activities.size(), activities);  // no replacement
 }
 
 TEST(AwsAutoScaling, DesiredCapacityHistory) {
@@ -180,7 +180,7 @@ TEST(AwsSubnetAddresses, LaunchFailsWhenSubnetIsFullAndTheRetryGoesElsewhere) {
   // level) fails.
   EXPECT_EQ(w.ec2.available_addresses("tiny-a"), 0);
   EXPECT_EQ(g.instances.size(), 4u);
-  const engine::Activity& failed = w.last_activity();
+  const aws::Activity& failed = w.last_activity();
   EXPECT_EQ(failed.status, "Failed");
   EXPECT_EQ(failed.status_message,
             "Could not launch On-Demand Instances. InsufficientFreeAddressesInSubnet - There are not enough free "

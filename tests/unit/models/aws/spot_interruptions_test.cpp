@@ -17,7 +17,11 @@ struct SpotWorld {
       : rng(seed),
         ec2(sim, rng, "ap-northeast-2",
             {Subnet{"private-a", "ap-northeast-2a", "10.0.0.0/20"}, Subnet{"private-b", "ap-northeast-2b", "10.0.16.0/20"}}),
-        spot(sim, log, rng, ec2) {}
+        spot(sim, rng, ec2) {
+    spot.event_bridge = [this](const SpotSignal& sig, std::string_view detail_type, std::string detail) {
+      published.push_back({sig.kind, sig.instance_id, std::string(detail_type), std::move(detail)});
+    };
+  }
 
   std::string run(const char* type, const char* subnet, bool is_spot) {
     LaunchRequest req;
@@ -28,11 +32,17 @@ struct SpotWorld {
     return ec2.adopt_running_instance(req);
   }
 
+  // What EC2 published to EventBridge, in order.
+  struct Published {
+    SpotSignalKind kind;
+    std::string instance_id, detail_type, detail;
+  };
   engine::Simulator sim;
   engine::RngStreams rng;
-  engine::EventLog log;
+  std::vector<Activity> activities;
   Ec2 ec2;
   SpotInterruptions spot;
+  std::vector<Published> published;
 };
 
 TEST(SpotInterruptions, WarningExactlyTwoMinutesBeforeTerminationAndRebalanceAtRequest) {
@@ -67,21 +77,21 @@ TEST(SpotInterruptions, DurationBeforeInterruptionClampedToFisBounds) {
   EXPECT_EQ(w.spot.planned_interruption(b), SimTime{} + Duration::minutes(15));
 }
 
-TEST(SpotInterruptions, EventBridgeEventsLoggedWithDetailTypeAndDetail) {
+TEST(SpotInterruptions, EventBridgeEventsPublishedWithDetailTypeAndDetail) {
   SpotWorld w;
   std::string id = w.run("g5.xlarge", "private-a", true);
   ASSERT_FALSE(w.spot.send_spot_instance_interruption(id, Duration::minutes(2)));
   w.sim.run_until(SimTime{} + Duration::minutes(5));
-  const auto& ev = w.log.events();
+  // The termination itself publishes nothing: two events, not three.
+  const auto& ev = w.published;
   ASSERT_EQ(ev.size(), 2u);
-  EXPECT_EQ(ev[0].reason, "EC2 Instance Rebalance Recommendation");
-  EXPECT_EQ(ev[0].type, engine::EventType::Normal);
-  EXPECT_EQ(ev[0].message, "{\"instance-id\": \"" + id + "\"}");
-  EXPECT_EQ(ev[1].reason, "EC2 Spot Instance Interruption Warning");
-  EXPECT_EQ(ev[1].type, engine::EventType::Warning);
-  EXPECT_EQ(ev[1].message, "{\"instance-id\": \"" + id + "\", \"instance-action\": \"terminate\"}");
-  EXPECT_EQ(ev[1].source, "aws.ec2");
-  EXPECT_EQ(ev[1].object.str(), "Instance/" + id);
+  EXPECT_EQ(ev[0].kind, SpotSignalKind::RebalanceRecommendation);
+  EXPECT_EQ(ev[0].detail_type, "EC2 Instance Rebalance Recommendation");
+  EXPECT_EQ(ev[0].detail, "{\"instance-id\": \"" + id + "\"}");
+  EXPECT_EQ(ev[1].kind, SpotSignalKind::InterruptionWarning);
+  EXPECT_EQ(ev[1].detail_type, "EC2 Spot Instance Interruption Warning");
+  EXPECT_EQ(ev[1].detail, "{\"instance-id\": \"" + id + "\", \"instance-action\": \"terminate\"}");
+  EXPECT_EQ(ev[1].instance_id, id);
 }
 
 TEST(SpotInterruptions, OnDemandInstancesAreNeverInterrupted) {
@@ -183,7 +193,7 @@ TEST(SpotInterruptions, BillingStopsAtTheInterruption) {
 
 TEST(SpotInterruptions, AsgHealthCheckAndCapacityRebalancingActivities) {
   SpotWorld w;
-  AutoScaling asg(w.sim, w.log, w.rng, w.ec2, kDefaultStartEpochSeconds);
+  AutoScaling asg(w.sim, w.activities, w.rng, w.ec2, kDefaultStartEpochSeconds);
   AutoScalingGroup g;
   g.name = "eks-gpu";
   g.sizes = GroupSizes{1, 2, 1};
@@ -202,7 +212,7 @@ TEST(SpotInterruptions, AsgHealthCheckAndCapacityRebalancingActivities) {
   // EC2 interrupts the at-risk instance before the ASG terminated it: health check, no new launch.
   ASSERT_FALSE(w.spot.send_spot_instance_interruption(old_id, Duration::minutes(2)));
   w.sim.run_until(SimTime{} + Duration::minutes(10));
-  const auto& acts = w.log.activities();
+  const auto& acts = w.activities;
   ASSERT_EQ(acts.size(), 2u);
   EXPECT_EQ(acts[0].description, "Launching a new EC2 instance: " + replacement);
   EXPECT_EQ(acts[1].description, "Terminating EC2 instance: " + old_id);

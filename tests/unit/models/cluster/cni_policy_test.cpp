@@ -90,7 +90,7 @@ TEST(CniPolicy, NodesWithoutTheCniPolicyRegisterAndStayNotReady) {
   // The joining node went through Starting and RegisteredNode but never NodeReady.
   const std::string joined = nocni[1]->node.meta.name;
   auto count = [&](const std::string& reason) {
-    return std::count_if(c.log.events().begin(), c.log.events().end(), [&](const engine::Event& e) {
+    return std::count_if(c.log.events().begin(), c.log.events().end(), [&](const k8s::Event& e) {
       return e.reason == reason && e.object.name == joined;
     });
   };

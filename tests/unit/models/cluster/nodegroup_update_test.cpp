@@ -88,7 +88,7 @@ std::int64_t ready_nodes(Cluster& c) {
 }
 
 std::int64_t events_with_reason(Cluster& c, const std::string& reason) {
-  return std::count_if(c.log.events().begin(), c.log.events().end(), [&](const engine::Event& e) { return e.reason == reason; });
+  return std::count_if(c.log.events().begin(), c.log.events().end(), [&](const k8s::Event& e) { return e.reason == reason; });
 }
 
 TEST(NodegroupUpdate, QuotaBlocksTheSurgeAndTheUpdateFailsWithNodeCreationFailure) {
@@ -122,11 +122,11 @@ TEST(NodegroupUpdate, QuotaBlocksTheSurgeAndTheUpdateFailsWithNodeCreationFailur
   EXPECT_EQ(c.auto_scaling.find(ng.asg_name)->launch_template.version, 1);
   EXPECT_EQ(ready_nodes(c), 2);
   std::int64_t quota_failures = 0;
-  for (const auto& a : c.log.activities())
+  for (const auto& a : c.activities)
     if (a.service == "autoscaling" && a.status == "Failed" && a.status_message.find("VcpuLimitExceeded") != std::string::npos)
       ++quota_failures;
   EXPECT_GE(quota_failures, 3);
-  const engine::Activity& eks_act = c.log.activities()[rec.activity];
+  const aws::Activity& eks_act = c.activities[rec.activity];
   EXPECT_EQ(eks_act.service, "eks");
   EXPECT_EQ(eks_act.status, "Failed");
   EXPECT_NE(eks_act.status_message.find("NodeCreationFailure: Couldn't proceed"), std::string::npos);

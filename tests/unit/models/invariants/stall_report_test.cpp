@@ -34,7 +34,7 @@ struct ZeroTimeLoop {
   }
   void fire() {
     ++n;
-    c.api.emit(engine::EventType::Warning, "UnexpectedAdmissionError", {"Pod", "default", "looper-" + std::to_string(n % 4)},
+    c.api.emit(k8s::EventType::Warning, "UnexpectedAdmissionError", {"Pod", "default", "looper-" + std::to_string(n % 4)},
                "Allocate failed", "kubelet");
     c.sim.schedule(Duration{}, [this] { fire(); });
   }

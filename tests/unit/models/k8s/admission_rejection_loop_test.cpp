@@ -91,7 +91,7 @@ TEST(AdmissionRejectionLoop, DaemonSetKillsFailedPodsWithinItsBackoff) {
   const std::int64_t want[] = {0, 1, 3, 7, 15, 31, 63, 127, 255, 511};
   for (std::size_t i = 0; i < found.size(); ++i) {
     EXPECT_EQ(found[i].time, engine::SimTime{} + engine::Duration::seconds(want[i])) << i;
-    EXPECT_EQ(found[i].type, engine::EventType::Warning);
+    EXPECT_EQ(found[i].type, k8s::EventType::Warning);
     EXPECT_EQ(found[i].source, "daemonset-controller");
   }
   EXPECT_EQ(found[0].message.rfind("Found failed daemon pod kube-system/plugin-", 0), 0u) << found[0].message;

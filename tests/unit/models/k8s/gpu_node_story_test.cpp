@@ -79,7 +79,7 @@ TEST(GpuNodeStory, Lab004DevicePluginAdvertisesTheGpuAndLab001PodCrashLoops) {
 
   if (std::getenv("EKSIM_DUMP_EVENTS"))
     for (const auto& e : c.log.events())
-      std::printf("%9.3f %-7s %-22s %-60s %s\n", e.time.to_seconds(), engine::to_string(e.type), e.reason.c_str(),
+      std::printf("%9.3f %-7s %-22s %-60s %s\n", e.time.to_seconds(), k8s::to_string(e.type), e.reason.c_str(),
                   e.object.str().c_str(), e.message.c_str());
   auto node_id = c.api.find_node(name);
   ASSERT_TRUE(node_id);

@@ -11,14 +11,14 @@ namespace eksim::k8s::testing {
 
 struct K8sWorld {
   engine::Simulator sim;
-  engine::EventLog log;
+  k8s::EventLog log;
   engine::RngStreams rng{1};
   ApiServer api{sim, log, rng};
 
   void run_until_s(double s) { sim.run_until(engine::SimTime{static_cast<std::int64_t>(s * 1e6)}); }
 
-  std::vector<engine::Event> events(const std::string& reason, const std::string& object = {}) const {
-    std::vector<engine::Event> out;
+  std::vector<k8s::Event> events(const std::string& reason, const std::string& object = {}) const {
+    std::vector<k8s::Event> out;
     for (const auto& e : log.events())
       if (e.reason == reason && (object.empty() || e.object.str() == object)) out.push_back(e);
     return out;

@@ -85,7 +85,7 @@ TEST(Kubelet, Lab001OneShotNvidiaSmiGoesIntoCrashLoopBackOff) {
   EXPECT_NEAR(started[1].time.to_seconds() - started[0].time.to_seconds(), 11.0, 1e-6);
   auto backoff = w.events("BackOff");
   ASSERT_FALSE(backoff.empty());
-  EXPECT_EQ(backoff[0].type, engine::EventType::Warning);
+  EXPECT_EQ(backoff[0].type, k8s::EventType::Warning);
   EXPECT_EQ(backoff[0].message, "Back-off restarting failed container cuda-container in pod gpu-pod_default(" +
                                     w.api.pod(id).pod.meta.uid + ")");
   EXPECT_NEAR(backoff[0].time.to_seconds() - started[0].time.to_seconds(), 12.0, 1e-6);
@@ -152,7 +152,7 @@ TEST(Kubelet, UnreachableRegistryGivesErrImagePullThenImagePullBackOff) {
   auto failed = w.events("Failed");
   ASSERT_EQ(failed.size(), 2u);
   EXPECT_EQ(failed[0].message, std::string("Failed to pull image \"") + kCuda + "\": " + error);
-  EXPECT_EQ(failed[0].type, engine::EventType::Warning);
+  EXPECT_EQ(failed[0].type, k8s::EventType::Warning);
   EXPECT_EQ(failed[1].message, "Error: ErrImagePull");
   EXPECT_EQ(w.api.pod(id).pod.status.phase, PodPhase::Pending);
   EXPECT_EQ(w.api.pod(id).pod.status.reason, "ErrImagePull");

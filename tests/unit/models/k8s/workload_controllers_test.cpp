@@ -142,7 +142,7 @@ TEST(JobController, BackoffLimitExceeded) {
   auto ev = w.events("BackoffLimitExceeded", "Job/default/bad");
   ASSERT_EQ(ev.size(), 1u);
   EXPECT_EQ(ev[0].message, "Job has reached the specified backoff limit");
-  EXPECT_EQ(ev[0].type, engine::EventType::Warning);
+  EXPECT_EQ(ev[0].type, k8s::EventType::Warning);
   EXPECT_EQ(w.events("SuccessfulCreate", "Job/default/bad").size(), 3u);
 }
 

@@ -138,7 +138,7 @@ SecurityGroupSpec* group(scenario::Scenario& s, const std::string& name) {
 
 int count_events(const scenario::RunResult& run, const std::string& reason, const std::string& contains = "") {
   return static_cast<int>(std::count_if(run.cluster->log.events().begin(), run.cluster->log.events().end(),
-                                        [&](const engine::Event& e) {
+                                        [&](const k8s::Event& e) {
                                           return e.reason == reason && e.message.find(contains) != std::string::npos;
                                         }));
 }

@@ -28,8 +28,8 @@ TrainingJobStatus status_of(const RunResult& run, const std::string& job) {
   return s.value_or(TrainingJobStatus{});
 }
 
-std::vector<const engine::Event*> events(const RunResult& run, const std::string& reason) {
-  std::vector<const engine::Event*> out;
+std::vector<const k8s::Event*> events(const RunResult& run, const std::string& reason) {
+  std::vector<const k8s::Event*> out;
   for (const auto& e : run.cluster->log.events())
     if (e.reason == reason) out.push_back(&e);
   return out;
@@ -203,7 +203,7 @@ TEST(TrainingControllerTest, BlockedRingHangsUntilTheWatchdogThenARestoreLetsThe
   EXPECT_EQ(failed[0]->time - gang, engine::Duration::millis(600081));
 
   // NCCL's retry lines: each connect attempt waits the 127 s SYN timeout, then sleeps k x 100 ms.
-  std::vector<const engine::Event*> retries, watchdog;
+  std::vector<const k8s::Event*> retries, watchdog;
   for (const auto* e : events(run, "ContainerLog")) {
     if (e->message.find("retrying (") != std::string::npos && e->time < failed[0]->time) retries.push_back(e);
     if (e->message.find("Watchdog caught") != std::string::npos) watchdog.push_back(e);
@@ -216,7 +216,7 @@ TEST(TrainingControllerTest, BlockedRingHangsUntilTheWatchdogThenARestoreLetsThe
   EXPECT_NE(retries[0]->message.find("> returned Connection timed out, retrying (1/34) after sleep for 100 msec"),
             std::string::npos);
   ASSERT_EQ(watchdog.size(), 2u);
-  EXPECT_EQ(watchdog[0]->type, engine::EventType::Warning);
+  EXPECT_EQ(watchdog[0]->type, k8s::EventType::Warning);
   EXPECT_EQ(watchdog[0]->message,
             "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, "
             "NumelIn=26214400, NumelOut=26214400, Timeout(ms)=600000) ran for 600081 milliseconds before timing out.");
@@ -248,7 +248,7 @@ TEST(TrainingControllerTest, RestoreDuringTheHangLetsTheNextConnectAttemptThroug
   EXPECT_EQ(st.phase, TrainingPhase::Succeeded);
   auto started = events(run, "TrainingStarted");
   ASSERT_EQ(started.size(), 1u);
-  const engine::Event* last_retry = nullptr;
+  const k8s::Event* last_retry = nullptr;
   for (const auto* e : events(run, "ContainerLog")) last_retry = e;
   ASSERT_NE(last_retry, nullptr);
   EXPECT_LE(last_retry->time, started[0]->time);
@@ -311,7 +311,7 @@ TEST(TrainingControllerTest, TwoJobsOnTheSameNicsShareThemMaxMin) {
   EXPECT_LT(a.step_time_s, b.step_time_s);
   auto changes = events(run, "TrainingStepTime");
   EXPECT_EQ(std::count_if(changes.begin(), changes.end(),
-                          [](const engine::Event* e) { return e->object.name == "job-a"; }),
+                          [](const k8s::Event* e) { return e->object.name == "job-a"; }),
             2);
 }
 

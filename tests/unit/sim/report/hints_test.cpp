@@ -40,14 +40,14 @@ const char* kSubnetsHint =
 TEST(Hints, SubnetsTypoIsAHintAndNoEvent) {
   scenario::Scenario s = lab("000-subnets-typo.yaml");
   scenario::RunResult run = scenario::run_scenario(s);
-  const engine::EventLog& log = run.cluster->log;
+  const k8s::EventLog& log = run.cluster->log;
   for (const auto& e : log.events()) {
     EXPECT_NE(e.source, "eksim") << e.reason;
     EXPECT_NE(e.reason, "IgnoredNodeGroupKey");
   }
   for (const auto& e : log.copy_series()) EXPECT_NE(e.source, "eksim") << e.reason;
   ASSERT_EQ(log.hints().size(), 1u);
-  const engine::Hint& h = log.hints()[0];
+  const k8s::Hint& h = log.hints()[0];
   EXPECT_EQ(h.time, engine::SimTime{});
   EXPECT_EQ(h.kind, "IgnoredNodeGroupKey");
   EXPECT_EQ(h.object.str(), "Nodegroup/gpu");
@@ -87,7 +87,7 @@ TEST(Hints, TerraformDesiredSizeIsAHintAtTheApply) {
   scenario::RunResult run = scenario::run_scenario(s);
   for (const auto& e : run.cluster->log.events()) EXPECT_NE(e.reason, "DesiredSizeIgnored");
   ASSERT_EQ(run.cluster->log.hints().size(), 1u);
-  const engine::Hint& h = run.cluster->log.hints()[0];
+  const k8s::Hint& h = run.cluster->log.hints()[0];
   EXPECT_EQ(h.time, engine::SimTime{} + engine::Duration::minutes(5));
   EXPECT_EQ(h.kind, "DesiredSizeIgnored");
   EXPECT_EQ(h.object.str(), "Nodegroup/gpu");
@@ -194,7 +194,7 @@ TEST(Hints, AnActionThatPicksNoInstanceIsAHint) {
     EXPECT_NE(e.reason, "NoInstanceTarget");
   }
   ASSERT_EQ(run.cluster->log.hints().size(), 1u);
-  const engine::Hint& h = run.cluster->log.hints()[0];
+  const k8s::Hint& h = run.cluster->log.hints()[0];
   EXPECT_EQ(h.time, engine::SimTime{} + engine::Duration::minutes(20));
   EXPECT_EQ(h.kind, "NoInstanceTarget");
   EXPECT_EQ(h.object.str(), "AutoScalingGroup/workers");

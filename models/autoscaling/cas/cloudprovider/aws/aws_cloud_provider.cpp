@@ -37,7 +37,7 @@ std::optional<std::int64_t> AwsNodeGroup::target_size() const {
 std::optional<CloudError> AwsNodeGroup::set_target_size(std::int64_t size) {
   if (auto err = c_.auto_scaling.set_desired_capacity(id_, size)) return CloudError{err->code, err->message};
   // A failure the group reports from now on belongs to this request.
-  activities_seen_ = c_.log.activities().size();
+  activities_seen_ = c_.activities.size();
   return std::nullopt;
 }
 
@@ -112,7 +112,7 @@ std::optional<k8s::Node> AwsNodeGroup::template_node_info(const std::string& nod
 }
 
 std::optional<FailedScaleUp> AwsNodeGroup::failed_scale_up(std::optional<engine::SimTime> requested_at) {
-  auto& acts = c_.log.activities();
+  auto& acts = c_.activities;
   bool failed = false;
   for (std::size_t i = activities_seen_; i < acts.size(); ++i)
     if (acts[i].resource == id_ && acts[i].status == "Failed" && requested_at && acts[i].start >= *requested_at)

@@ -12,11 +12,11 @@ bool Orchestrator::execute(ScaleUpPass& pass, const ExpansionOption& best, const
   bool any = false;
   for (const auto& info : plan) {
     NodeGroup* g = ctx_.cloud_provider.node_group(info.group);
-    ctx_.emit_status(engine::EventType::Normal, "ScaledUpGroup",
+    ctx_.emit_status(k8s::EventType::Normal, "ScaledUpGroup",
                      "Scale-up: setting group " + info.group + " size to " + std::to_string(info.new_size) + " instead of " +
                          std::to_string(info.current) + " (max: " + std::to_string(info.max) + ")");
     if (auto err = g->set_target_size(info.new_size)) {
-      ctx_.emit_status(engine::EventType::Warning, "FailedToScaleUpGroup",
+      ctx_.emit_status(k8s::EventType::Warning, "FailedToScaleUpGroup",
                        "Scale-up failed for group " + info.group + ": " + err->code + ": " + err->message);
       break;
     }
@@ -28,7 +28,7 @@ bool Orchestrator::execute(ScaleUpPass& pass, const ExpansionOption& best, const
   last_scale_up_ = pass.now;
   std::string msg = triggered_scale_up_message(infos_text);
   ctx_.emit_until_refused(best.pod_ids.size(), [&](std::size_t k) {
-    return ctx_.emit_pod(best.pod_ids[k], engine::EventType::Normal, "TriggeredScaleUp", msg);
+    return ctx_.emit_pod(best.pod_ids[k], k8s::EventType::Normal, "TriggeredScaleUp", msg);
   });
   return true;
 }

@@ -58,7 +58,7 @@ void Orchestrator::remember(Memo key, std::vector<k8s::PodId> remaining, std::ve
 void Orchestrator::emit_not_triggered(const std::vector<k8s::PodId>& pods, const std::vector<std::size_t>& group_of,
                                       const std::vector<std::string>& messages) {
   ctx_.emit_until_refused(pods.size(), [&](std::size_t k) {
-    return ctx_.emit_pod(pods[k], engine::EventType::Normal, "NotTriggerScaleUp", messages[group_of[k]]);
+    return ctx_.emit_pod(pods[k], k8s::EventType::Normal, "NotTriggerScaleUp", messages[group_of[k]]);
   });
 }
 
@@ -109,7 +109,7 @@ std::size_t Orchestrator::choose_best_option(const ScaleUpPass& pass) {
   const bool uses_priority = ("," + o.expander + ",").find(",priority,") != std::string::npos;
   if (uses_priority && !priority_config_map_.valid())
     // expander/priority/priority.go: a ConfigMap that does not parse is reported and ignored.
-    ctx_.cluster.api.emit(engine::EventType::Warning, "PriorityConfigMapInvalid",
+    ctx_.cluster.api.emit(k8s::EventType::Warning, "PriorityConfigMapInvalid",
                           {"ConfigMap", "kube-system", kPriorityConfigMapName},
                           "Wrong configuration for priority expander: " + priority_config_map_.error + ". Ignoring update.",
                           kComponent);
@@ -124,10 +124,10 @@ std::size_t Orchestrator::choose_best_option(const ScaleUpPass& pass) {
 
 void Orchestrator::emit_priority_warnings(const ScaleUpPass& pass, const std::vector<std::string>& unmatched,
                                           bool have_rules) {
-  const engine::ObjectRef priority_cm{"ConfigMap", "kube-system", kPriorityConfigMapName};
+  const k8s::ObjectRef priority_cm{"ConfigMap", "kube-system", kPriorityConfigMapName};
   for (const auto& id : unmatched)
     ctx_.cluster.api.emit(
-        engine::EventType::Warning, "PriorityConfigMapNotMatchedGroup", priority_cm,
+        k8s::EventType::Warning, "PriorityConfigMapNotMatchedGroup", priority_cm,
         "Priority expander: node group " + id + " not found in priority expander configuration. The group won't be used.",
         kComponent);
   const PriorityConfig& priorities = priority_config_map_.effective(ctx_.options.priorities);
@@ -136,7 +136,7 @@ void Orchestrator::emit_priority_warnings(const ScaleUpPass& pass, const std::ve
         return std::any_of(priorities.begin(), priorities.end(),
                            [&](const auto& kv) { return priority_group_matches(o.group_id, kv.second); });
       }))
-    ctx_.cluster.api.emit(engine::EventType::Warning, "PriorityConfigMapNoGroupMatched", priority_cm,
+    ctx_.cluster.api.emit(k8s::EventType::Warning, "PriorityConfigMapNoGroupMatched", priority_cm,
                           "Priority expander: no priorities info found for any of the expansion options. No options filtered.",
                           kComponent);
 }

@@ -46,14 +46,14 @@ int Lifecycle::launch(const PlannedNodeClaim& planned, bool replacement) {
   c.capacity = inst.type->capacity;
   c.allocatable = inst.type->allocatable;
   set_labels(c, pool, nc, inst.type_requirements);
-  engine::Activity a;
+  aws::Activity a;
   a.start = a.end = now;
   a.service = "ec2";
   a.resource = c.name;
   a.status = "Successful";
   a.description = "launched nodeclaim " + c.name + " instance-type=" + c.instance_type + " zone=" + c.zone +
                   " capacity-type=" + c.capacity_type + " provider-id=aws:///" + c.zone + "/" + c.instance_id;
-  ctx_.world.log.record_activity(std::move(a));
+  ctx_.world.activities.push_back(std::move(a));
   ctx_.log.created(c, planned, replacement);
   ctx_.log.launched(c);
   const std::size_t idx = ctx_.state.add_claim(c);
@@ -71,14 +71,14 @@ void Lifecycle::launch_failed(NodeClaimState& c, const CreateResult& created) {
     ctx_.recorder.publish(EventType::Warning, "InsufficientCapacityError", claim_ref(c.name),
                           "NodeClaim " + c.name + " event: creating instance, insufficient capacity, with fleet error(s), " + msg);
   } else {
-    engine::Activity a;
+    aws::Activity a;
     a.start = a.end = now;
     a.service = "ec2";
     a.resource = c.name;
     a.status = "Failed";
     a.description = "CreateFleet for NodeClaim " + c.name;
     a.status_message = msg;
-    ctx_.world.log.record_activity(std::move(a));
+    ctx_.world.activities.push_back(std::move(a));
   }
   ctx_.batcher.trigger();
 }

@@ -12,14 +12,14 @@ void Lifecycle::start_liveness(const std::string& name) {
   ctx_.world.sim.schedule(kRegistrationTimeout, [this, name] {
     NodeClaimState* cl = ctx_.state.claim_by_name(name);
     if (!cl || cl->phase != NodeClaimPhase::Launched) return;
-    engine::Activity t;
+    aws::Activity t;
     t.start = t.end = ctx_.world.sim.now();
     t.service = "karpenter";
     t.resource = name;
     t.status = "Successful";
     t.description = "terminating due to timeout";
     t.cause = "reason=registration_timeout timeout=15m0s";
-    ctx_.world.log.record_activity(std::move(t));
+    ctx_.world.activities.push_back(std::move(t));
     termination_.delete_claim(*cl, "", true);
   });
 }

@@ -100,7 +100,7 @@ k8s::Pod job_pod(const std::string& name, const std::string& job, std::int64_t c
 
 TEST(CasEquivalence, SameControllerLabelsAndSpecShareAGroup) {
   engine::Simulator sim;
-  engine::EventLog log;
+  k8s::EventLog log;
   engine::RngStreams rng(1);
   k8s::ApiServer api(sim, log, rng);
   std::vector<k8s::PodId> pods = {
@@ -124,7 +124,7 @@ TEST(CasEquivalence, SameControllerLabelsAndSpecShareAGroup) {
 
 TEST(CasSnapshot, CacheRebuildsOnlyChangedNodesAndForkRevertsTrials) {
   engine::Simulator sim;
-  engine::EventLog log;
+  k8s::EventLog log;
   engine::RngStreams rng(1);
   k8s::ApiServer api(sim, log, rng);
   NodeInfoCache cache(api);

@@ -22,7 +22,7 @@ PodEvents not_trigger_scale_up(bool record_duplicated_events) {
   if (record_duplicated_events) s.cluster.autoscaler.flags["record-duplicated-events"] = "true";
   scenario::RunResult run = scenario::run_scenario(s);
   PodEvents out;
-  auto ours = [](const engine::Event& e) {
+  auto ours = [](const k8s::Event& e) {
     return e.reason == "NotTriggerScaleUp" && e.object.name == "gpu-pod-2" && e.source == "cluster-autoscaler";
   };
   for (const auto& e : run.cluster->log.events()) out.occurrences += ours(e);

@@ -58,9 +58,9 @@ void Actuator::start(const NodeToDelete& n) {
       to_move.push_back(p);
       pod_names += (pod_names.empty() ? "" : ",") + ctx_.cluster.api.pod(p).pod.meta.name;
     }
-  if (n.empty) ctx_.emit_status(engine::EventType::Normal, "ScaleDownEmpty", "Scale-down: removing empty node \"" + name + "\"");
+  if (n.empty) ctx_.emit_status(k8s::EventType::Normal, "ScaleDownEmpty", "Scale-down: removing empty node \"" + name + "\"");
   else
-    ctx_.emit_status(engine::EventType::Normal, "ScaleDown",
+    ctx_.emit_status(k8s::EventType::Normal, "ScaleDown",
                      "Scale-down: removing node " + name + ", utilization: " + utilization_info_string(n.utilization) +
                          ", pods to reschedule: " + pod_names);
   // MarkToBeDeleted: the taint's value is the Unix time it was added.
@@ -68,7 +68,7 @@ void Actuator::start(const NodeToDelete& n) {
                                        std::to_string(ctx_.cluster.start_epoch_seconds() + ctx_.cluster.sim.now().us / 1000000),
                                        k8s::kNoSchedule});
   ctx_.cluster.api.node_changed(n.node, k8s::NodeChange::Updated);
-  ctx_.emit_node(n.node, engine::EventType::Normal, "ScaleDown", "marked the node as toBeDeleted/unschedulable");
+  ctx_.emit_node(n.node, k8s::EventType::Normal, "ScaleDown", "marked the node as toBeDeleted/unschedulable");
   if (n.empty) finish_deletion(n.node, false);
   else evict(n.node, std::move(name), to_move);
 }
@@ -78,7 +78,7 @@ void Actuator::evict(k8s::NodeId node, std::string name, const std::vector<k8s::
   // up to that cap plus DefaultPodEvictionHeadroom (30 s) for the pods to go, checking every 5 s.
   const std::int64_t cap = ctx_.options.max_graceful_termination_sec;
   for (k8s::PodId p : pods) {
-    ctx_.emit_pod(p, engine::EventType::Normal, "ScaleDown", "deleting pod for node scale down");
+    ctx_.emit_pod(p, k8s::EventType::Normal, "ScaleDown", "deleting pod for node scale down");
     ctx_.cluster.kubelet->delete_pod(p, eviction_grace_seconds(ctx_.cluster.api.pod(p).pod, cap));
   }
   engine::SimTime deadline =
@@ -111,7 +111,7 @@ void Actuator::wait_drained(k8s::NodeId node, std::string name, std::vector<k8s:
 }
 
 void Actuator::drain_failed(k8s::NodeId node, const std::string& name) {
-  ctx_.emit_node(node, engine::EventType::Warning, "ScaleDownFailed",
+  ctx_.emit_node(node, k8s::EventType::Warning, "ScaleDownFailed",
                  "failed to drain and delete node: Failed to drain node /" + name + ": pods remaining after timeout");
   k8s::NodeRecord& r = ctx_.cluster.api.node(node);
   std::erase_if(r.node.taints, [](const k8s::Taint& t) { return t.key == kTaintToBeDeleted; });
@@ -129,9 +129,9 @@ void Actuator::finish_deletion(k8s::NodeId node, bool drain) {
   deletions_.end(name);
   if (rec.deleted) return;
   std::string instance = rec.instance_id;
-  ctx_.emit_node(node, engine::EventType::Normal, "ScaleDown", "nodes removed by cluster autoscaler");
-  if (drain) ctx_.emit_status(engine::EventType::Normal, "ScaleDown", "Scale-down: node " + name + " removed with drain");
-  else ctx_.emit_status(engine::EventType::Normal, "ScaleDownEmpty", "Scale-down: empty node " + name + " removed");
+  ctx_.emit_node(node, k8s::EventType::Normal, "ScaleDown", "nodes removed by cluster autoscaler");
+  if (drain) ctx_.emit_status(k8s::EventType::Normal, "ScaleDown", "Scale-down: node " + name + " removed with drain");
+  else ctx_.emit_status(k8s::EventType::Normal, "ScaleDownEmpty", "Scale-down: empty node " + name + " removed");
   ctx_.cloud_provider.delete_instance(instance);
 }
 

@@ -1,4 +1,4 @@
-#include "sim/engine/event_log.hpp"
+#include "models/k8s/events/event_log.hpp"
 
 #include <map>
 #include <set>
@@ -7,8 +7,11 @@
 #include <gtest/gtest.h>
 #include <fmt/format.h>
 
-namespace eksim::engine {
+namespace eksim::k8s {
 namespace {
+
+using engine::Duration;
+using engine::SimTime;
 
 TEST(EventLog, CountsRepeatsPerObjectReasonAndMessage) {
   EventLog log;
@@ -31,9 +34,9 @@ TEST(ObjectRef, PrintsKindNamespaceName) {
 }
 
 }  // namespace
-}  // namespace eksim::engine
+}  // namespace eksim::k8s
 
-namespace eksim::engine {
+namespace eksim::k8s {
 namespace {
 
 TEST(EventCorrelator, IdenticalEventsUpdateOneEventWithCountAndTimestamps) {
@@ -343,4 +346,4 @@ TEST(HumanDuration, AsKubectlPrintsSpans) {
 }
 
 }  // namespace
-}  // namespace eksim::engine
+}  // namespace eksim::k8s

@@ -1,7 +1,9 @@
 #pragma once
-// The event log is the product: what a student compares with `kubectl get events` and the
-// Auto Scaling console. It stores Kubernetes-style events and AWS activities in the order they
-// happened. It knows nothing about which component wrote them.
+// The event log is the product: what a student compares with `kubectl get events`. It takes every
+// occurrence a component emits through that component's client-go event recorder (correlator,
+// spam filter, broadcaster queue) and stores the Event objects the API server would hold, in the
+// order they were first written, with eksim's hints beside them. AWS's own records (scaling
+// activities) are kept by the cluster (models/aws/activity.hpp).
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -13,64 +15,13 @@
 #include <unordered_set>
 #include <vector>
 
+#include "models/k8s/events/event.hpp"
 #include "sim/engine/string_map.hpp"
 #include "sim/engine/time.hpp"
 
-namespace eksim::engine {
+namespace eksim::k8s {
 
 class EventSpill;
-
-enum class EventType { Normal, Warning };
-const char* to_string(EventType t);
-
-// The object an event is about, as `kubectl get events` shows it (kind/namespace/name).
-struct ObjectRef {
-  std::string kind;
-  std::string ns;  // empty for cluster-scoped objects (Node, NodePool, NodeClaim)
-  std::string name;
-  // "Pod/default/gpu-pod", "Node/ip-10-0-1-2.ec2.internal"
-  std::string str() const;
-  bool operator==(const ObjectRef&) const = default;
-};
-
-struct Event {
-  SimTime time;  // when it happened; for a correlated Event, its firstTimestamp
-  EventType type = EventType::Normal;
-  std::string reason;
-  ObjectRef object;
-  std::string message;
-  std::string source;  // reporting component: default-scheduler, kubelet, cluster-autoscaler, karpenter, ...
-  // Occurrences folded into this Event, as the Kubernetes event recorder counts them ("x6 over
-  // 3m21s"): the recorder's count when it last wrote the Event, so a series the spam filter holds
-  // back jumps by the occurrences it skipped. 0: the API server has no such Event yet (the spam
-  // filter skipped every occurrence so far); it is not listed. On an occurrence, the recorder's
-  // count just after it, written or not.
-  int count = 1;
-  SimTime last_time;  // lastTimestamp of a correlated Event
-};
-
-// An AWS-side record: an Auto Scaling scaling activity, an EKS update, an EC2 API error.
-struct Activity {
-  SimTime start;
-  SimTime end;
-  std::string service;   // "autoscaling", "eks", "ec2"
-  std::string resource;  // ASG or node group name
-  std::string status;    // Successful, Failed, InProgress, Cancelled
-  std::string description;
-  std::string cause;
-  std::string status_message;
-};
-
-// eksim's own remark about the scenario: a trap the user fell into that the real cluster and AWS
-// keep silent about (a Terraform key the module ignores, a desired size it does not apply), or a
-// limit of the model. Never an Event: the timeline holds only what the real systems would show;
-// hints are printed after it (HINTS) and reported as `hints` in the JSON.
-struct Hint {
-  SimTime time;
-  std::string kind;  // short code: IgnoredNodeGroupKey, DesiredSizeIgnored, ...
-  ObjectRef object;
-  std::string message;
-};
 
 // What the client-go event recorders do before an event reaches the API server, so that a week
 // of a fleet holds one Event per series, not a million copies. Most components use tools/record
@@ -89,9 +40,9 @@ struct Hint {
 // series not observed in the last 6 minutes; the next occurrence starts a new Event.
 struct CorrelatorOptions {
   int max_similar_events = 10;                       // defaultAggregateMaxEvents
-  Duration max_interval = Duration::seconds(600);    // defaultAggregateIntervalInSeconds
+  engine::Duration max_interval = engine::Duration::seconds(600);    // defaultAggregateIntervalInSeconds
   std::size_t lru_entries = 4096;                    // maxLruCacheEntries
-  Duration finish_series_after = Duration::minutes(6);  // tools/events finishTime
+  engine::Duration finish_series_after = engine::Duration::minutes(6);  // tools/events finishTime
 };
 
 // client-go's EventSourceObjectSpamFilter, the last step of tools/record's EventCorrelate (after
@@ -137,7 +88,7 @@ class EventLog {
   // An occurrence as an emitter hands it over. Only what the log keeps is copied: the 100,000th
   // "Created pod" a ReplicaSet's recorder folds into its combined Event copies no string. The
   // views must not point into this log's own Events.
-  void record(SimTime time, EventType type, std::string_view reason, const ObjectRef& object, std::string_view message,
+  void record(engine::SimTime time, EventType type, std::string_view reason, const ObjectRef& object, std::string_view message,
               std::string_view source);
   // `source` reports through events.k8s.io (client-go tools/events, as kube-scheduler does) rather
   // than tools/record: its recorder has no aggregator, keys a series without the message, keeps
@@ -150,13 +101,12 @@ class EventLog {
   void limit_sink(std::string source, SinkLimits limits) { sink_limits_[std::move(source)] = limits; }
   // Whether an event from `source` at `time` would be queued rather than dropped, so that an
   // emitter can skip building one that would not be (a refused one counts as dropped).
-  bool accepts(std::string_view source, SimTime time);
+  bool accepts(std::string_view source, engine::SimTime time);
   // `n` more events an emitter did not build after accepts() refused one at this instant: the
   // queue cannot drain before time moves, so they would all have been refused.
   void refused(std::uint64_t n) { dropped_ += n; }
   // Events the broadcaster queues dropped, in all.
   std::uint64_t dropped() const { return dropped_; }
-  void record_activity(Activity a) { activities_.push_back(std::move(a)); }
   void record_hint(Hint h) { hints_.push_back(std::move(h)); }
 
   // The Event objects the API server holds after correlation, in order of first occurrence: what
@@ -179,8 +129,6 @@ class EventLog {
   // Occurrences recorded in all (kept or not).
   std::uint64_t occurrences() const { return occurrences_; }
 
-  const std::vector<Activity>& activities() const { return activities_; }
-  std::vector<Activity>& activities() { return activities_; }
   // eksim's remarks, in the order they were made.
   const std::vector<Hint>& hints() const { return hints_; }
 
@@ -207,11 +155,10 @@ class EventLog {
   std::unique_ptr<EventSpill> spill_;
   std::size_t spill_batch_ = 0;
   std::vector<Event> events_;
-  std::vector<Activity> activities_;
   std::vector<Hint> hints_;
   std::function<bool(std::string_view reason)> keep_;
   std::uint64_t occurrences_ = 0;
-  StringMap<std::unique_ptr<Correlator>> correlators_;  // by source
+  engine::StringMap<std::unique_ptr<Correlator>> correlators_;  // by source
   std::unordered_set<std::string> events_api_sources_;
   std::unordered_map<std::string, SinkLimits> sink_limits_;
   std::unordered_map<std::string, SpamFilterOptions> spam_options_;
@@ -220,4 +167,4 @@ class EventLog {
   Correlator* last_correlator_ = nullptr;
 };
 
-}  // namespace eksim::engine
+}  // namespace eksim::k8s

@@ -1,14 +1,17 @@
-#include "sim/engine/event_spill.hpp"
+#include "models/k8s/events/event_spill.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "sim/engine/event_log.hpp"
+#include "models/k8s/events/event_log.hpp"
 
-namespace eksim::engine {
+namespace eksim::k8s {
 namespace {
+
+using engine::Duration;
+using engine::SimTime;
 
 void expect_same_event(const Event& a, const Event& b, std::size_t index) {
   EXPECT_EQ(a.time, b.time) << index;
@@ -102,4 +105,4 @@ TEST(EventSpill, SpillingLogReadsTheSameSeriesAsAnInMemoryOne) {
 }
 
 }  // namespace
-}  // namespace eksim::engine
+}  // namespace eksim::k8s
