@@ -10,9 +10,9 @@
 #include "models/cluster/nodegroup_update.hpp"
 #include "models/cluster/registry_access.hpp"
 #include "models/cluster/system_addons.hpp"
-#include "models/k8s/eks_addons.hpp"
-#include "models/k8s/allocatable.hpp"
-#include "models/k8s/gpu_operator_chart.hpp"
+#include "models/k8s/addons/eks_addons.hpp"
+#include "models/k8s/kubelet/allocatable.hpp"
+#include "models/k8s/addons/nvidia/gpu_operator_chart.hpp"
 
 namespace eksim {
 

@@ -12,7 +12,7 @@
 #include "models/aws/nodegroup_spec.hpp"
 #include "models/aws/pricing.hpp"
 #include "models/aws/vpc_cni.hpp"
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 #include "sim/engine/time.hpp"
 
 namespace eksim {

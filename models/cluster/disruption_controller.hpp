@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 
 namespace eksim {
 

@@ -2,7 +2,7 @@
 
 #include "models/aws/security_groups.hpp"
 #include "models/cluster/cluster.hpp"
-#include "models/k8s/pod_factory.hpp"
+#include "models/k8s/api/pod_factory.hpp"
 
 namespace eksim {
 

@@ -8,7 +8,7 @@
 // service, so a pod there always reaches one.
 #include <string>
 
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 
 namespace eksim {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 
 namespace eksim {
 

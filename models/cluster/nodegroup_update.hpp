@@ -27,7 +27,7 @@
 #include "models/aws/aws_error.hpp"
 #include "models/aws/nodegroup_spec.hpp"
 #include "models/cluster/disruption_controller.hpp"
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 #include "sim/engine/time.hpp"
 
 namespace eksim {

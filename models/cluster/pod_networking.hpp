@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "models/aws/vpc_cni.hpp"
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 
 namespace eksim {
 

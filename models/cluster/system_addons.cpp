@@ -2,7 +2,7 @@
 
 #include "models/cluster/cluster.hpp"
 #include "models/cluster/disruption_controller.hpp"
-#include "models/k8s/eks_addons.hpp"
+#include "models/k8s/addons/eks_addons.hpp"
 
 namespace eksim {
 

@@ -1,6 +1,6 @@
 #pragma once
 // What EKS and the operator's standard installs put in kube-system before any workload: the
-// default add-ons (models/k8s/eks_addons.hpp) and the autoscaler's controller Deployment. In
+// default add-ons (models/k8s/addons/eks_addons.hpp) and the autoscaler's controller Deployment. In
 // EKS Auto Mode none of them runs as a pod.
 namespace eksim {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 
 namespace eksim::net {
 

@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 #include "sim/engine/time.hpp"
 
 namespace eksim::net {

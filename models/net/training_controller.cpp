@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "models/k8s/pod_factory.hpp"
+#include "models/k8s/api/pod_factory.hpp"
 #include "models/net/collectives.hpp"
 
 namespace eksim::net {

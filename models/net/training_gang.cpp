@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "models/cluster/dns_access.hpp"
-#include "models/k8s/pod_factory.hpp"
+#include "models/k8s/api/pod_factory.hpp"
 #include "models/net/links.hpp"
 #include "models/net/rendezvous.hpp"
 

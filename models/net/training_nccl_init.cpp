@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "models/k8s/job_controller.hpp"
-#include "models/k8s/pod_factory.hpp"
+#include "models/k8s/controllers/job_controller.hpp"
+#include "models/k8s/api/pod_factory.hpp"
 #include "models/net/links.hpp"
 
 namespace eksim::net {

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
-#include "models/k8s/job_controller.hpp"
-#include "models/k8s/pod_factory.hpp"
+#include "models/k8s/controllers/job_controller.hpp"
+#include "models/k8s/api/pod_factory.hpp"
 #include "models/net/collectives.hpp"
 #include "models/net/links.hpp"
 #include "models/net/sharing.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "models/k8s/quantity.hpp"
+#include "models/k8s/api/quantity.hpp"
 
 namespace eksim::net {
 

@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "models/k8s/workloads.hpp"
+#include "models/k8s/api/workloads.hpp"
 #include "models/net/collectives.hpp"
 #include "sim/engine/time.hpp"
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/aws/pricing.hpp"
-#include "models/k8s/allocatable.hpp"
+#include "models/k8s/kubelet/allocatable.hpp"
 #include "sim/report/text_table.hpp"
 
 namespace eksim::report {

@@ -10,7 +10,7 @@
 #include "models/aws/regions.hpp"
 #include "models/aws/subnet_addresses.hpp"
 #include "models/aws/quotas.hpp"
-#include "models/k8s/gpu_operator_chart.hpp"
+#include "models/k8s/addons/nvidia/gpu_operator_chart.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/k8s_syntax.hpp"

@@ -7,7 +7,7 @@
 #include <set>
 #include <string_view>
 
-#include "models/k8s/quantity.hpp"
+#include "models/k8s/api/quantity.hpp"
 #include "models/k8s/scheduling/predicates.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/k8s_syntax.hpp"

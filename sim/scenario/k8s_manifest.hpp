@@ -23,9 +23,9 @@
 
 #include "models/autoscaling/karpenter/nodepool.hpp"
 #include "models/cluster/disruption_controller.hpp"
-#include "models/k8s/objects.hpp"
-#include "models/k8s/services.hpp"
-#include "models/k8s/workloads.hpp"
+#include "models/k8s/api/objects.hpp"
+#include "models/k8s/api/services.hpp"
+#include "models/k8s/api/workloads.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
 namespace eksim::scenario {
@@ -104,7 +104,7 @@ std::vector<k8s::NodeSelectorRequirement> parse_node_selector_requirements(const
 k8s::LabelSelector parse_label_selector(const Value& v, const ObjectRef& obj, const std::string& path);
 // labels / nodeSelector style maps: string keys and string values, both validated as labels.
 k8s::Labels parse_labels(const Value& v, const ObjectRef& obj, const std::string& path, const char* go_struct);
-// One resource list (requests or limits) in canonical amounts (see models/k8s/resources.hpp).
+// One resource list (requests or limits) in canonical amounts (see models/k8s/api/resources.hpp).
 k8s::ResourceList parse_resource_list(const Value& v, const ObjectRef& obj, const std::string& path);
 
 }  // namespace eksim::scenario

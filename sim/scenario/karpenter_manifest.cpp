@@ -5,7 +5,7 @@
 
 #include "models/autoscaling/karpenter/controller.hpp"
 #include "models/autoscaling/karpenter/cron.hpp"
-#include "models/k8s/quantity.hpp"
+#include "models/k8s/api/quantity.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/cluster_loader.hpp"
 #include "sim/scenario/manifest_decoding.hpp"

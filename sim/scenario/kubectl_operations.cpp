@@ -5,8 +5,8 @@
 
 #include "models/autoscaling/karpenter/controller.hpp"
 #include "models/cluster/disruption_controller.hpp"
-#include "models/k8s/daemonset_controller.hpp"
-#include "models/k8s/job_controller.hpp"
+#include "models/k8s/controllers/daemonset_controller.hpp"
+#include "models/k8s/controllers/job_controller.hpp"
 
 namespace eksim::scenario {
 

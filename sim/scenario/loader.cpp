@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "models/aws/instance_catalog.hpp"
-#include "models/k8s/quantity.hpp"
+#include "models/k8s/api/quantity.hpp"
 #include "sim/scenario/autoscaling_actions.hpp"
 #include "sim/scenario/cluster_loader.hpp"
 #include "sim/scenario/input_limits.hpp"

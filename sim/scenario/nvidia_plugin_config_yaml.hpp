@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "models/k8s/nvidia_plugin_config.hpp"
+#include "models/k8s/addons/nvidia/nvidia_plugin_config.hpp"
 
 namespace eksim::scenario {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <set>
 
-#include "models/k8s/quantity.hpp"
+#include "models/k8s/api/quantity.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/input_limits.hpp"
 

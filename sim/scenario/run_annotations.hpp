@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 
 namespace eksim::scenario {
 

@@ -1,7 +1,7 @@
 #pragma once
 // v1 Service manifests -> k8s::Service, with the API server's validation texts for what users get
 // wrong most (ports, protocols, types, a clusterIP that is not an address).
-#include "models/k8s/services.hpp"
+#include "models/k8s/api/services.hpp"
 #include "sim/scenario/manifest_decoding.hpp"
 
 namespace eksim::scenario::manifest {

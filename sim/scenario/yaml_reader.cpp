@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "models/k8s/quantity.hpp"
+#include "models/k8s/api/quantity.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/input_file.hpp"
 #include "sim/scenario/input_limits.hpp"

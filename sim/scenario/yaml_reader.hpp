@@ -56,7 +56,7 @@ class Value {
   // An RFC 3339 time in whole seconds ("2026-01-01T00:00:00Z", "2026-01-01T09:00:00+09:00") as
   // Unix seconds; field names it in the message.
   std::int64_t as_rfc3339_seconds(const char* field) const;
-  // Kubernetes quantity in milli-units (see models/k8s/quantity.hpp).
+  // Kubernetes quantity in milli-units (see models/k8s/api/quantity.hpp).
   std::int64_t as_quantity() const;
   // This value read as a mapping key naming something: a plain scalar. A complex key
   // (`? [a, b]: x`) or a null one (`~: x`) is a located error, "expected WHAT as key, got ...".

@@ -6,7 +6,7 @@
 #include <ctime>
 
 #include "models/autoscaling/karpenter/controller.hpp"
-#include "models/k8s/addons.hpp"
+#include "models/k8s/addons/addons.hpp"
 #include "models/net/training_controller.hpp"
 
 namespace eksim::serve {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 #include "sim/serve/session.hpp"
 
 namespace eksim::serve {

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 
 namespace eksim::serve {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/k8s/allocatable.hpp"
+#include "models/k8s/kubelet/allocatable.hpp"
 
 namespace eksim::autoscaling::karpenter {
 

@@ -13,7 +13,7 @@
 #include "models/autoscaling/karpenter/requirements.hpp"
 #include "models/aws/instance_catalog.hpp"
 #include "models/aws/pricing.hpp"
-#include "models/k8s/resources.hpp"
+#include "models/k8s/api/resources.hpp"
 #include "sim/engine/time.hpp"
 
 namespace eksim::autoscaling::karpenter {

@@ -6,8 +6,8 @@
 
 #include "models/autoscaling/karpenter/nodepool.hpp"
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
-#include "models/k8s/node_lifecycle.hpp"
-#include "models/k8s/pod_factory.hpp"
+#include "models/k8s/kubelet/node_lifecycle.hpp"
+#include "models/k8s/api/pod_factory.hpp"
 #include "models/k8s/events/event_log.hpp"
 
 namespace eksim::autoscaling::karpenter::detail {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "models/k8s/resources.hpp"
+#include "models/k8s/api/resources.hpp"
 #include "sim/engine/time.hpp"
 
 namespace eksim::autoscaling::karpenter {

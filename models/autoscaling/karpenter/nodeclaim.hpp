@@ -7,7 +7,7 @@
 
 #include "models/autoscaling/karpenter/requirements.hpp"
 #include "models/autoscaling/karpenter/status/conditions.hpp"
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 #include "sim/engine/time.hpp"
 
 namespace eksim::autoscaling::karpenter {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "models/autoscaling/karpenter/status/conditions.hpp"
-#include "models/k8s/allocatable.hpp"
-#include "models/k8s/objects.hpp"
+#include "models/k8s/kubelet/allocatable.hpp"
+#include "models/k8s/api/objects.hpp"
 #include "sim/engine/time.hpp"
 
 namespace eksim::autoscaling::karpenter {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 
 namespace eksim::autoscaling::karpenter {
 

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 
 namespace eksim::k8s {
 

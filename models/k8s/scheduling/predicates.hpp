@@ -1,12 +1,12 @@
 #pragma once
 // Matching rules shared by the scheduler plugins, the kubelet admission check, Cluster Autoscaler
 // and Karpenter: taints against tolerations, node selectors against node labels, label selectors
-// against pod labels. Pure functions over models/k8s/objects.hpp.
+// against pod labels. Pure functions over models/k8s/api/objects.hpp.
 #include <optional>
 #include <span>
 #include <string_view>
 
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 
 namespace eksim::k8s {
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "models/autoscaling/karpenter/controller.hpp"
-#include "models/k8s/resources.hpp"
+#include "models/k8s/api/resources.hpp"
 #include "sim/serve/resources/render.hpp"
 
 namespace eksim::serve {

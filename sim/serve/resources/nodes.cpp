@@ -2,7 +2,7 @@
 // node's Lease in kube-node-lease (`kubectl describe node` reads it) and the namespaces.
 #include <fmt/format.h>
 
-#include "models/k8s/resources.hpp"
+#include "models/k8s/api/resources.hpp"
 #include "sim/serve/resources/render.hpp"
 
 namespace eksim::serve {

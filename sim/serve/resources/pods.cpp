@@ -2,7 +2,7 @@
 // model's phase and reason the way the kubelet reports container states.
 #include <fmt/format.h>
 
-#include "models/k8s/resources.hpp"
+#include "models/k8s/api/resources.hpp"
 #include "sim/serve/resources/render.hpp"
 
 namespace eksim::serve {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "models/k8s/api_server.hpp"
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/api_server.hpp"
+#include "models/k8s/api/objects.hpp"
 #include "sim/engine/time.hpp"
 
 namespace eksim::autoscaling::cas {

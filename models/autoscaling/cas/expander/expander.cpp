@@ -4,7 +4,7 @@
 #include <regex>
 #include <sstream>
 
-#include "models/k8s/resources.hpp"
+#include "models/k8s/api/resources.hpp"
 
 namespace eksim::autoscaling::cas {
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "models/autoscaling/cas/simulator/utilization.hpp"
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 #include "models/k8s/scheduling/node_info.hpp"
 #include "models/k8s/scheduling/plugins.hpp"
 

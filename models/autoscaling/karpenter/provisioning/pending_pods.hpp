@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/autoscaling/karpenter/provisioning/scheduling/scheduler.hpp"
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 #include "models/k8s/scheduling/pod_classes.hpp"
 
 namespace eksim::autoscaling::karpenter {

@@ -9,10 +9,10 @@
 #include <optional>
 #include <string>
 
-#include "models/k8s/daemonset_controller.hpp"
-#include "models/k8s/deployment_controller.hpp"
-#include "models/k8s/kubelet.hpp"
-#include "models/k8s/scheduler_controller.hpp"
+#include "models/k8s/controllers/daemonset_controller.hpp"
+#include "models/k8s/controllers/deployment_controller.hpp"
+#include "models/k8s/kubelet/kubelet.hpp"
+#include "models/k8s/scheduling/scheduler_controller.hpp"
 #include "tests/unit/models/k8s/k8s_test_util.hpp"
 
 namespace eksim::k8s {

@@ -7,12 +7,12 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "models/k8s/addons.hpp"
-#include "models/k8s/allocatable.hpp"
-#include "models/k8s/daemonset_controller.hpp"
-#include "models/k8s/kubelet.hpp"
-#include "models/k8s/node_lifecycle.hpp"
-#include "models/k8s/scheduler_controller.hpp"
+#include "models/k8s/addons/addons.hpp"
+#include "models/k8s/kubelet/allocatable.hpp"
+#include "models/k8s/controllers/daemonset_controller.hpp"
+#include "models/k8s/kubelet/kubelet.hpp"
+#include "models/k8s/kubelet/node_lifecycle.hpp"
+#include "models/k8s/scheduling/scheduler_controller.hpp"
 #include "tests/unit/models/k8s/k8s_test_util.hpp"
 
 namespace eksim::k8s {

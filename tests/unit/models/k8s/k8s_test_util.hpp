@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 
 namespace eksim::k8s::testing {
 

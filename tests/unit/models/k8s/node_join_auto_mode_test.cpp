@@ -2,7 +2,7 @@
 // NVIDIA driver and VPC CNI in the image (NodeJoinTimings *_auto_mode_s, fitted to lab 001).
 #include <gtest/gtest.h>
 
-#include "models/k8s/node_lifecycle.hpp"
+#include "models/k8s/kubelet/node_lifecycle.hpp"
 #include "tests/unit/models/k8s/k8s_test_util.hpp"
 
 namespace eksim::k8s {

@@ -1,7 +1,7 @@
 #include "models/autoscaling/cas/cloudprovider/aws/node_template.hpp"
 
-#include "models/k8s/quantity.hpp"
-#include "models/k8s/resources.hpp"
+#include "models/k8s/api/quantity.hpp"
+#include "models/k8s/api/resources.hpp"
 
 namespace eksim::autoscaling::cas {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "models/aws/instance_catalog.hpp"
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 
 namespace eksim::autoscaling::cas {
 

@@ -2,7 +2,7 @@
 // filter_out_daemon_sets.go, filter_out_expendable.go, and the pods preemption will place or
 // too new for --new-pod-scale-up-delay), and where they come from by default.
 #include "models/autoscaling/cas/core/scaleup/orchestrator.hpp"
-#include "models/k8s/node_lifecycle.hpp"
+#include "models/k8s/kubelet/node_lifecycle.hpp"
 
 namespace eksim::autoscaling::cas {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "models/k8s/resources.hpp"
+#include "models/k8s/api/resources.hpp"
 
 namespace eksim::autoscaling::cas {
 

@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "models/k8s/node_lifecycle.hpp"
+#include "models/k8s/kubelet/node_lifecycle.hpp"
 #include "models/k8s/scheduling/predicates.hpp"
 
 namespace eksim::autoscaling::cas {

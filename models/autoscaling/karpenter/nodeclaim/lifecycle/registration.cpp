@@ -3,7 +3,7 @@
 #include "models/autoscaling/karpenter/nodeclaim/lifecycle/controller.hpp"
 
 #include "models/autoscaling/karpenter/internal.hpp"
-#include "models/k8s/addons.hpp"
+#include "models/k8s/addons/addons.hpp"
 
 namespace eksim::autoscaling::karpenter {
 

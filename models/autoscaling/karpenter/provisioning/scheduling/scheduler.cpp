@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "models/k8s/quantity.hpp"
+#include "models/k8s/api/quantity.hpp"
 #include "models/k8s/scheduling/pod_classes.hpp"
 #include "models/k8s/scheduling/predicates.hpp"
 

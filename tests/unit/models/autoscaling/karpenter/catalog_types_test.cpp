@@ -8,7 +8,7 @@
 
 #include "models/autoscaling/karpenter/instance_types.hpp"
 #include "models/aws/instance_catalog.hpp"
-#include "models/k8s/allocatable.hpp"
+#include "models/k8s/kubelet/allocatable.hpp"
 
 namespace eksim::autoscaling::karpenter {
 namespace {

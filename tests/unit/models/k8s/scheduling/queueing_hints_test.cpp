@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "models/k8s/scheduler_controller.hpp"
+#include "models/k8s/scheduling/scheduler_controller.hpp"
 #include "tests/unit/models/k8s/k8s_test_util.hpp"
 
 namespace eksim::k8s {

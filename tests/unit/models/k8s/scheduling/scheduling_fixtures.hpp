@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 #include "models/k8s/scheduling/node_info.hpp"
 
 namespace eksim::k8s::testing {

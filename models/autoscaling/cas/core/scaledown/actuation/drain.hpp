@@ -2,7 +2,7 @@
 // Draining a node for scale-down (cluster-autoscaler/core/scaledown/actuation/drain.go).
 #include <cstdint>
 
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 
 namespace eksim::autoscaling::cas {
 

@@ -7,7 +7,7 @@
 
 #include "models/autoscaling/cas/config/autoscaling_options.hpp"
 #include "models/autoscaling/cas/simulator/utilization.hpp"
-#include "models/k8s/objects.hpp"
+#include "models/k8s/api/objects.hpp"
 
 namespace eksim::autoscaling::cas {
 

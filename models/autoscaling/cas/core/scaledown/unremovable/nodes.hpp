@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "models/autoscaling/cas/simulator/drainability/rules.hpp"
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 
 namespace eksim::autoscaling::cas {
 

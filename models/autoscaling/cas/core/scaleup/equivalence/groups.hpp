@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "models/k8s/api_server.hpp"
+#include "models/k8s/api/api_server.hpp"
 
 namespace eksim::autoscaling::cas {
 
