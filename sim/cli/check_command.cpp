@@ -12,7 +12,7 @@
 #include "models/invariants/invariant_checker.hpp"
 #include "sim/cli/output_file.hpp"
 #include "sim/report/expectations.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::cli {
 
@@ -115,10 +115,10 @@ int check_command(const CheckArgs& args) {
       o.file = files[i];
       try {
         scenario::Scenario s = scenario::load_scenario(files[i]);
-        scenario::RunOptions options;
+        ops::RunOptions options;
         options.keep_all_occurrences = false;
         options.check_invariants = args.check_invariants;
-        scenario::RunResult run = scenario::run_scenario(s, options);
+        ops::RunResult run = ops::run_scenario(s, options);
         o.results = report::check_expectations(run);
         o.sim_seconds = run.end.to_seconds();
       } catch (const scenario::InputError& e) {

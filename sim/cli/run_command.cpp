@@ -25,7 +25,7 @@ namespace eksim::cli {
 namespace {
 
 // --until and --metrics-interval into the options; false once the error is printed.
-bool read_durations(const RunArgs& args, scenario::RunOptions& options) {
+bool read_durations(const RunArgs& args, ops::RunOptions& options) {
   if (!args.until.empty()) {
     auto d = engine::parse_duration(args.until);
     if (!d || d->us <= 0) {
@@ -89,8 +89,8 @@ class ProgressLine {
 };
 
 // What makes this run again: `eksim serve --replay` re-simulates it to any moment.
-void write_record(const RunArgs& args, const scenario::Scenario& s, const scenario::RunResult& run,
-                  const scenario::RunOptions& options) {
+void write_record(const RunArgs& args, const scenario::Scenario& s, const ops::RunResult& run,
+                  const ops::RunOptions& options) {
   scenario::RunRecord record;
   std::error_code ec;
   auto absolute = std::filesystem::absolute(args.scenario, ec);
@@ -101,8 +101,8 @@ void write_record(const RunArgs& args, const scenario::Scenario& s, const scenar
   write_output_file(args.record_file, scenario::record_text(record));
 }
 
-void write_outputs(const RunArgs& args, const scenario::Scenario& s, const scenario::RunResult& run,
-                   const scenario::RunOptions& options, const std::vector<report::ExpectationResult>& results,
+void write_outputs(const RunArgs& args, const scenario::Scenario& s, const ops::RunResult& run,
+                   const ops::RunOptions& options, const std::vector<report::ExpectationResult>& results,
                    const report::MetricsRecorder& metrics) {
   if (!args.quiet) {
     report::write_timeline(run, [](std::string_view row) { std::fwrite(row.data(), 1, row.size(), stdout); });
@@ -119,10 +119,10 @@ void write_outputs(const RunArgs& args, const scenario::Scenario& s, const scena
 }  // namespace
 
 int run_command(const RunArgs& args) {
-  scenario::RunOptions options;
+  ops::RunOptions options;
   options.seed = args.seed;
   options.keep_all_occurrences = false;
-  options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
+  options.spill_events_in_batches_of = ops::kLongRunEventBatch;
   options.drop_finished_job_templates = true;
   options.check_invariants = args.check_invariants;
   if (!read_durations(args, options)) return 2;
@@ -134,9 +134,9 @@ int run_command(const RunArgs& args) {
       progress(reached, end, events);
     };
   scenario::Scenario s = scenario::load_scenario(args.scenario);
-  scenario::RunResult run;
+  ops::RunResult run;
   try {
-    run = scenario::run_scenario(s, options);
+    run = ops::run_scenario(s, options);
   } catch (const invariants::Violation& v) {
     progress.end();
     std::fprintf(stderr, "%s\n", v.what());

@@ -23,7 +23,7 @@
 #include "sim/report/text_table.hpp"
 #include "sim/scenario/input_file.hpp"
 #include "sim/scenario/input_limits.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::cli {
 
@@ -478,13 +478,13 @@ std::FILE* reopen_for_append(const std::string& path, const std::map<std::size_t
 }
 
 std::string run_line(const scenario::SweepPlan& plan, const scenario::Scenario& s, const scenario::SweepRun& run) {
-  scenario::RunOptions options;
+  ops::RunOptions options;
   options.seed = run.seed;
   options.until = plan.until;
   options.keep_all_occurrences = false;
-  options.spill_events_in_batches_of = scenario::kLongRunEventBatch;
+  options.spill_events_in_batches_of = ops::kLongRunEventBatch;
   options.drop_finished_job_templates = true;
-  scenario::RunResult result = scenario::run_scenario(s, options);
+  ops::RunResult result = ops::run_scenario(s, options);
   auto results = report::check_expectations(result);
   return sweep_run_line(plan, run, report::run_headline(result, results), result.end.to_seconds());
 }

@@ -11,7 +11,7 @@ namespace {
 
 using engine::SimTime;
 using scenario::Expectation;
-using scenario::RunResult;
+using ops::RunResult;
 
 std::string fmt_time(SimTime t) { return engine::format_duration(engine::Duration{t.us}); }
 
@@ -59,17 +59,17 @@ bool object_matches(const std::string& want, const std::string& object) {
 
 ExpectationResult check_pod(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "", e.where};
-  std::vector<const scenario::PodPhaseChange*> seen;
+  std::vector<const ops::PodPhaseChange*> seen;
   for (const auto& h : *run.pod_history)
     if (h.ns == e.ns && h.name == e.name) seen.push_back(&h);
   if (seen.empty()) {
     r.detail = "pod " + e.ns + "/" + e.name + " was never created";
     return r;
   }
-  auto matches = [&](const scenario::PodPhaseChange& h) {
+  auto matches = [&](const ops::PodPhaseChange& h) {
     return (e.phase.empty() || h.phase == e.phase) && (e.reason.empty() || h.reason == e.reason);
   };
-  auto describe = [](const scenario::PodPhaseChange& h) {
+  auto describe = [](const ops::PodPhaseChange& h) {
     return h.phase + (h.reason.empty() ? "" : " (" + h.reason + ")");
   };
   SimTime t = horizon(e, run);
@@ -82,7 +82,7 @@ ExpectationResult check_pod(const Expectation& e, const RunResult& run) {
         return r;
       }
     }
-    const scenario::PodPhaseChange* last = nullptr;
+    const ops::PodPhaseChange* last = nullptr;
     for (const auto* h : seen)
       if (h->time <= t) last = h;
     r.detail = "was " + (last ? describe(*last) : std::string("not yet created")) + " at " + fmt_time(t);
@@ -93,7 +93,7 @@ ExpectationResult check_pod(const Expectation& e, const RunResult& run) {
       }
     return r;
   }
-  const scenario::PodPhaseChange* state = nullptr;
+  const ops::PodPhaseChange* state = nullptr;
   for (const auto* h : seen)
     if (h->time <= t) state = h;
   if (!state) {

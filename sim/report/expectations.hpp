@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::report {
 
@@ -14,6 +14,6 @@ struct ExpectationResult {
   scenario::Location where;
 };
 
-std::vector<ExpectationResult> check_expectations(const scenario::RunResult& run);
+std::vector<ExpectationResult> check_expectations(const ops::RunResult& run);
 
 }  // namespace eksim::report

@@ -199,7 +199,7 @@ void write_subnets(JsonWriter& w, const Cluster& c) {
   w.end_array();
 }
 
-void write_jobs(JsonWriter& w, const scenario::RunResult& run) {
+void write_jobs(JsonWriter& w, const ops::RunResult& run) {
   w.key("jobs").begin_array();
   for_each_job_facts(run, [&](const JobFacts& f) {
     w.begin_object();
@@ -263,13 +263,13 @@ void write_cost(JsonWriter& w, const Cluster& c, const aws::BillingLedger& billi
 
 }  // namespace
 
-std::string json_report(const scenario::RunResult& run, const std::vector<ExpectationResult>& results) {
+std::string json_report(const ops::RunResult& run, const std::vector<ExpectationResult>& results) {
   std::string text;
   write_json_report(run, results, [&text](std::string_view piece) { text += piece; });
   return text;
 }
 
-void write_json_report(const scenario::RunResult& run, const std::vector<ExpectationResult>& results,
+void write_json_report(const ops::RunResult& run, const std::vector<ExpectationResult>& results,
                        const std::function<void(std::string_view)>& out) {
   const Cluster& c = *run.cluster;
   JsonWriter w(out);

@@ -4,7 +4,7 @@
 
 namespace eksim::report {
 
-void for_each_job_facts(const scenario::RunResult& run, const std::function<void(const JobFacts&)>& fn) {
+void for_each_job_facts(const ops::RunResult& run, const std::function<void(const JobFacts&)>& fn) {
   auto& api = run.cluster->api;
   const net::TrainingController* training = run.cluster->controllers.training.get();
   for (const auto& job : api.jobs()) {
@@ -28,12 +28,12 @@ void for_each_job_facts(const scenario::RunResult& run, const std::function<void
   }
 }
 
-std::string node_group_of_asg(const scenario::RunResult& run, const std::string& asg) {
+std::string node_group_of_asg(const ops::RunResult& run, const std::string& asg) {
   if (const aws::ManagedNodegroup* ng = run.cluster->eks.by_asg(asg)) return ng->spec.name;
   return asg;
 }
 
-double total_cost_usd(const scenario::RunResult& run) {
+double total_cost_usd(const ops::RunResult& run) {
   return run.cluster->billing().total_usd() + run.cluster->cross_az_transfer_usd;
 }
 

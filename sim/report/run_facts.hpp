@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::report {
 
@@ -26,9 +26,9 @@ struct JobFacts {
 };
 
 // One Job at a time, in the order the API lists them: a week of a fleet has 100,000 Jobs.
-void for_each_job_facts(const scenario::RunResult& run, const std::function<void(const JobFacts&)>& fn);
+void for_each_job_facts(const ops::RunResult& run, const std::function<void(const JobFacts&)>& fn);
 // Node group name of an ASG, or the ASG name itself when it is not a managed node group's.
-std::string node_group_of_asg(const scenario::RunResult& run, const std::string& asg);
-double total_cost_usd(const scenario::RunResult& run);
+std::string node_group_of_asg(const ops::RunResult& run, const std::string& asg);
+double total_cost_usd(const ops::RunResult& run);
 
 }  // namespace eksim::report

@@ -25,7 +25,7 @@ bool is_workload_pod(const k8s::Pod& pod) {
   return true;
 }
 
-RunHeadline run_headline(const scenario::RunResult& run, const std::vector<ExpectationResult>& results) {
+RunHeadline run_headline(const ops::RunResult& run, const std::vector<ExpectationResult>& results) {
   Cluster& c = *run.cluster;  // ApiServer::jobs() has no const overload
   RunHeadline h;
   std::vector<double> pending;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "sim/report/expectations.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::report {
 
@@ -35,6 +35,6 @@ Percentiles percentiles(const std::vector<double>& values);
 // True for pods a planner counts as workload (not DaemonSet pods, not kube-system).
 bool is_workload_pod(const k8s::Pod& pod);
 
-RunHeadline run_headline(const scenario::RunResult& run, const std::vector<ExpectationResult>& results);
+RunHeadline run_headline(const ops::RunResult& run, const std::vector<ExpectationResult>& results);
 
 }  // namespace eksim::report

@@ -10,7 +10,7 @@
 
 namespace eksim::report {
 
-void write_timeline(const scenario::RunResult& run, const std::function<void(std::string_view)>& out) {
+void write_timeline(const ops::RunResult& run, const std::function<void(std::string_view)>& out) {
   const auto& log = run.cluster->log;
   const auto& activities = run.cluster->activities;
   auto activity_object = [&](const aws::Activity& act) {
@@ -90,7 +90,7 @@ void write_timeline(const scenario::RunResult& run, const std::function<void(std
   while (a < aws_rows.size()) print_aws_row();
 }
 
-void write_hints(const scenario::RunResult& run, const std::function<void(std::string_view)>& out) {
+void write_hints(const ops::RunResult& run, const std::function<void(std::string_view)>& out) {
   const auto& hints = run.cluster->log.hints();
   if (hints.empty()) return;
   std::size_t kind_width = 4, object_width = 6;
@@ -106,13 +106,13 @@ void write_hints(const scenario::RunResult& run, const std::function<void(std::s
   for (const auto& h : hints) out(row(engine::format_clock(h.time), h.kind, h.object.str(), h.message));
 }
 
-std::string format_hints(const scenario::RunResult& run) {
+std::string format_hints(const ops::RunResult& run) {
   std::string text;
   write_hints(run, [&text](std::string_view row) { text += row; });
   return text;
 }
 
-std::string format_timeline(const scenario::RunResult& run) {
+std::string format_timeline(const ops::RunResult& run) {
   std::string text;
   write_timeline(run, [&text](std::string_view row) { text += row; });
   return text;

@@ -85,7 +85,7 @@ int process_of(Processes& procs, const k8s::NodeRecord& rec, Json& events) {
 }
 
 // The node's launching, registering and Ready slices and its termination.
-void add_node_phases(Json& events, const scenario::RunResult& run, const k8s::NodeRecord& rec, int pid, int tid,
+void add_node_phases(Json& events, const ops::RunResult& run, const k8s::NodeRecord& rec, int pid, int tid,
                      const std::string& type, const std::map<std::string, engine::SimTime>& launched) {
   engine::SimTime gone = std::min(rec.deleted_at.value_or(run.end), run.end);
   Json args{{"instanceId", rec.instance_id}, {"instanceType", type}, {"capacityType", rec.capacity_type}};
@@ -103,7 +103,7 @@ void add_node_phases(Json& events, const scenario::RunResult& run, const k8s::No
 }
 
 // Pods bound to this node, greedily packed into lanes.
-void add_pod_lanes(Json& events, const scenario::RunResult& run, const std::string& name,
+void add_pod_lanes(Json& events, const ops::RunResult& run, const std::string& name,
                    const std::vector<std::size_t>& pods, int pid, int tid) {
   const Cluster& c = *run.cluster;
   struct PodSpan {
@@ -140,7 +140,7 @@ void add_pod_lanes(Json& events, const scenario::RunResult& run, const std::stri
 }
 
 // Node slots are in creation order, so processes and threads number in order of appearance.
-void add_nodes(Json& events, const scenario::RunResult& run) {
+void add_nodes(Json& events, const ops::RunResult& run) {
   const Cluster& c = *run.cluster;
   std::map<std::string, engine::SimTime> launched;  // instance id -> launch
   for (const auto& inst : c.ec2.instances()) launched[inst.id] = inst.launched_at;
@@ -161,7 +161,7 @@ void add_nodes(Json& events, const scenario::RunResult& run) {
 }
 
 // Autoscaler decisions and Warning events as instants, Auto Scaling activities as slices.
-void add_control_plane_events(Json& events, const scenario::RunResult& run) {
+void add_control_plane_events(Json& events, const ops::RunResult& run) {
   const Cluster& c = *run.cluster;
   c.log.for_each_series([&](const k8s::Event& e, std::size_t) {
     if (e.time > run.end) return;
@@ -181,7 +181,7 @@ void add_control_plane_events(Json& events, const scenario::RunResult& run) {
 
 }  // namespace
 
-std::string chrome_trace(const scenario::RunResult& run) {
+std::string chrome_trace(const ops::RunResult& run) {
   Json events = Json::array();
   add_control_plane(events);
   add_nodes(events, run);

@@ -9,10 +9,10 @@
 // slices. Timestamps are simulated microseconds.
 #include <string>
 
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::report {
 
-std::string chrome_trace(const scenario::RunResult& run);
+std::string chrome_trace(const ops::RunResult& run);
 
 }  // namespace eksim::report

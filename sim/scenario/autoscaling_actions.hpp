@@ -18,10 +18,9 @@
 // shouldDecrementDesiredCapacity is required, as the CLI requires one of
 // --should-decrement-desired-capacity / --no-should-decrement-desired-capacity.
 //
-// A refusal (AWS ValidationError, ScalingActivityInProgress) is a Warning event with AWS's text.
+// Performing them is sim/ops/autoscaling_actions.hpp.
 #include <string>
 
-#include "models/cluster/cluster.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
@@ -32,7 +31,5 @@ inline constexpr const char* kTerminateInstanceAction = "autoscaling.terminate-i
 
 // Reads the action's keys (the caller has read `at` and `action` and calls r.finish()).
 void read_autoscaling_action(const Value& v, MapReader& r, Action& a);
-// Applies it to the running cluster; returns false when a.action is not one of the two.
-bool apply_autoscaling_action(Cluster& c, const Action& a);
 
 }  // namespace eksim::scenario

@@ -73,21 +73,4 @@ std::optional<autoscaling::cas::PriorityConfig> parse_priority_config(const std:
   return config;
 }
 
-void apply_config_map(Cluster& cluster, const ConfigMapObject& cm) {
-  const std::string& name = cm.meta.name;
-  const std::string& ns = cm.meta.ns;
-  // The API server keeps every ConfigMap; pods that mount one read it when they start (the
-  // NVIDIA device plugin's config file).
-  cluster.api.put_config_map(ns, name, cm.data, cm.meta.labels);
-  if (ns != "kube-system" || name != autoscaling::cas::kPriorityConfigMapName) return;
-  autoscaling::ClusterAutoscaler* ca = cluster.controllers.cluster_autoscaler.get();
-  if (!ca) return;
-  // The expander reads its priorities from the ConfigMap's text, as upstream's does, and
-  // reports a text it cannot read in its own events.
-  auto it = cm.data.find("priorities");
-  std::string error;
-  auto config = parse_priority_config(it == cm.data.end() ? std::string() : it->second, &error);
-  ca->set_priority_config_map(std::move(config), std::move(error));
-}
-
 }  // namespace eksim::scenario

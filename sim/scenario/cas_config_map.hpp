@@ -18,9 +18,5 @@ namespace eksim::scenario {
 //   Can't compile regexp rule for priority 10 and rule [a: error parsing regexp: missing closing ]: `[a`
 std::optional<autoscaling::cas::PriorityConfig> parse_priority_config(const std::string& yaml, std::string* error);
 
-// kubectl apply of a ConfigMap: the API server keeps it (api.config_maps(), read by device
-// plugins that mount it); Cluster Autoscaler, when installed, picks up its priority expander
-// ConfigMap.
-void apply_config_map(Cluster& cluster, const ConfigMapObject& cm);
 
 }  // namespace eksim::scenario

@@ -1,19 +1,14 @@
 #pragma once
-// Which instance a timeline action means when it names one by position rather than by id.
+// Which instance a timeline action means when it names one by position rather than by id: the
+// form checked when the scenario is read (choosing one is sim/ops/instance_pick.hpp).
 #include <string>
-#include <vector>
 
-#include "models/aws/ec2.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
 namespace eksim::scenario {
 
-// "newest", "oldest" or N (0 = the first launched) among the candidates in launch order (ties by
-// instance id, so the choice is deterministic); nullptr when there is no such instance. The
-// loader has already checked that `which` is one of those forms.
-const aws::Instance* pick_by_launch_order(std::vector<const aws::Instance*> candidates, const std::string& which);
-
-// The loader's check of `which` (at v): one of those forms, an index that fits an int32.
+// The loader's check of `which` (at v): "newest", "oldest" or N (0 = the first launched), an
+// index that fits an int32.
 void check_instance_pick(const Value& v, const std::string& which);
 
 }  // namespace eksim::scenario

@@ -12,7 +12,7 @@
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/instance_pick.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
-#include "sim/scenario/kubectl_operations.hpp"
+#include "sim/scenario/kubectl_kinds.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/scenario_size.hpp"
 #include "sim/scenario/yaml_reader.hpp"

@@ -75,17 +75,8 @@ std::vector<TraceArrival> read_trace(const std::string& path, const Location& fr
 
 std::vector<WorkloadGenerator> read_workloads(const Value& v, FileLoader& files);
 
-// One arrival as drawn for a run (exposed for tests).
-struct Arrival {
-  engine::SimTime at;
-  std::string kind, name;
-  std::int64_t gpus = 0;
-  engine::Duration duration;
-};
-// The arrivals of generator g in [g.start, until or end), in time order.
-std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster, engine::SimTime end);
-
-// Schedules every generator's arrivals on the cluster's simulator.
-void schedule_workloads(Cluster& cluster, const std::vector<WorkloadGenerator>& generators, engine::SimTime end);
+// What a generator stamps out when the scenario gives it no template of `kind` (Job or
+// Deployment): a one-GPU training Job or inference Deployment.
+const Manifest& builtin_workload_template(const std::string& kind);
 
 }  // namespace eksim::scenario

@@ -6,14 +6,14 @@
 #include <optional>
 #include <stdexcept>
 
-#include "sim/scenario/actions.hpp"
+#include "sim/ops/actions.hpp"
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/k8s_manifest.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 #include "sim/scenario/run_annotations.hpp"
 #include "sim/scenario/scenario_size.hpp"
-#include "sim/scenario/kubectl_operations.hpp"
+#include "sim/ops/kubectl_operations.hpp"
 #include "sim/serve/api_handler.hpp"
 #include "sim/serve/merge_patch.hpp"
 #include "sim/serve/pod_exec.hpp"
@@ -25,7 +25,7 @@ using nlohmann::json;
 
 namespace {
 
-HttpResponse from_error(const scenario::KubectlError& e, const ApiPath& p) {
+HttpResponse from_error(const ops::KubectlError& e, const ApiPath& p) {
   return status_error(e.code, e.reason, e.message, {{"name", p.name}, {"kind", p.type->resource}});
 }
 
@@ -157,7 +157,7 @@ HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, 
   if (req.param("dryRun") == "All") return json_response(body, created_code);
   std::string ns = t.namespaced ? body["metadata"]["namespace"].get<std::string>() : "";
   keep_metadata(session, t, ns, name, body);
-  session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
+  session.apply_now([&manifests](Cluster& c) { ops::apply_manifests(c, manifests); });
   if (const StoredObject* o = session.store().find(store_type(t), ns, name)) return json_response(served_now(session, *o), created_code);
   // A kind eksim accepts but does not serve back (PodDisruptionBudget): echo what was stored.
   HttpResponse r = json_response(body, created_code);
@@ -181,7 +181,7 @@ std::map<std::string, std::optional<std::string>> labels_change(const json& a, c
 // What an update did besides its answer: the operation that failed, and the changes eksim
 // accepted without applying them (each a Warning).
 struct UpdateOutcome {
-  std::optional<scenario::KubectlError> failure;
+  std::optional<ops::KubectlError> failure;
   std::vector<std::string> ignored;
 };
 
@@ -200,7 +200,7 @@ std::optional<HttpResponse> update_pod(Session& session, const ApiPath& p, const
   if (client_fields(before)["spec"] != client_fields(after)["spec"])
     outcome.ignored.push_back("pod spec changes are not applied (the apiserver allows only image, activeDeadlineSeconds and added tolerations)");
   session.apply_now([&](Cluster& c) {
-    if (!change.empty()) outcome.failure = scenario::kubectl_label(c, "Pod", p.ns, p.name, change);
+    if (!change.empty()) outcome.failure = ops::kubectl_label(c, "Pod", p.ns, p.name, change);
     if (auto id = c.api.find_pod(p.ns, p.name)) {
       c.api.pod(*id).pod.meta.annotations = annotations;
       c.api.pod(*id).pod.run = run;
@@ -218,9 +218,9 @@ void update_node(Session& session, const ApiPath& p, const json& before, json& a
   for (const auto& tj : after["spec"].value("taints", json::array()))
     taints.push_back({tj.value("key", ""), tj.value("value", ""), tj.value("effect", "")});
   session.apply_now([&](Cluster& c) {
-    if (!change.empty()) outcome.failure = scenario::kubectl_label(c, "Node", "", p.name, change);
-    if (!outcome.failure) outcome.failure = scenario::kubectl_cordon(c, p.name, cordon);
-    if (!outcome.failure) outcome.failure = scenario::kubectl_set_taints(c, p.name, taints);
+    if (!change.empty()) outcome.failure = ops::kubectl_label(c, "Node", "", p.name, change);
+    if (!outcome.failure) outcome.failure = ops::kubectl_cordon(c, p.name, cordon);
+    if (!outcome.failure) outcome.failure = ops::kubectl_set_taints(c, p.name, taints);
   });
 }
 
@@ -232,7 +232,7 @@ std::optional<HttpResponse> update_deployment(Session& session, const ApiPath& p
   int replicas = r.get<int>();
   if (client_fields(before)["spec"]["template"] != client_fields(after)["spec"]["template"])
     outcome.ignored.push_back("Deployment template changes are not rolled out by eksim; only spec.replicas is applied");
-  session.apply_now([&](Cluster& c) { outcome.failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
+  session.apply_now([&](Cluster& c) { outcome.failure = ops::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
   return std::nullopt;
 }
 
@@ -244,7 +244,7 @@ std::optional<HttpResponse> reapply(Session& session, const ApiPath& p, const js
   if (!decode(client_fields(after), manifests, err)) return err;
   if (auto bad = service_refusal(session, manifests)) return *bad;
   keep_metadata(session, *p.type, p.ns, p.name, after);
-  session.apply_now([&manifests](Cluster& c) { scenario::apply_manifests(c, manifests); });
+  session.apply_now([&manifests](Cluster& c) { ops::apply_manifests(c, manifests); });
   return std::nullopt;
 }
 
@@ -288,8 +288,8 @@ json apply_patch(const HttpRequest& req, const json& target, const json& patch) 
 HttpResponse evict(Session& session, const ApiPath& p) {
   ObjectStore& store = session.store();
   if (!store.find(store_type(*p.type), p.ns, p.name)) return not_found(p);
-  std::optional<scenario::KubectlError> failure;
-  session.apply_now([&](Cluster& c) { failure = scenario::kubectl_delete(c, "Pod", p.ns, p.name); });
+  std::optional<ops::KubectlError> failure;
+  session.apply_now([&](Cluster& c) { failure = ops::kubectl_delete(c, "Pod", p.ns, p.name); });
   if (failure) return from_error(*failure, p);
   return json_response({{"kind", "Status"}, {"apiVersion", "v1"}, {"metadata", json::object()}, {"status", "Success"}}, 201);
 }
@@ -338,8 +338,8 @@ HttpResponse delete_object(Session& session, const HttpRequest& req, const ApiPa
   std::optional<std::int64_t> grace = grace_period(req);
   json last = served_now(session, o);
   if (req.param("dryRun") == "All") return json_response(last);
-  std::optional<scenario::KubectlError> failure;
-  session.apply_now([&](Cluster& c) { failure = scenario::kubectl_delete(c, t.kind, p.ns, p.name, grace); });
+  std::optional<ops::KubectlError> failure;
+  session.apply_now([&](Cluster& c) { failure = ops::kubectl_delete(c, t.kind, p.ns, p.name, grace); });
   if (failure) return from_error(*failure, p);
   if (const StoredObject* still = session.store().find(store_type(t), p.ns, p.name))
     return json_response(served_now(session, *still));
@@ -362,8 +362,8 @@ HttpResponse write_scale(Session& session, const HttpRequest& req, const ApiPath
     return status_error(422, "Invalid", "Scale.autoscaling \"" + p.name + "\" is invalid: spec.replicas: Required value");
   if (auto bad = replicas_error("Scale.autoscaling", p.name, next["spec"]["replicas"])) return *bad;
   int replicas = next["spec"]["replicas"].get<int>();
-  std::optional<scenario::KubectlError> failure;
-  session.apply_now([&](Cluster& c) { failure = scenario::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
+  std::optional<ops::KubectlError> failure;
+  session.apply_now([&](Cluster& c) { failure = ops::kubectl_scale(c, "Deployment", p.ns, p.name, replicas); });
   if (failure) return from_error(*failure, p);
   return json_response(scale_object(session, *session.store().find(store_type(t), p.ns, p.name)));
 }

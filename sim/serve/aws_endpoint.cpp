@@ -8,7 +8,7 @@
 
 #include "models/aws/quotas.hpp"
 #include "sim/engine/numbers.hpp"
-#include "sim/scenario/actions.hpp"
+#include "sim/ops/actions.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/serve/api_handler.hpp"
 
@@ -61,8 +61,8 @@ HttpResponse update_nodegroup_config(Session& s, const json& body) {
   a.min_size = count(sc, "minSize");
   a.max_size = count(sc, "maxSize");
   a.desired_size = count(sc, "desiredSize");
-  scenario::AwsActionResult r;
-  s.apply_now([&](Cluster& c) { r = scenario::perform_aws_action(c, a); });
+  ops::AwsActionResult r;
+  s.apply_now([&](Cluster& c) { r = ops::perform_aws_action(c, a); });
   if (r.error) return aws_error(op, *r.error);
   json params = json::array();
   if (a.min_size) params.push_back({{"type", "MinSize"}, {"value", std::to_string(*a.min_size)}});
@@ -99,7 +99,7 @@ HttpResponse request_quota_increase(Session& s, const json& body) {
   a.action = "ec2.set-quota";
   auto vcpus = static_cast<std::int64_t>(std::ceil(desired));
   (spot ? a.quotas.spot : a.quotas.on_demand)[bucket] = vcpus;
-  s.apply_now([&](Cluster& cl) { (void)scenario::perform_aws_action(cl, a); });
+  s.apply_now([&](Cluster& cl) { (void)ops::perform_aws_action(cl, a); });
   std::string name;
   if (auto b = c.catalog().quota_buckets().find(bucket); b != c.catalog().quota_buckets().end())
     name = spot ? b->second.spot_quota_name : b->second.on_demand_quota_name;
@@ -134,8 +134,8 @@ HttpResponse security_group_ingress(Session& s, const json& body, const std::str
   a.rule.to_port = *to;
   a.rule.source_group = text(rule, "sourceGroup");
   a.rule.cidr = text(rule, "cidr");
-  scenario::AwsActionResult r;
-  s.apply_now([&](Cluster& c) { r = scenario::perform_aws_action(c, a); });
+  ops::AwsActionResult r;
+  s.apply_now([&](Cluster& c) { r = ops::perform_aws_action(c, a); });
   if (r.error) return aws_error(op, *r.error);
   return aws_output(op, {{"Return", true}});
 }
@@ -161,8 +161,8 @@ HttpResponse spot_interruption(Session& s, const json& body) {
       return bad_request("durationBeforeInterruption must be between 2m and 15m, got \"" + text(body, "durationBeforeInterruption") + "\"");
     a.before_interruption = *d;
   }
-  scenario::AwsActionResult r;
-  s.apply_now([&](Cluster& c) { r = scenario::perform_aws_action(c, a); });
+  ops::AwsActionResult r;
+  s.apply_now([&](Cluster& c) { r = ops::perform_aws_action(c, a); });
   if (!r.remark.empty()) return status_error(404, "NotFound", r.remark);
   return aws_output("SendSpotInstanceInterruptions",
                     {{"InstanceId", r.instance_id},

@@ -11,9 +11,9 @@ namespace eksim::serve {
 
 Session::Session(std::unique_ptr<scenario::Scenario> scenario, std::optional<std::uint64_t> seed, ClockSpeed s)
     : speed(s), scenario_(std::move(scenario)) {
-  scenario::RunOptions options;
+  ops::RunOptions options;
   options.seed = seed;
-  run_ = scenario::start_run(*scenario_, options);
+  run_ = ops::start_run(*scenario_, options);
   // Karpenter's controller log has a reader here (kubectl logs); a batch run keeps none.
   if (autoscaling::karpenter::Controller* k = run_.cluster->controllers.karpenter.get())
     k->controller_log().enable();
@@ -28,11 +28,11 @@ Session::Session(std::unique_ptr<scenario::Scenario> scenario, std::optional<std
 void Session::run_until(engine::SimTime t) {
   while (next_replayed_ < replayed_.size() && engine::SimTime{} + replayed_[next_replayed_].at <= t) {
     const scenario::RecordedRequest& r = replayed_[next_replayed_++];
-    scenario::advance_run(run_, engine::SimTime{} + r.at);
+    ops::advance_run(run_, engine::SimTime{} + r.at);
     sync();
     apply_recorded(*this, r);
   }
-  scenario::advance_run(run_, t);
+  ops::advance_run(run_, t);
 }
 
 void Session::sync() { store_.sync(*run_.cluster, TimeBase{sim0_unix_us_}); }
@@ -76,9 +76,9 @@ bool Session::advance_until(const UntilCondition& cond, engine::Duration limit) 
 
 void Session::go_to(engine::SimTime t) {
   if (t < now()) {
-    scenario::RunOptions options;
+    ops::RunOptions options;
     options.seed = run_.seed;
-    run_ = scenario::start_run(*scenario_, options);
+    run_ = ops::start_run(*scenario_, options);
     next_replayed_ = 0;
   }
   advance_to(t);
@@ -87,7 +87,7 @@ void Session::go_to(engine::SimTime t) {
 void Session::apply_now(const std::function<void(Cluster&)>& change) {
   Cluster& c = *run_.cluster;
   c.sim.schedule_at(c.sim.now(), [&c, change] { change(c); });
-  scenario::advance_run(run_, c.sim.now());
+  ops::advance_run(run_, c.sim.now());
   sync();
 }
 

@@ -9,7 +9,7 @@
 #include <memory>
 
 #include "sim/scenario/run_record.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serve/clock.hpp"
 #include "sim/serve/object_store.hpp"
@@ -84,11 +84,11 @@ class Session {
 
  private:
   void sync();
-  // scenario::advance_run to t, sending the replayed requests due on the way at their instants.
+  // ops::advance_run to t, sending the replayed requests due on the way at their instants.
   void run_until(engine::SimTime t);
 
   std::unique_ptr<scenario::Scenario> scenario_;
-  scenario::RunResult run_;
+  ops::RunResult run_;
   ObjectStore store_;
   std::int64_t sim0_unix_us_ = 0;
   bool replay_ = false;

@@ -11,7 +11,7 @@
 
 #include "models/invariants/invariant_checker.hpp"
 #include "sim/scenario/input_error.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/scenario_size.hpp"
 #include "sim/scenario/yaml_documents.hpp"
@@ -56,18 +56,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (docs.empty() || !docs[0] || docs[0].IsNull()) return 0;
     scenario::Scenario s = scenario::load_scenario(docs[0], file);
     if (!small_enough_to_run(s)) return 0;
-    scenario::RunOptions options;
+    ops::RunOptions options;
     options.until = engine::Duration::minutes(30);  // enough to exercise the controllers, quick
     options.keep_all_occurrences = false;
     // A zero-time loop between controllers is a finding with its report in about a second under
     // ASan, not a 10 s timeout whose stack says little (issue 46).
     options.stall_limit = kStallLimit;
-    scenario::RunResult run = scenario::start_run(s, options);
+    ops::RunResult run = ops::start_run(s, options);
     // Legitimate churn is bounded instead: a Deployment whose pods the kubelet keeps rejecting
     // makes ten pods a second for the whole run, which is the model's work, not a finding.
     for (engine::SimTime t{}; t < run.end && run.cluster->sim.fired_count() < kEventBudget;) {
       t = std::min(run.end, t + engine::Duration::seconds(10));
-      scenario::advance_run(run, t);
+      ops::advance_run(run, t);
     }
   } catch (const scenario::InputError&) {
     // the expected way to refuse input

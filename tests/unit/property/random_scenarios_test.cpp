@@ -13,7 +13,7 @@
 #include <string>
 
 #include "models/invariants/invariant_checker.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 #include "tests/unit/property/random_scenario.hpp"
 
 namespace eksim::property {
@@ -42,10 +42,10 @@ std::string run_seed(std::uint64_t seed, std::string& text) {
   const std::string file = "random-" + std::to_string(seed) + ".yaml";
   try {
     scenario::Scenario s = scenario::load_scenario(YAML::Load(text), file);
-    scenario::RunOptions options;
+    ops::RunOptions options;
     options.check_invariants = true;
     options.keep_all_occurrences = false;
-    scenario::RunResult run = scenario::run_scenario(s, options);
+    ops::RunResult run = ops::run_scenario(s, options);
     return {};
   } catch (const invariants::Violation& v) {
     return v.what();

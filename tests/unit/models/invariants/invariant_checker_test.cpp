@@ -8,7 +8,7 @@
 
 #include "models/autoscaling/karpenter/controller.hpp"
 #include "models/invariants/invariant_checker.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::invariants {
 namespace {
@@ -20,17 +20,17 @@ using engine::SimTime;
 // Standard 64 and G 8, ten minutes in: every invariant held so far.
 struct InvariantWorld {
   scenario::Scenario s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/examples/two-nodegroups.yaml");
-  scenario::RunResult run;
+  ops::RunResult run;
   Cluster* c = nullptr;
   InvariantChecker* checker = nullptr;
 
   InvariantWorld() {
-    scenario::RunOptions o;
+    ops::RunOptions o;
     o.check_invariants = true;
-    run = scenario::start_run(s, o);
+    run = ops::start_run(s, o);
     c = run.cluster.get();
     checker = c->controllers.invariants.get();
-    scenario::advance_run(run, SimTime{} + Duration::minutes(10));
+    ops::advance_run(run, SimTime{} + Duration::minutes(10));
   }
 
   std::vector<k8s::NodeId> nodes(const std::string& group) const {

@@ -8,7 +8,7 @@
 
 #include "models/invariants/invariant_checker.hpp"
 #include "models/invariants/stall_report.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::invariants {
 namespace {
@@ -16,12 +16,12 @@ namespace {
 using engine::Duration;
 using engine::SimTime;
 
-scenario::RunResult start(std::uint64_t stall_limit) {
+ops::RunResult start(std::uint64_t stall_limit) {
   static const scenario::Scenario s =
       scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/examples/two-nodegroups.yaml");
-  scenario::RunOptions o;
+  ops::RunOptions o;
   o.stall_limit = stall_limit;
-  return scenario::start_run(s, o);
+  return ops::start_run(s, o);
 }
 
 // From 3 minutes on, something answers itself at zero delay forever. It outlives the run's
@@ -41,10 +41,10 @@ struct ZeroTimeLoop {
 };
 
 TEST(StallReport, ZeroTimeLoopEndsTheRunWithWhatWasWritten) {
-  scenario::RunResult run = start(5000);
+  ops::RunResult run = start(5000);
   ZeroTimeLoop loop(*run.cluster);
   try {
-    scenario::advance_run(run, SimTime{} + Duration::minutes(10));
+    ops::advance_run(run, SimTime{} + Duration::minutes(10));
     FAIL() << "the run should have stopped at the stall";
   } catch (const Violation& v) {
     const std::string what = v.what();
@@ -59,8 +59,8 @@ TEST(StallReport, ZeroTimeLoopEndsTheRunWithWhatWasWritten) {
 }
 
 TEST(StallReport, OrdinaryRunsNeverTripTheDefaultGuard) {
-  scenario::RunResult run = start(kDefaultStallLimit);
-  EXPECT_NO_THROW(scenario::advance_run(run, SimTime{} + Duration::hours(2)));
+  ops::RunResult run = start(kDefaultStallLimit);
+  EXPECT_NO_THROW(ops::advance_run(run, SimTime{} + Duration::hours(2)));
   EXPECT_EQ(run.cluster->sim.now(), SimTime{} + Duration::hours(2));
 }
 

@@ -10,7 +10,7 @@
 
 #include "models/cluster/dns_access.hpp"
 #include "models/net/training_controller.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace eksim::net {
@@ -136,14 +136,14 @@ SecurityGroupSpec* group(scenario::Scenario& s, const std::string& name) {
   return nullptr;
 }
 
-int count_events(const scenario::RunResult& run, const std::string& reason, const std::string& contains = "") {
+int count_events(const ops::RunResult& run, const std::string& reason, const std::string& contains = "") {
   return static_cast<int>(std::count_if(run.cluster->log.events().begin(), run.cluster->log.events().end(),
                                         [&](const k8s::Event& e) {
                                           return e.reason == reason && e.message.find(contains) != std::string::npos;
                                         }));
 }
 
-std::optional<TrainingJobStatus> status_of(const scenario::RunResult& run) {
+std::optional<TrainingJobStatus> status_of(const ops::RunResult& run) {
   const TrainingController* c = run.cluster->controllers.training.get();
   return c ? c->find("default", "allreduce") : std::nullopt;
 }
@@ -151,7 +151,7 @@ std::optional<TrainingJobStatus> status_of(const scenario::RunResult& run) {
 TEST(CorednsReachabilityTest, BlockedThroughoutTheJobFailsAtItsBackoffLimit) {
   scenario::Scenario s = load_blocked();
   s.timeline.clear();  // nobody opens UDP 53
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   // Two rounds of two workers (backoffLimit 2), each failing 65 s after it started.
   EXPECT_EQ(count_events(run, "ContainerLog", "RendezvousConnectionError"), 4);
   EXPECT_EQ(count_events(run, "ContainerLog", "cannot be retrieved (gai error: -3"), 4 * 6);
@@ -180,7 +180,7 @@ TEST(CorednsReachabilityTest, WithPort53AdmittedTheGangTrainsAtOnce) {
   dns.from_port = dns.to_port = 53;
   dns.source_group = "node-sg";
   group(s, "eks-cluster-sg")->ingress.push_back(dns);
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   EXPECT_EQ(count_events(run, "ContainerLog"), 0);
   auto st = status_of(run);
   ASSERT_TRUE(st);
@@ -198,7 +198,7 @@ TEST(CorednsReachabilityTest, ACorednsPodOnTheWorkersNodeNeedsNoSecurityGroup) {
   for (auto& g : s.cluster.node_groups) g.taints.clear();
   auto& ingress = group(s, "node-sg")->ingress;
   std::erase_if(ingress, [](const SecurityGroupRuleSpec& r) { return r.from_port == 53; });
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   EXPECT_EQ(count_events(run, "ContainerLog"), 0);
   auto st = status_of(run);
   ASSERT_TRUE(st);
@@ -228,7 +228,7 @@ TEST(CorednsReachabilityTest, Lab000RecommendedRulesOffKeepsTheBaseCorednsRules)
     aux.egress_given = true;
     s.cluster.security_groups.push_back(aux);
     for (auto& g : s.cluster.node_groups) g.vpc_security_group_ids = {"node-sg", "aux-sg"};
-    scenario::RunResult run = scenario::run_scenario(s);
+    ops::RunResult run = ops::run_scenario(s);
     Cluster& c = *run.cluster;
     int gpu_nodes = 0;
     for (std::uint32_t i = 0; i < c.api.node_slots(); ++i) {
@@ -260,7 +260,7 @@ TEST(CorednsReachabilityTest, Lab000TogglesOffResolveButCannotReachTheStore) {
   aux.egress_given = true;
   s.cluster.security_groups.push_back(aux);
   for (auto& g : s.cluster.node_groups) g.vpc_security_group_ids = {"node-sg", "aux-sg"};
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   EXPECT_EQ(count_events(run, "ContainerLog", "cannot be retrieved"), 0);
   EXPECT_EQ(count_events(run, "ContainerLog", "Connection timed out"), 0);  // NCCL never starts
   EXPECT_EQ(count_events(run, "TrainingStarted"), 0);

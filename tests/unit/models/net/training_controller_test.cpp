@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <string>
 
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace eksim::net {
 namespace {
 
-using scenario::RunResult;
+using ops::RunResult;
 using scenario::Scenario;
 
 Scenario load(const char* name) {
@@ -105,7 +105,7 @@ TEST(TrainingSpecTest, RejectsWhatDoesNotParse) {
 
 TEST(TrainingControllerTest, Lab000TrainsAtTheNicBaseline) {
   Scenario s = load("lab000-allreduce.yaml");
-  RunResult run = scenario::run_scenario(s);
+  RunResult run = ops::run_scenario(s);
   TrainingJobStatus st = status_of(run, "allreduce");
   EXPECT_EQ(st.phase, TrainingPhase::Succeeded);
   EXPECT_EQ(st.attempts, 1);
@@ -173,7 +173,7 @@ TEST(TrainingControllerTest, SecurityGroupRuleKinds) {
     aux->ingress.clear();
     aux->egress_given = true;
     aux->egress.clear();
-    RunResult run = scenario::run_scenario(s);
+    RunResult run = ops::run_scenario(s);
     TrainingJobStatus st = status_of(run, "allreduce");
     EXPECT_EQ(st.phase == TrainingPhase::Succeeded || st.phase == TrainingPhase::Training, c.trains)
         << c.name << ": " << training_phase_name(st.phase);
@@ -185,7 +185,7 @@ TEST(TrainingControllerTest, SecurityGroupRuleKinds) {
 
 TEST(TrainingControllerTest, BlockedRingHangsUntilTheWatchdogThenARestoreLetsTheRetryTrain) {
   Scenario s = load("sg-block-restore.yaml");
-  RunResult run = scenario::run_scenario(s);
+  RunResult run = ops::run_scenario(s);
   TrainingJobStatus st = status_of(run, "allreduce");
   EXPECT_EQ(st.attempts, 2);
   EXPECT_EQ(st.failed_attempts, 1);
@@ -241,7 +241,7 @@ TEST(TrainingControllerTest, RestoreDuringTheHangLetsTheNextConnectAttemptThroug
   ASSERT_EQ(s.timeline.size(), 1u);
   // Restore at 4 minutes: the gang formed before that and is still inside its first 600 s.
   s.timeline[0].at = engine::SimTime{} + engine::Duration::minutes(4);
-  RunResult run = scenario::run_scenario(s);
+  RunResult run = ops::run_scenario(s);
   TrainingJobStatus st = status_of(run, "allreduce");
   EXPECT_EQ(st.attempts, 1);
   EXPECT_EQ(st.failed_attempts, 0);
@@ -263,7 +263,7 @@ TEST(TrainingControllerTest, WatchdogTimeoutAnnotationMovesTheFailure) {
   auto* job = std::get_if<k8s::Job>(&s.manifests.at(0).object);
   ASSERT_NE(job, nullptr);
   job->tmpl->meta.annotations[kAnnotationWatchdogTimeout] = "3m";
-  RunResult run = scenario::run_scenario(s);
+  RunResult run = ops::run_scenario(s);
   TrainingJobStatus st = status_of(run, "allreduce");
   ASSERT_GE(st.failed_attempts, 1);
   EXPECT_NE(st.failure_text.find("Timeout(ms)=180000) ran for 180081 milliseconds"), std::string::npos)
@@ -273,8 +273,8 @@ TEST(TrainingControllerTest, WatchdogTimeoutAnnotationMovesTheFailure) {
 // --- cross-AZ and NIC sharing ----------------------------------------------------------------
 
 TEST(TrainingControllerTest, CrossAzRingIsSlowerAndPaysForTransfer) {
-  RunResult same = scenario::run_scenario(load("lab000-allreduce.yaml"));
-  RunResult cross = scenario::run_scenario(load("subnets-typo-cross-az.yaml"));
+  RunResult same = ops::run_scenario(load("lab000-allreduce.yaml"));
+  RunResult cross = ops::run_scenario(load("subnets-typo-cross-az.yaml"));
   TrainingJobStatus a = status_of(same, "allreduce");
   TrainingJobStatus b = status_of(cross, "allreduce");
   EXPECT_TRUE(b.cross_az);
@@ -289,7 +289,7 @@ TEST(TrainingControllerTest, CrossAzRingIsSlowerAndPaysForTransfer) {
 
 TEST(TrainingControllerTest, TwoJobsOnTheSameNicsShareThemMaxMin) {
   Scenario s = load("nic-sharing.yaml");
-  RunResult run = scenario::run_scenario(s);
+  RunResult run = ops::run_scenario(s);
   TrainingJobStatus a = status_of(run, "job-a");
   TrainingJobStatus b = status_of(run, "job-b");
   ASSERT_EQ(a.phase, TrainingPhase::Succeeded);
@@ -297,7 +297,7 @@ TEST(TrainingControllerTest, TwoJobsOnTheSameNicsShareThemMaxMin) {
   // Alone: the 40 Gbps NIC (5 GB/s) bounds each inter-node edge; 4 ranks, 2(n-1)/n = 1.5.
   Scenario alone_s = load("nic-sharing.yaml");
   alone_s.timeline.clear();
-  RunResult alone = scenario::run_scenario(alone_s);
+  RunResult alone = ops::run_scenario(alone_s);
   TrainingJobStatus solo = status_of(alone, "job-a");
   const double S = 419430400.0;
   EXPECT_NEAR(solo.comm_time_s, 1.5 * S / 5e9, 0.001);

@@ -14,7 +14,7 @@
 #include "sim/report/expectations.hpp"
 #include "sim/report/json_report.hpp"
 #include "sim/report/timeline.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::report {
 namespace {
@@ -39,7 +39,7 @@ const char* kSubnetsHint =
 
 TEST(Hints, SubnetsTypoIsAHintAndNoEvent) {
   scenario::Scenario s = lab("000-subnets-typo.yaml");
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   const k8s::EventLog& log = run.cluster->log;
   for (const auto& e : log.events()) {
     EXPECT_NE(e.source, "eksim") << e.reason;
@@ -72,9 +72,9 @@ TEST(Hints, SubnetsTypoIsAHintAndNoEvent) {
 
 TEST(Hints, NoHintsNoSectionAndAnEmptyArray) {
   scenario::Scenario s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/examples/two-nodegroups.yaml");
-  scenario::RunOptions o;
+  ops::RunOptions o;
   o.until = engine::Duration::minutes(2);
-  scenario::RunResult run = scenario::run_scenario(s, o);
+  ops::RunResult run = ops::run_scenario(s, o);
   EXPECT_EQ(format_hints(run), "");
   nlohmann::json j = nlohmann::json::parse(json_report(run, {}));
   ASSERT_TRUE(j.contains("hints"));
@@ -84,7 +84,7 @@ TEST(Hints, NoHintsNoSectionAndAnEmptyArray) {
 
 TEST(Hints, TerraformDesiredSizeIsAHintAtTheApply) {
   scenario::Scenario s = lab("000-gpu-nodegroup-scale.yaml");
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   for (const auto& e : run.cluster->log.events()) EXPECT_NE(e.reason, "DesiredSizeIgnored");
   ASSERT_EQ(run.cluster->log.hints().size(), 1u);
   const k8s::Hint& h = run.cluster->log.hints()[0];
@@ -113,9 +113,9 @@ TEST(Hints, HintExpectationsCountKindObjectMessageAndTime) {
     s.expectations = {e};
   };
   auto passed = [&] {
-    scenario::RunOptions o;
+    ops::RunOptions o;
     o.until = engine::Duration::minutes(6);
-    scenario::RunResult run = scenario::run_scenario(s, o);
+    ops::RunResult run = ops::run_scenario(s, o);
     auto results = check_expectations(run);
     return results.at(0).passed;
   };
@@ -133,7 +133,7 @@ TEST(Hints, HintExpectationsCountKindObjectMessageAndTime) {
 
 TEST(Hints, FailedEksUpdateShowsInProgressAtItsStartAndFailedAtItsEnd) {
   scenario::Scenario s = lab("004-managed-upgrade.yaml");
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   std::vector<std::string> rows;
   for (const auto& l : lines(format_timeline(run)))
     if (l.find("eks/app") != std::string::npos && l.find("VersionUpdate") != std::string::npos) rows.push_back(l);
@@ -169,7 +169,7 @@ TEST(Hints, FailedEksUpdateShowsInProgressAtItsStartAndFailedAtItsEnd) {
 
 TEST(Hints, InstantConfigUpdateStaysOneRow) {
   scenario::Scenario s = lab("000-subnets-typo.yaml");
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   int rows = 0;
   for (const auto& l : lines(format_timeline(run)))
     if (l.find("ConfigUpdate") != std::string::npos) {
@@ -188,7 +188,7 @@ TEST(Hints, AnActionThatPicksNoInstanceIsAHint) {
       "shouldDecrementDesiredCapacity: false}");
   root["timeline"].push_back(a);
   scenario::Scenario s = scenario::load_scenario(root, file);
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   for (const auto& e : run.cluster->log.events()) {
     EXPECT_NE(e.source, "eksim");
     EXPECT_NE(e.reason, "NoInstanceTarget");
@@ -216,9 +216,9 @@ TEST(Hints, NoShippedScenarioHasAnEksimSourceEvent) {
     } catch (const std::exception&) {
       continue;  // a sweep plan or a price file, not a scenario
     }
-    scenario::RunOptions o;
+    ops::RunOptions o;
     o.until = std::min(s->duration, engine::Duration::hours(2));
-    scenario::RunResult run = scenario::run_scenario(*s, o);
+    ops::RunResult run = ops::run_scenario(*s, o);
     ++ran;
     for (const auto& e : run.cluster->log.copy_series())
       EXPECT_NE(e.source, "eksim") << entry.path() << ": " << e.reason << " " << e.message;

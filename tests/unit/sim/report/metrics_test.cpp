@@ -7,7 +7,7 @@
 #include "sim/report/run_facts.hpp"
 #include "sim/report/run_metrics.hpp"
 #include "sim/report/trace.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::report {
 namespace {
@@ -19,11 +19,11 @@ scenario::Scenario example() {
 TEST(MetricsTest, SamplesEveryIntervalFromZeroToTheEnd) {
   scenario::Scenario s = example();
   MetricsRecorder rec;
-  scenario::RunOptions o;
+  ops::RunOptions o;
   o.until = engine::Duration::minutes(10);
   o.sample_interval = engine::Duration::minutes(2);
   o.sample = [&rec](const Cluster& c) { rec.sample(c); };
-  scenario::RunResult run = scenario::run_scenario(s, o);
+  ops::RunResult run = ops::run_scenario(s, o);
   const auto& xs = rec.samples();
   ASSERT_EQ(xs.size(), 6u);  // 0, 2, 4, 6, 8, 10 minutes
   EXPECT_EQ(xs.front().time_s, 0);
@@ -50,11 +50,11 @@ TEST(MetricsTest, SamplesEveryIntervalFromZeroToTheEnd) {
 
 TEST(MetricsTest, SamplingDoesNotChangeTheRun) {
   scenario::Scenario s = example();
-  scenario::RunOptions plain, sampled;
+  ops::RunOptions plain, sampled;
   MetricsRecorder rec;
   sampled.sample_interval = engine::Duration::seconds(7);
   sampled.sample = [&rec](const Cluster& c) { rec.sample(c); };
-  auto a = scenario::run_scenario(s, plain), b = scenario::run_scenario(s, sampled);
+  auto a = ops::run_scenario(s, plain), b = ops::run_scenario(s, sampled);
   ASSERT_EQ(a.cluster->log.events().size(), b.cluster->log.events().size());
   for (std::size_t i = 0; i < a.cluster->log.events().size(); ++i) {
     EXPECT_EQ(a.cluster->log.events()[i].time, b.cluster->log.events()[i].time);
@@ -72,7 +72,7 @@ TEST(RunHeadlineTest, PercentilesAndGpuHours) {
   EXPECT_EQ(percentile(hundred, 0.95), 95);
 
   scenario::Scenario s = example();
-  auto run = scenario::run_scenario(s);
+  auto run = ops::run_scenario(s);
   auto h = run_headline(run, check_expectations(run));
   EXPECT_EQ(h.pods, 2u);  // web and gpu-pod; DaemonSet pods do not count
   EXPECT_EQ(h.pods_unscheduled, 0u);
@@ -85,7 +85,7 @@ TEST(RunHeadlineTest, PercentilesAndGpuHours) {
 
 TEST(TraceTest, ChromeTraceHasProcessesTracksAndSlices) {
   scenario::Scenario s = example();
-  auto run = scenario::run_scenario(s);
+  auto run = ops::run_scenario(s);
   std::string t = chrome_trace(run);
   EXPECT_EQ(t.rfind("{\"displayTimeUnit\":\"ms\"", 0), 0u);
   EXPECT_NE(t.find("\"name\":\"process_name\",\"ph\":\"M\",\"pid\":2,\"args\":{\"name\":\"node group system\"}"),

@@ -6,11 +6,18 @@
 #include <fstream>
 
 #include "models/cluster/cluster.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
+#include "sim/ops/workload_arrivals.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace eksim::scenario {
 namespace {
+
+// Reading generators here; their arrivals (sim/ops/workload_arrivals.hpp) and a run with them.
+using ops::draw_arrivals;
+using ops::RunOptions;
+using ops::RunResult;
+using ops::run_scenario;
 
 class WorkloadsTest : public ::testing::Test {
  protected:

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace eksim::serve {
@@ -75,7 +75,7 @@ TEST(ContainerLogs, TrainingWorkerPrintsItsC10dLines) {
                                    "/scenarios/networking/coredns-port-53-blocked.yaml");
   s.timeline.clear();
   s.duration = engine::Duration::minutes(2);
-  auto run = scenario::run_scenario(s);
+  auto run = ops::run_scenario(s);
   const Cluster& c = *run.cluster;
   int workers = 0;
   for (std::uint32_t i = 0; i < c.api.pod_slots(); ++i) {
@@ -120,9 +120,9 @@ std::vector<std::string> lines_of(const std::string& log) {
 // own prefix, then the watchdog; the gang after the restore gets to Init COMPLETE.
 TEST(ContainerLogs, NcclDebugInitLinesAroundTheRetries) {
   auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/nccl/sg-block-restore.yaml");
-  scenario::RunOptions o;
+  ops::RunOptions o;
   o.until = engine::Duration::minutes(16);
-  auto run = scenario::run_scenario(s, o);
+  auto run = ops::run_scenario(s, o);
   const Cluster& c = *run.cluster;
   int failed = 0, completed = 0;
   for (std::uint32_t i = 0; i < c.api.pod_slots(); ++i) {
@@ -165,9 +165,9 @@ TEST(ContainerLogs, NoNcclLinesWithoutNcclDebug) {
   auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/nccl/sg-block-restore.yaml");
   for (auto& m : s.manifests)
     if (auto* job = std::get_if<k8s::Job>(&m.object)) job->tmpl->spec.containers.mut().front().env.clear();
-  scenario::RunOptions o;
+  ops::RunOptions o;
   o.until = engine::Duration::minutes(12);
-  auto run = scenario::run_scenario(s, o);
+  auto run = ops::run_scenario(s, o);
   const Cluster& c = *run.cluster;
   int seen = 0;
   for (std::uint32_t i = 0; i < c.api.pod_slots(); ++i) {
@@ -194,7 +194,7 @@ namespace {
 TEST(ContainerLogs, DevicePluginPrintsItsCrashOnCpuNodesAndItsRegistrationOnTheGpuNode) {
   auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/labs/004-static-device-plugin.yaml");
   s.duration = engine::Duration::minutes(9);
-  auto run = scenario::run_scenario(s);
+  auto run = ops::run_scenario(s);
   const Cluster& c = *run.cluster;
   int crashing = 0, serving = 0;
   for (std::uint32_t i = 0; i < c.api.pod_slots(); ++i) {

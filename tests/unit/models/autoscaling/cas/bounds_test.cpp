@@ -14,7 +14,7 @@
 #include "models/autoscaling/cas/core/scaleup/resource/limits.hpp"
 #include "models/autoscaling/cas/simulator/cluster_snapshot.hpp"
 #include "models/autoscaling/cluster_autoscaler.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace eksim::autoscaling::cas {
@@ -270,11 +270,11 @@ manifests:
     std::ofstream(dir_ / "s.yaml") << text;
     return scenario::load_scenario((dir_ / "s.yaml").string());
   }
-  static ClusterAutoscaler& ca(scenario::RunResult& r) {
+  static ClusterAutoscaler& ca(ops::RunResult& r) {
     return *r.cluster->controllers.cluster_autoscaler;
   }
   // "Scale-down: removing node ..." events by timestamp.
-  static std::map<std::int64_t, int> drains_started(const scenario::RunResult& r) {
+  static std::map<std::int64_t, int> drains_started(const ops::RunResult& r) {
     std::map<std::int64_t, int> at;
     for (const auto& e : r.cluster->log.events())
       if (e.reason == "ScaleDown" && e.message.rfind("Scale-down: removing node ", 0) == 0) at[e.time.us]++;
@@ -287,9 +287,9 @@ TEST_F(CasBoundsRun, AtMostMaxScaleDownParallelismNodesDrainAtOnce) {
   // Eight nodes, one small pod each: all but one are unneeded. Drains may run five at a time,
   // but the parallelism allows three.
   auto s = spread_cluster(8, "max-scale-down-parallelism: 3, max-drain-parallelism: 5");
-  scenario::RunOptions o;
+  ops::RunOptions o;
   o.until = engine::Duration::minutes(40);
-  auto r = scenario::run_scenario(s, o);
+  auto r = ops::run_scenario(s, o);
   auto at = drains_started(r);
   ASSERT_FALSE(at.empty());
   int most = 0, total = 0;
@@ -301,21 +301,21 @@ TEST_F(CasBoundsRun, AtMostMaxScaleDownParallelismNodesDrainAtOnce) {
   EXPECT_GT(total, 3);  // the rest go once the first drains are over
 
   // Default budgets: one drain at a time.
-  auto d = scenario::run_scenario(spread_cluster(8, "scanInterval: 10s"), o);
+  auto d = ops::run_scenario(spread_cluster(8, "scanInterval: 10s"), o);
   for (const auto& [t, n] : drains_started(d)) EXPECT_EQ(n, 1);
 }
 
 TEST_F(CasBoundsRun, CandidatesPoolLimitsTheNonEmptyNodesConsidered) {
-  scenario::RunOptions o;
+  ops::RunOptions o;
   o.until = engine::Duration::minutes(5);  // pods running, nothing removed yet (unneeded time 10m)
   // Defaults: every node but the one that takes the pods is found unneeded, and but the one the
   // cluster-autoscaler pod runs on (a kube-system pod without a PodDisruptionBudget:
   // skip-nodes-with-system-pods).
-  auto wide = scenario::run_scenario(spread_cluster(8, "scanInterval: 10s"), o);
+  auto wide = ops::run_scenario(spread_cluster(8, "scanInterval: 10s"), o);
   EXPECT_EQ(ca(wide).unneeded_count(), 6u);
   // Two non-empty candidates per loop, looked for among max(ceil(8 * 0), 3) = 3 new ones; the
   // two found stay candidates, and with the count used up no others are simulated.
-  auto narrow = scenario::run_scenario(
+  auto narrow = ops::run_scenario(
       spread_cluster(8, "scale-down-non-empty-candidates-count: 2, scale-down-candidates-pool-ratio: 0, "
                         "scale-down-candidates-pool-min-count: 3"),
       o);
@@ -329,9 +329,9 @@ TEST_F(CasBoundsRun, CandidatesPoolLimitsTheNonEmptyNodesConsidered) {
 }
 
 TEST_F(CasBoundsRun, AQuietLoopRebuildsNoNodeInfo) {
-  scenario::RunOptions o;
+  ops::RunOptions o;
   o.until = engine::Duration::minutes(5);
-  auto r = scenario::run_scenario(spread_cluster(8, "scanInterval: 10s"), o);
+  auto r = ops::run_scenario(spread_cluster(8, "scanInterval: 10s"), o);
   ClusterAutoscaler& a = ca(r);
   a.run_once();
   const auto before = a.node_infos().rebuilds();
@@ -347,16 +347,16 @@ TEST_F(CasBoundsRun, AQuietLoopRebuildsNoNodeInfo) {
 TEST_F(CasBoundsRun, MaxNodesPerScaleUpCapsAScaleUp) {
   // Twelve pods that each need a node of their own (1500m of an m5.large's 1930m): the group
   // could take all twelve, the estimator stops at five.
-  scenario::RunOptions o;
+  ops::RunOptions o;
   o.until = engine::Duration::seconds(30);
-  auto r = scenario::run_scenario(cluster(0, 12, 12, "1500m", "max-nodes-per-scaleup: 5", true), o);
+  auto r = ops::run_scenario(cluster(0, 12, 12, "1500m", "max-nodes-per-scaleup: 5", true), o);
   std::vector<std::string> scaled;
   for (const auto& e : r.cluster->log.events())
     if (e.reason == "ScaledUpGroup") scaled.push_back(e.message);
   ASSERT_FALSE(scaled.empty());
   EXPECT_NE(scaled.front().find("size to 5 instead of 0 (max: 12)"), std::string::npos) << scaled.front();
   // Without the flag's cap (default 1000) the first scale-up asks for all twelve.
-  auto d = scenario::run_scenario(cluster(0, 12, 12, "1500m", "scanInterval: 10s", true), o);
+  auto d = ops::run_scenario(cluster(0, 12, 12, "1500m", "scanInterval: 10s", true), o);
   for (const auto& e : d.cluster->log.events())
     if (e.reason == "ScaledUpGroup") {
       EXPECT_NE(e.message.find("size to 12 instead of 0 (max: 12)"), std::string::npos) << e.message;

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 namespace eksim::autoscaling::cas {
 namespace {
@@ -20,7 +20,7 @@ PodEvents not_trigger_scale_up(bool record_duplicated_events) {
   scenario::Scenario s =
       scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/autoscaler/max-size-raised.yaml");
   if (record_duplicated_events) s.cluster.autoscaler.flags["record-duplicated-events"] = "true";
-  scenario::RunResult run = scenario::run_scenario(s);
+  ops::RunResult run = ops::run_scenario(s);
   PodEvents out;
   auto ours = [](const k8s::Event& e) {
     return e.reason == "NotTriggerScaleUp" && e.object.name == "gpu-pod-2" && e.source == "cluster-autoscaler";

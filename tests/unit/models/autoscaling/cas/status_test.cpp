@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "models/autoscaling/cluster_autoscaler.hpp"
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 #include "sim/scenario/scenario.hpp"
 
 namespace eksim::autoscaling::cas {
@@ -18,7 +18,7 @@ class CasStatus : public ::testing::Test {
  protected:
   CasStatus()
       : scenario_(scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/autoscaler/000-g-quota-backoff.yaml")),
-        run_(scenario::start_run(scenario_)) {}
+        run_(ops::start_run(scenario_)) {}
   ClusterAutoscaler& ca() { return *run_.cluster->controllers.cluster_autoscaler; }
   const api::ClusterAutoscalerStatus& status() { return *ca().status_config_map(); }
   const api::NodeGroupStatus& group(const std::string& prefix) {
@@ -26,10 +26,10 @@ class CasStatus : public ::testing::Test {
       if (g.name.rfind(prefix, 0) == 0) return g;
     throw std::runtime_error("no group " + prefix);
   }
-  void advance(std::int64_t seconds) { scenario::advance_run(run_, at(seconds)); }
+  void advance(std::int64_t seconds) { ops::advance_run(run_, at(seconds)); }
 
   scenario::Scenario scenario_;
-  scenario::RunResult run_;
+  ops::RunResult run_;
 };
 
 TEST_F(CasStatus, NothingIsKeptUnlessEnabled) {

@@ -1,8 +1,9 @@
-#include "sim/scenario/runner.hpp"
+#include "sim/ops/runner.hpp"
 
 #include "models/invariants/invariant_checker.hpp"
 #include "models/invariants/stall_report.hpp"
-#include "sim/scenario/actions.hpp"
+#include "sim/ops/actions.hpp"
+#include "sim/ops/workload_arrivals.hpp"
 #include "sim/scenario/nvidia_plugin_config_yaml.hpp"
 
 #include <algorithm>
@@ -10,7 +11,9 @@
 #include <memory>
 #include <set>
 
-namespace eksim::scenario {
+namespace eksim::ops {
+
+using namespace scenario;  // the typed input this layer acts on
 
 RunResult start_run(const Scenario& scenario, const RunOptions& options) {
   RunResult result;
@@ -113,4 +116,4 @@ RunResult run_scenario(const Scenario& scenario, const RunOptions& options) {
   return result;
 }
 
-}  // namespace eksim::scenario
+}  // namespace eksim::ops

@@ -10,10 +10,10 @@
 #include "models/cluster/cluster.hpp"
 #include "sim/scenario/scenario.hpp"
 
-namespace eksim::scenario {
+namespace eksim::ops {
 
-void apply_manifests(Cluster& cluster, const std::vector<Manifest>& manifests);
-void apply_action(Cluster& cluster, const Action& action);
+void apply_manifests(Cluster& cluster, const std::vector<scenario::Manifest>& manifests);
+void apply_action(Cluster& cluster, const scenario::Action& action);
 
 // What an AWS-side action (eks.update-nodegroup-config, ec2.set-quota, sg.*,
 // ec2.send-spot-instance-interruptions) did. The timeline records a refusal as a Warning event and
@@ -25,6 +25,6 @@ struct AwsActionResult {
 };
 bool is_aws_action(const std::string& action);
 // Performs an AWS-side action without recording its outcome (apply_action records it).
-AwsActionResult perform_aws_action(Cluster& cluster, const Action& action);
+AwsActionResult perform_aws_action(Cluster& cluster, const scenario::Action& action);
 
-}  // namespace eksim::scenario
+}  // namespace eksim::ops

@@ -1,4 +1,4 @@
-#include "sim/scenario/kubectl_operations.hpp"
+#include "sim/ops/kubectl_operations.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -7,25 +7,18 @@
 #include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/controllers/daemonset_controller.hpp"
 #include "models/k8s/controllers/job_controller.hpp"
+#include "sim/scenario/kubectl_kinds.hpp"
 
-namespace eksim::scenario {
+namespace eksim::ops {
+
+using scenario::api_group_of_kind;
+using scenario::cluster_scoped_kind;
+using scenario::resource_name_of_kind;
 
 namespace {
 
-// The API group a kind's resource is qualified with in the API server's messages
-// (`deployments.apps "web" not found`); empty for the core group.
-std::string group_of_kind(const std::string& kind) {
-  if (kind == "Deployment" || kind == "ReplicaSet" || kind == "DaemonSet" || kind == "StatefulSet") return "apps";
-  if (kind == "Job" || kind == "CronJob") return "batch";
-  if (kind == "PodDisruptionBudget") return "policy";
-  if (kind == "NodePool" || kind == "NodeClaim") return "karpenter.sh";
-  if (kind == "EC2NodeClass") return "karpenter.k8s.aws";
-  if (kind == "NodeClass") return "eks.amazonaws.com";
-  return "";
-}
-
 KubectlError not_found(const std::string& kind, const std::string& name) {
-  const std::string group = group_of_kind(kind);
+  const std::string group = api_group_of_kind(kind);
   return {"NotFound", 404,
           resource_name_of_kind(kind) + (group.empty() ? "" : "." + group) + " \"" + name + "\" not found"};
 }
@@ -37,27 +30,6 @@ std::optional<k8s::NodeId> live_node(Cluster& c, const std::string& name) {
 }
 
 }  // namespace
-
-const std::vector<std::string>& deletable_kinds() {
-  static const std::vector<std::string> kinds{"Pod",       "Deployment",   "ReplicaSet", "Job",       "DaemonSet",
-                                              "ConfigMap", "Service",   "PodDisruptionBudget",   "Namespace", "Node",
-                                              "NodePool",  "NodeClaim",    "EC2NodeClass", "NodeClass"};
-  return kinds;
-}
-
-bool cluster_scoped_kind(const std::string& kind) {
-  return kind == "Namespace" || kind == "Node" || kind == "NodePool" || kind == "NodeClaim" ||
-         kind == "EC2NodeClass" || kind == "NodeClass";
-}
-
-std::string resource_name_of_kind(const std::string& kind) {
-  std::string lower = kind;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-  if (lower.empty()) return lower;
-  if (lower.back() == 's') return lower + "es";  // EC2NodeClass -> ec2nodeclasses
-  if (lower.back() == 'y') return lower.substr(0, lower.size() - 1) + "ies";  // PodDisruptionPolicy style
-  return lower + "s";
-}
 
 namespace {
 
@@ -263,4 +235,4 @@ std::optional<KubectlError> kubectl_set_taints(Cluster& c, const std::string& no
   return std::nullopt;
 }
 
-}  // namespace eksim::scenario
+}  // namespace eksim::ops

@@ -12,7 +12,7 @@
 #include "models/invariants/stall_report.hpp"
 #include "sim/scenario/scenario.hpp"
 
-namespace eksim::scenario {
+namespace eksim::ops {
 
 // The Event batch `eksim run` and `eksim sweep` spill by: a few tens of MB of Events in memory.
 inline constexpr std::size_t kLongRunEventBatch = 32768;
@@ -54,7 +54,7 @@ struct PodPhaseChange {
 };
 
 struct RunResult {
-  const Scenario* scenario = nullptr;
+  const scenario::Scenario* scenario = nullptr;
   std::uint64_t seed = 1;
   engine::SimTime end;
   std::unique_ptr<Cluster> cluster;
@@ -67,9 +67,9 @@ struct RunResult {
 // start_run builds the Cluster and schedules the scenario (manifests at t=0, timeline, workloads,
 // samplers) without firing anything; advance_run fires every event up to `until`. run_scenario is
 // start_run then advance_run to the end, so both paths fire the same events in the same order.
-RunResult start_run(const Scenario& scenario, const RunOptions& options = {});
+RunResult start_run(const scenario::Scenario& scenario, const RunOptions& options = {});
 void advance_run(RunResult& run, engine::SimTime until);
 
-RunResult run_scenario(const Scenario& scenario, const RunOptions& options = {});
+RunResult run_scenario(const scenario::Scenario& scenario, const RunOptions& options = {});
 
-}  // namespace eksim::scenario
+}  // namespace eksim::ops

@@ -1,4 +1,4 @@
-#include "sim/scenario/actions.hpp"
+#include "sim/ops/actions.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -6,13 +6,16 @@
 #include "models/aws/asg_rules.hpp"
 #include "models/cluster/nodegroup_update.hpp"
 #include "sim/engine/numbers.hpp"
-#include "sim/scenario/autoscaling_actions.hpp"
+#include "models/autoscaling/cluster_autoscaler.hpp"
+#include "sim/ops/autoscaling_actions.hpp"
+#include "sim/ops/instance_pick.hpp"
+#include "sim/ops/kubectl_operations.hpp"
 #include "sim/scenario/cas_config_map.hpp"
-#include "sim/scenario/instance_pick.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
-#include "sim/scenario/kubectl_operations.hpp"
 
-namespace eksim::scenario {
+namespace eksim::ops {
+
+using namespace scenario;  // the typed input this layer acts on
 
 namespace {
 
@@ -155,6 +158,26 @@ void record_aws_outcome(Cluster& c, const Action& a, const AwsActionResult& r) {
   if (!r.remark.empty()) c.hint(r.remark_kind, {"Instance", "", r.instance_id}, r.remark);
 }
 
+// kubectl apply of a ConfigMap: the API server keeps it (api.config_maps(), read by device
+// plugins that mount it); Cluster Autoscaler, when installed, picks up its priority expander
+// ConfigMap.
+void apply_config_map(Cluster& cluster, const ConfigMapObject& cm) {
+  const std::string& name = cm.meta.name;
+  const std::string& ns = cm.meta.ns;
+  // The API server keeps every ConfigMap; pods that mount one read it when they start (the
+  // NVIDIA device plugin's config file).
+  cluster.api.put_config_map(ns, name, cm.data, cm.meta.labels);
+  if (ns != "kube-system" || name != autoscaling::cas::kPriorityConfigMapName) return;
+  autoscaling::ClusterAutoscaler* ca = cluster.controllers.cluster_autoscaler.get();
+  if (!ca) return;
+  // The expander reads its priorities from the ConfigMap's text, as upstream's does, and
+  // reports a text it cannot read in its own events.
+  auto it = cm.data.find("priorities");
+  std::string error;
+  auto config = parse_priority_config(it == cm.data.end() ? std::string() : it->second, &error);
+  ca->set_priority_config_map(std::move(config), std::move(error));
+}
+
 }  // namespace
 
 void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
@@ -253,4 +276,4 @@ void apply_action(Cluster& c, const Action& a) {
   }
 }
 
-}  // namespace eksim::scenario
+}  // namespace eksim::ops

@@ -11,21 +11,13 @@
 
 #include "models/cluster/cluster.hpp"
 
-namespace eksim::scenario {
+namespace eksim::ops {
 
 struct KubectlError {
   std::string reason;  // NotFound, MethodNotAllowed, BadRequest, ...
   int code = 400;
   std::string message;  // `pods "x" not found`
 };
-
-// The plural resource name kubectl and the apiserver use in messages ("pods", "nodepools").
-std::string resource_name_of_kind(const std::string& kind);
-
-// The kinds kubectl_delete handles, and whether a kind is cluster-scoped (its objects have no
-// namespace: kubectl ignores -n for them).
-const std::vector<std::string>& deletable_kinds();
-bool cluster_scoped_kind(const std::string& kind);
 
 std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, const std::string& ns,
                                            const std::string& name, std::optional<std::int64_t> grace_seconds = std::nullopt);
@@ -47,4 +39,4 @@ std::optional<KubectlError> kubectl_taint(Cluster& c, const std::string& node, c
 // Replaces the node's taints (what a taint patch leaves).
 std::optional<KubectlError> kubectl_set_taints(Cluster& c, const std::string& node, std::vector<k8s::Taint> taints);
 
-}  // namespace eksim::scenario
+}  // namespace eksim::ops
