@@ -461,10 +461,6 @@ std::vector<k8s::NodeSelectorRequirement> parse_node_selector_requirements(const
   return node_requirements(Ctx{obj}, v, path, false);
 }
 
-k8s::LabelSelector parse_label_selector(const Value& v, const ObjectRef& obj, const std::string& path) {
-  return label_selector(Ctx{obj}, v, path);
-}
-
 k8s::Labels parse_labels(const Value& v, const ObjectRef& obj, const std::string& path, const char* go_struct) {
   return labels_impl(Ctx{obj}, v, path, go_struct);
 }

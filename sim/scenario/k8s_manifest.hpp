@@ -101,7 +101,6 @@ std::vector<std::string> label_value_errors(const std::string& s);
 std::vector<k8s::Toleration> parse_tolerations(const Value& v, const ObjectRef& obj, const std::string& path);
 std::vector<k8s::NodeSelectorRequirement> parse_node_selector_requirements(const Value& v, const ObjectRef& obj,
                                                                            const std::string& path);
-k8s::LabelSelector parse_label_selector(const Value& v, const ObjectRef& obj, const std::string& path);
 // labels / nodeSelector style maps: string keys and string values, both validated as labels.
 k8s::Labels parse_labels(const Value& v, const ObjectRef& obj, const std::string& path, const char* go_struct);
 // One resource list (requests or limits) in canonical amounts (see models/k8s/api/resources.hpp).
