@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "models/net/instance_network.hpp"
 #include "models/net/training_controller.hpp"
 #include "models/net/training_spec.hpp"
 
@@ -22,7 +23,6 @@ namespace training_detail {
 inline constexpr const char* kSource = "training";  // the event source of its records
 std::string gbps_text(double gbytes_per_s);
 std::string seconds_text(double s);
-NodeNetworkSpec network_spec_of(const aws::InstanceType& t);
 }  // namespace training_detail
 
 struct TrainingController::Impl {

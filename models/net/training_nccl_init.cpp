@@ -16,6 +16,17 @@ using engine::EventType;
 using engine::SimTime;
 using namespace training_detail;
 
+namespace {
+
+// A node whose type the catalog does not know: one GPU behind a 10 Gbps NIC.
+NodeNetworkSpec unknown_node_spec() {
+  NodeNetworkSpec s;
+  s.nic_baseline_gbps = s.nic_burst_gbps = 10;
+  return s;
+}
+
+}  // namespace
+
 void TrainingController::Impl::start_run(Tracked& t, std::vector<k8s::PodId> pods) {
   auto run = std::make_unique<Run>();
   Run& r = *run;
@@ -36,7 +47,7 @@ void TrainingController::Impl::start_run(Tracked& t, std::vector<k8s::PodId> pod
       r.zones.push_back(z == rec.node.meta.labels.end() ? "" : z->second);
       auto ty = rec.node.meta.labels.find(k8s::kLabelInstanceType);
       const aws::InstanceType* type = ty == rec.node.meta.labels.end() ? nullptr : c.catalog().find(ty->second);
-      r.specs.push_back(type ? network_spec_of(*type) : NodeNetworkSpec{"", 10, 10, false, false, 1});
+      r.specs.push_back(type ? node_network_spec(*type, params) : unknown_node_spec());
       std::string ip;
       r.enis.push_back(eni_of(node, &ip));
       ips.push_back(ip.empty() ? "0.0.0.0" : ip);

@@ -6,6 +6,7 @@
 
 #include "models/aws/instance_catalog.hpp"
 #include "models/cluster/cluster.hpp"
+#include "models/net/instance_network.hpp"
 #include "models/net/nccl_connect.hpp"
 #include "models/net/net_params.hpp"
 #include "sim/report/nccl_table.hpp"
@@ -83,6 +84,15 @@ bool connections_pass(const NcclArgs& args, int gpus_per_node) {
   return false;
 }
 
+net::Collective collective_of(const std::string& op) {
+  if (op == "all_gather") return net::Collective::AllGather;
+  if (op == "reduce_scatter") return net::Collective::ReduceScatter;
+  if (op == "broadcast") return net::Collective::Broadcast;
+  if (op == "reduce") return net::Collective::Reduce;
+  if (op == "alltoall") return net::Collective::AllToAll;
+  return net::Collective::AllReduce;
+}
+
 }  // namespace
 
 int nccl_command(const NcclArgs& args) {
@@ -107,18 +117,11 @@ int nccl_command(const NcclArgs& args) {
     return fail("--security-groups needs --scenario (the file that defines the groups)");
   if (!args.security_groups.empty() && !connections_pass(args, gpus_per_node)) return 0;
 
+  if (args.net == "efa" && !t->efa) return fail("instance type \"" + args.instance + "\" has no EFA; use --net socket");
   report::NcclTableRequest req;
-  req.node.instance_type = t->name;
-  req.node.nic_baseline_gbps = t->network_baseline_gbps;
-  req.node.nic_burst_gbps = t->network_burst_gbps;
-  req.node.nic_up_to = t->network_up_to;
-  req.node.efa = t->efa;
-  req.node.gpus = gpus > 0 ? gpus : 1;
-  if (t->gpu.interconnect == "nvlink") {
-    // The catalog gives NVLink's bidirectional GB/s; a ring edge carries one direction.
-    req.node.intra = net::Interconnect::NVLink;
-    req.node.intra_gbytes_per_s = t->gpu.nvlink_gbytes_per_s / 2;
-  }
+  req.collective = collective_of(args.op);
+  req.link.efa_enabled = args.net != "socket";
+  req.node = net::node_network_spec(*t, net::default_net_params());
   req.nodes = args.nodes;
   req.gpus_per_node = gpus_per_node;
   req.link.cross_az = args.cross_az;
