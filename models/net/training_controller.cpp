@@ -122,7 +122,7 @@ void TrainingController::Impl::on_lost(k8s::PodId id) {
     for (std::size_t i = 0; i < rp->pods.size(); ++i)
       if (k8s::pod_active(c.api.pod(rp->pods[i])))
         emit_line(*rp, {Duration{}, static_cast<int>(i) * tp->spec.gpus_per_pod, "ProcessGroupNCCL",
-                        text(static_cast<int>(i) * tp->spec.gpus_per_pod)});
+                        text(static_cast<int>(i) * tp->spec.gpus_per_pod), ""});
     fail_run(*tp, text, text(0));
   }));
 }

@@ -114,6 +114,7 @@ struct TrainingController::Impl {
   k8s::PodId pod_of_rank(const Run& r, int rank) const;
   void emit_line(const Run& r, const NcclLogLine& line);
   void hang(Tracked& t);
+  void watch_syns(Tracked& t);
   void fail_run(Tracked& t, const std::function<std::string(int)>& text_of_rank, const std::string& failure_text);
 
   // --- training (training_progress.cpp)

@@ -68,6 +68,7 @@ bool connections_pass(const NcclArgs& args, int gpus_per_node) {
     return a == b || groups.reachable(enis[static_cast<std::size_t>(a)], enis[static_cast<std::size_t>(b)], "tcp", port);
   };
   input.numel = static_cast<std::int64_t>(args.max_bytes / 4);
+  if (!args.nccl_version.empty()) input.version = *net::parse_nccl_version(args.nccl_version);
   net::NcclInitOutcome out = net::simulate_nccl_init(input, net::default_net_params());
   std::string list;
   for (const auto& g : args.security_groups) list += (list.empty() ? "" : ", ") + g;
@@ -75,12 +76,19 @@ bool connections_pass(const NcclArgs& args, int gpus_per_node) {
     std::printf("# security groups %s: all %zu NCCL connections allowed\n", list.c_str(), out.connections.size());
     return true;
   }
-  std::printf("# security groups %s: %s connection from %s to %s<%d> is dropped; NCCL hangs\n", list.c_str(),
+  std::printf("# security groups %s: %s connection from %s to %s<%d> is dropped; NCCL %s\n", list.c_str(),
               net::connect_kind_name(out.blocked->kind), input.ranks[static_cast<std::size_t>(out.blocked->src_rank)].ip.c_str(),
-              input.ranks[static_cast<std::size_t>(out.blocked->dst_rank)].ip.c_str(), out.blocked->port);
+              input.ranks[static_cast<std::size_t>(out.blocked->dst_rank)].ip.c_str(), out.blocked->port, out.failing_rank_only ? "gives up" : "hangs");
   for (const auto& line : out.log)
-    std::printf("[%10.3fs] rank %d %s %s\n", line.at.to_seconds(), line.rank, line.source.c_str(), line.text.c_str());
-  std::printf("# the job fails after %s: %s\n", engine::format_duration(out.fails_after).c_str(), out.failure_text.c_str());
+    std::printf("[%10.3fs] rank %d %s%s %s\n", line.at.to_seconds(), line.rank,
+                line.where.empty() ? "" : (line.where + " ").c_str(), line.source.c_str(), line.text.c_str());
+  if (out.hangs) {
+    std::printf("# NCCL %s: nothing ends the job; the ranks wait for the bootstrap root forever\n",
+                input.version.text().c_str());
+  } else {
+    std::printf("# the job fails after %s: %s\n", engine::format_duration(out.fails_after).c_str(),
+                out.failure_text.c_str());
+  }
   return false;
 }
 
@@ -113,6 +121,8 @@ int nccl_command(const NcclArgs& args) {
     return fail(fmt::format("--gpus-per-node {} exceeds the {} GPU(s) of {}", gpus_per_node, gpus, args.instance));
   if (args.min_bytes == 0 || args.min_bytes > args.max_bytes) return fail("--min-bytes must be between 1 and --max-bytes");
   if (args.step_factor < 2) return fail("--step-factor must be at least 2");
+  if (!args.nccl_version.empty() && !net::parse_nccl_version(args.nccl_version))
+    return fail("--nccl-version \"" + args.nccl_version + "\" is not a version like 2.21.5");
   if (!args.security_groups.empty() && args.scenario.empty())
     return fail("--security-groups needs --scenario (the file that defines the groups)");
   if (!args.security_groups.empty() && !connections_pass(args, gpus_per_node)) return 0;

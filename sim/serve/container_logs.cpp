@@ -165,6 +165,17 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
       continue;
     }
     if (e.message.starts_with(kWarn) && !warn) continue;
+    // "<file>:<line> NCCL WARN ...": NCCL's WARN form, after an empty line and the rank's
+    // "<host>:<pid>:<tid> [<dev>] " (src/debug.cc).
+    if (const auto at = e.message.find(" NCCL WARN "); at != std::string::npos && e.message.find(' ') == at) {
+      if (!warn) continue;
+      const std::string* head = nullptr;
+      for (const auto& [formed, p] : info_prefixes)
+        if (formed <= e.time) head = &p;
+      const std::string base = head ? head->substr(0, head->size() - kInfo.size()) : std::string();
+      out += "\n" + base + e.message + "\n";
+      continue;
+    }
     out += e.message + "\n";
   }
   for (; next_init < init_lines.size(); ++next_init) out += init_lines[next_init].second + "\n";
