@@ -25,6 +25,7 @@ NodeLink node_to_node_link(const NodeNetworkSpec& spec, const LinkOptions& optio
     link.tuner_gbytes_per_s = link.gbytes_per_s;
     link.tuner_latency_us = spec.efa_hw.plugin_latency_us;
     link.hop_latency_us = spec.efa_hw.hop_latency_us;
+    link.simple_only = !spec.efa_hw.in_order_128b;
     return link;
   }
   link.transport = NetTransport::Socket;

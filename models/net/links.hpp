@@ -55,6 +55,7 @@ struct NodeLink {
   // and what the step really costs (EFA's measured hop, or RTT/2 over TCP).
   double tuner_latency_us = 0;
   double hop_latency_us = 0;
+  bool simple_only = false;  // aws-ofi-nccl set NCCL_PROTO=simple (EFA without in-order 128-byte writes)
 };
 
 NodeLink node_to_node_link(const NodeNetworkSpec& spec, const LinkOptions& options, const NetParams& params);

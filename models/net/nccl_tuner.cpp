@@ -66,6 +66,8 @@ bool available(Collective c, const RingTopology& t, Algorithm a, Protocol p) {
   const bool nvls_board = t.gpu.nvls && t.gpus_per_node > 1;
   if ((a == Algorithm::NVLS || a == Algorithm::NVLSTree) && p != Protocol::Simple) return false;
   if (p == Protocol::LL128 && !t.ll128_enabled) return false;
+  // NCCL_PROTO=simple, set by aws-ofi-nccl, holds for the whole communicator.
+  if (p != Protocol::Simple && t.nodes > 1 && t.inter.simple_only) return false;
   switch (a) {
     case Algorithm::Ring: return c != Collective::AllToAll;
     case Algorithm::Tree: return c == Collective::AllReduce;
@@ -170,12 +172,6 @@ double latency(Collective c, const RingTopology& t, Algorithm a, Protocol p, Vie
   } else if (a == Algorithm::NVLSTree) {
     lat += intra_lat + 2 * log2i(nodes) * inter_lat;
   }
-  // Over EFA, Simple moves whole chunks: a few must be in flight, at the GPU's share of the NICs,
-  // before the pipeline runs at rate.
-  if (v == View::Real && efa && nodes > 1 && p == Protocol::Simple) {
-    const double per_gpu = net_bandwidth(t, v, nccl) / ppn;
-    lat += nccl.simple_net_fill_chunks * nccl.simple_net_chunk_bytes / (per_gpu * 1e3);
-  }
   return lat;
 }
 
@@ -183,7 +179,14 @@ double latency(Collective c, const RingTopology& t, Algorithm a, Protocol p, Vie
 
 AlgoCost algo_cost(Collective c, const RingTopology& t, Algorithm a, Protocol p, View v, const NcclParams& nccl) {
   if (t.ranks() <= 1 || !available(c, t, a, p)) return {};
-  return {latency(c, t, a, p, v, nccl), bus_bandwidth(c, t, a, p, v, nccl)};
+  AlgoCost cost{latency(c, t, a, p, v, nccl), bus_bandwidth(c, t, a, p, v, nccl), 0, 0};
+  // Over EFA, Simple moves whole chunks: the first few (up to the message) cross at the GPU's
+  // share of the NICs before the pipeline runs at rate.
+  if (v == View::Real && t.inter.transport == NetTransport::Efa && t.nodes > 1 && p == Protocol::Simple) {
+    cost.fill_bytes = nccl.simple_net_fill_chunks * nccl.simple_net_chunk_bytes;
+    cost.fill_gbytes_per_s = net_bandwidth(t, v, nccl) / t.gpus_per_node;
+  }
+  return cost;
 }
 
 double algo_time_us(Collective c, const RingTopology& t, Algorithm a, Protocol p, const AlgoCost& cost, double bytes) {
@@ -198,7 +201,8 @@ double algo_time_us(Collective c, const RingTopology& t, Algorithm a, Protocol p
       bytes / (std::max(1, t.channels) * t.ranks()) >= 64) {
     lat *= t.gpu.arch == GpuArch::Volta ? 1.9 : 1.4;  // the ring's plateau
   }
-  return lat + bytes / (1000 * bw);
+  const double fill = cost.fill_gbytes_per_s > 0 ? std::min(bytes, cost.fill_bytes) / (cost.fill_gbytes_per_s * 1e3) : 0;
+  return lat + fill + bytes / (1000 * bw);
 }
 
 AlgoChoice choose_algorithm(Collective c, const RingTopology& t, double bytes, const NcclParams& nccl) {

@@ -30,6 +30,8 @@ enum class View { Tuner, Real };
 struct AlgoCost {
   double latency_us = 0;
   double bandwidth = 0;  // NCCL's algorithm bandwidth in GB/s (bus bandwidth x its ratio); 0: not available
+  double fill_bytes = 0;         // Simple over EFA: the first bytes cross at fill_gbytes_per_s first
+  double fill_gbytes_per_s = 0;  // 0: no fill
 };
 
 // The tuner's entry for (c, a, p) on this topology, in the given view.

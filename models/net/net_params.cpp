@@ -92,7 +92,8 @@ void parse_hardware(const json& doc, NetParams& p) {
   }
   for (const auto& [family, e] : at(hw, "efa", "nccl_hardware.").items()) {
     const std::string ep = "nccl_hardware.efa." + family + ".";
-    p.efa[family] = EfaHardware{num(e, "plugin_latency_us", ep), num(e, "hop_latency_us", ep)};
+    p.efa[family] = EfaHardware{num(e, "plugin_latency_us", ep), num(e, "hop_latency_us", ep),
+                                flag(e, "in_order_128b", ep)};
   }
 }
 

@@ -51,6 +51,9 @@ struct GpuHardware {
 struct EfaHardware {
   double plugin_latency_us = 0;  // the latency the plugin reports to NCCL's tuner
   double hop_latency_us = 0;     // one inter-node step, as measured
+  // EFA delivers 128-byte writes in order, so NCCL may run LL/LL128 over it; without that
+  // aws-ofi-nccl sets NCCL_PROTO=simple (src/platform-aws.cpp).
+  bool in_order_128b = false;
 };
 
 struct NetParams {

@@ -30,6 +30,8 @@ TEST(InstanceNetwork, EfaRailsAndPluginLatencyPerFamily) {
   const NodeNetworkSpec p5en = spec_of("p5en.48xlarge");
   EXPECT_DOUBLE_EQ(p5en.efa_hw.plugin_latency_us, 35);
   EXPECT_DOUBLE_EQ(spec_of("p4d.24xlarge").nic_baseline_gbps, 400);
+  EXPECT_TRUE(p5.efa_hw.in_order_128b);
+  EXPECT_FALSE(spec_of("p4d.24xlarge").efa_hw.in_order_128b);
 }
 
 TEST(InstanceNetwork, PcieBoardsAndSingleGpuTypes) {

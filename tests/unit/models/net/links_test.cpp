@@ -106,7 +106,7 @@ TEST(NetLinks, EfaNeverCrossesAnAz) {
   NodeNetworkSpec p5;
   p5.nic_baseline_gbps = p5.nic_burst_gbps = 3200;
   p5.efa = true;
-  p5.efa_hw = {75, 20};
+  p5.efa_hw = {75, 20, true};
   LinkOptions cross;
   cross.cross_az = true;
   const NodeLink l = node_to_node_link(p5, cross, default_net_params());
@@ -117,6 +117,9 @@ TEST(NetLinks, EfaNeverCrossesAnAz) {
   EXPECT_EQ(same.transport, NetTransport::Efa);
   EXPECT_DOUBLE_EQ(same.tuner_latency_us, 75.0);
   EXPECT_DOUBLE_EQ(same.hop_latency_us, 20.0);
+  EXPECT_FALSE(same.simple_only);
+  p5.efa_hw.in_order_128b = false;  // first-generation EFA: aws-ofi-nccl sets NCCL_PROTO=simple
+  EXPECT_TRUE(node_to_node_link(p5, {}, default_net_params()).simple_only);
 }
 
 }  // namespace
