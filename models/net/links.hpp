@@ -73,6 +73,7 @@ struct RingTopology {
   GpuHardware gpu;
   bool cpu_amd = false;
   int channels = 2;         // rings NCCL builds
+  int nccl_version = 22703; // NCCL_VERSION_CODE of the NCCL whose tuner decides (2.27.3)
   int ranks() const { return nodes * gpus_per_node; }
 };
 

@@ -58,6 +58,11 @@ constexpr std::array<std::array<double, 23>, 3> kTreeCorrection = {{
 }};
 constexpr double kLocalBw = 5000.0;  // topo.h LOC_BW: a node of one GPU has no intra-node edge
 
+// Before 2.24 (tuning.cc at v2.21.5-1): Tree Simple had no base latency and 28 us per hop on every
+// kind of link, the network hop of a one-GPU node was its algorithm's own, and ring LL128 ran at
+// 0.7 of the bus bandwidth with one GPU per node.
+bool before_2_24(const RingTopology& t) { return t.nccl_version < 22400; }
+
 std::size_t idx(auto e) { return static_cast<std::size_t>(e); }
 
 int log2i(double x) { return x < 1 ? -1 : static_cast<int>(std::floor(std::log2(x))); }
@@ -122,7 +127,8 @@ double bus_bandwidth(Collective c, const RingTopology& t, Algorithm a, Protocol 
   const double ppn = t.gpus_per_node;
   double bw = nodes <= 2 ? bw_intra : bw_inter;
   if (a == Algorithm::NVLS) {
-    bw = c == Collective::AllReduce ? std::min(bw_intra, bw_inter) : std::min(bw_intra * (ppn - 1) / ppn, bw_inter * 0.9);
+    bw = c == Collective::AllReduce ? std::min(bw_intra, bw_inter)
+                                    : std::min(bw_intra * (ppn - 1) / ppn, bw_inter * 0.9);
   }
   if (a == Algorithm::NVLSTree) bw = std::min(bw_intra, nodes <= 2 ? bw_inter : bw_inter / 2);
   const double ch = std::max(1, t.channels);
@@ -131,7 +137,10 @@ double bus_bandwidth(Collective c, const RingTopology& t, Algorithm a, Protocol 
   // LL's cap: one node by GPU generation, several by CPU vendor (Intel row 0, AMD row 1).
   const double ll_max = kLlMaxBw[nodes == 1 ? arch : (t.cpu_amd ? 1 : 0)][n_idx];
   if (a == Algorithm::Ring && p == Protocol::LL) bus = std::min(ll_max, bus * .5);
-  if (a == Algorithm::Ring && p == Protocol::LL128) bus = std::min(bus * .92, ch * kPerChMaxRingLL128Bw[arch][n_idx]);
+  if (a == Algorithm::Ring && p == Protocol::LL128) {
+    const double eff = before_2_24(t) && t.gpus_per_node < 2 ? 0.7 : 0.92;
+    bus = std::min(bus * eff, ch * kPerChMaxRingLL128Bw[arch][n_idx]);
+  }
   if (a == Algorithm::Tree) bus = std::min(bus * .92, ch * kPerChMaxTreeBw[arch][n_idx]);
   if (a == Algorithm::Tree && p == Protocol::LL) bus = std::min(bus / 3.8, ll_max);
   if (a == Algorithm::Tree && p == Protocol::LL128) {
@@ -152,11 +161,13 @@ double latency(Collective c, const RingTopology& t, Algorithm a, Protocol p, Vie
   const bool efa = t.inter.transport == NetTransport::Efa;
   const Hw intra_hw = (t.intra == Interconnect::NVLink && ppn > 1) ? kNvlink : kPci;
   const double lat_inter = v == View::Tuner ? t.inter.tuner_latency_us : t.inter.hop_latency_us;
-  double intra_lat = kHwLat[intra_hw][idx(a)][idx(p)];
-  double inter_lat = kHwLat[kNet][ppn == 1 ? idx(Algorithm::Tree) : idx(a)][idx(p)] + lat_inter;
+  const bool old_tree_simple = before_2_24(t) && a == Algorithm::Tree && p == Protocol::Simple;
+  double intra_lat = old_tree_simple ? 28.0 : kHwLat[intra_hw][idx(a)][idx(p)];
+  const Algorithm net_row = ppn == 1 && !before_2_24(t) ? Algorithm::Tree : a;
+  double inter_lat = (old_tree_simple ? 28.0 : kHwLat[kNet][idx(net_row)][idx(p)]) + lat_inter;
   // Simple pays the GPU Direct flush once more; sockets have nothing to flush.
   if (p == Protocol::Simple && (v == View::Tuner || efa)) inter_lat += lat_inter;
-  double lat = kBaseLat[idx(a)][idx(p)];
+  double lat = old_tree_simple ? 0.0 : kBaseLat[idx(a)][idx(p)];
   Steps s = tuner_steps(c, t.ranks(), nodes);
   // NCCL's count of inter-node steps (2 x nodes) can exceed the ring's steps when nodes hold one
   // GPU each; the tuner keeps the excess (and subtracts intra-node steps), the wire has no such steps.
@@ -201,7 +212,8 @@ double algo_time_us(Collective c, const RingTopology& t, Algorithm a, Protocol p
       bytes / (std::max(1, t.channels) * t.ranks()) >= 64) {
     lat *= t.gpu.arch == GpuArch::Volta ? 1.9 : 1.4;  // the ring's plateau
   }
-  const double fill = cost.fill_gbytes_per_s > 0 ? std::min(bytes, cost.fill_bytes) / (cost.fill_gbytes_per_s * 1e3) : 0;
+  const double fill =
+      cost.fill_gbytes_per_s > 0 ? std::min(bytes, cost.fill_bytes) / (cost.fill_gbytes_per_s * 1e3) : 0.0;
   return lat + fill + bytes / (1000 * bw);
 }
 

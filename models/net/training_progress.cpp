@@ -46,6 +46,7 @@ void TrainingController::Impl::begin_training(Tracked& t) {
   opt.cross_az = t.status.cross_az;
   opt.efa_enabled = t.spec.efa;
   r.topo = make_ring_topology(r.specs[0], nodes, gpus_per_node, opt, r.params);
+  r.topo.nccl_version = r.input.version.code();  // the image's NCCL tunes
   reshare();
   const double bytes = t.spec.gradient_bytes;
   c.api.emit(EventType::Normal, "TrainingStarted", job_ref(t),

@@ -130,7 +130,7 @@ CLI::App* add_nccl(CLI::App& app, NcclArgs& a) {
   nccl->add_option("--net", a.net, "NCCL's network: efa (default where the type has EFA) or socket (NCCL_NET=Socket)")
       ->check(CLI::IsMember({"efa", "socket"}));
   nccl->add_option("--nccl-version", a.nccl_version,
-                   "NCCL whose connect failures --security-groups shows, e.g. 2.21.5 (PyTorch 2.5) or 2.27.3 (default)");
+                   "NCCL whose tuner and connect failures apply, e.g. 2.21.5 (PyTorch 2.5) or 2.27.3 (default)");
   return nccl;
 }
 

@@ -139,6 +139,7 @@ int nccl_command(const NcclArgs& args) {
   req.min_bytes = args.min_bytes;
   req.max_bytes = args.max_bytes;
   req.step_factor = args.step_factor;
+  if (!args.nccl_version.empty()) req.nccl_version = net::parse_nccl_version(args.nccl_version)->code();
   std::fputs(report::format_all_reduce_table(req, net::default_net_params()).c_str(), stdout);
   return 0;
 }

@@ -21,7 +21,7 @@ struct NcclArgs {
   std::string op = "all_reduce";
   // NCCL_NET: "efa" (default where the type has EFA) or "socket" (NCCL_NET=Socket, or no EFA device).
   std::string net;
-  // The NCCL whose connect failures --security-groups shows ("2.21.5", "2.27.3"); default 2.27.3.
+  // The NCCL whose tuner constants and connect failures apply ("2.21.5", "2.27.3"); default 2.27.3.
   std::string nccl_version;
 };
 

@@ -69,7 +69,8 @@ std::string nccl_float(double value, int width) {
 
 std::vector<NcclTableRow> all_reduce_rows(const NcclTableRequest& req, const net::NetParams& params) {
   std::vector<NcclTableRow> rows;
-  const net::RingTopology topo = net::make_ring_topology(req.node, req.nodes, req.gpus_per_node, req.link, params);
+  net::RingTopology topo = net::make_ring_topology(req.node, req.nodes, req.gpus_per_node, req.link, params);
+  topo.nccl_version = req.nccl_version;
   const std::uint64_t factor = req.step_factor < 2 ? 2 : req.step_factor;
   for (std::uint64_t size = req.min_bytes; size <= req.max_bytes; size *= factor) {
     NcclTableRow row;
@@ -83,7 +84,8 @@ std::vector<NcclTableRow> all_reduce_rows(const NcclTableRequest& req, const net
 }
 
 std::string format_all_reduce_table(const NcclTableRequest& req, const net::NetParams& params) {
-  const net::RingTopology topo = net::make_ring_topology(req.node, req.nodes, req.gpus_per_node, req.link, params);
+  net::RingTopology topo = net::make_ring_topology(req.node, req.nodes, req.gpus_per_node, req.link, params);
+  topo.nccl_version = req.nccl_version;
   const std::vector<NcclTableRow> rows = all_reduce_rows(req, params);
   std::string out;
   out += printf_string("# eksim model of %s: %d x %s, %d GPU(s) per node, %d ranks, %s\n", perf_name(req.collective), topo.nodes,

@@ -22,6 +22,7 @@ struct NcclTableRequest {
   std::uint64_t max_bytes = 134217728;  // -e (128 MiB)
   std::uint64_t step_factor = 2;   // -f; must be >= 2
   net::Collective collective = net::Collective::AllReduce;  // which *_perf
+  int nccl_version = 22703;        // NCCL_VERSION_CODE whose tuner picks (2.27.3)
 };
 
 // nccl-tests' program name for the collective: "all_reduce_perf", "alltoall_perf", ...

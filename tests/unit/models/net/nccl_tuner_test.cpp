@@ -102,5 +102,18 @@ TEST(NcclTuner, NoNvlsWithoutNvSwitchAndNoTreeForAllGather) {
   EXPECT_EQ(choose_algorithm(Collective::Broadcast, p5, kGiB, nccl).algorithm, Algorithm::Ring);
 }
 
+// NCCL 2.21.5 (PyTorch 2.5): Tree Simple had no base latency and 28 us per hop, and a one-GPU
+// node's network hop was its algorithm's own (ring LL: 2.7 us, not Tree's 5.0), so two single-GPU
+// nodes run ring LL at 8 B where 2.27 runs Tree LL.
+TEST(NcclTuner, TheImagesNcclVersionTunes) {
+  RingTopology t = topology("g5.xlarge", 2, 1, false);
+  EXPECT_EQ(pick(t, 8), std::make_pair(Algorithm::Tree, Protocol::LL));
+  t.nccl_version = 22105;
+  EXPECT_EQ(pick(t, 8), std::make_pair(Algorithm::Ring, Protocol::LL));
+  const NcclParams& nccl = default_net_params().nccl;
+  const AlgoCost tree = algo_cost(Collective::AllReduce, t, Algorithm::Tree, Protocol::Simple, View::Tuner, nccl);
+  EXPECT_DOUBLE_EQ(tree.latency_us, 2 * (0 * 28.0 + 1 * 28.0));  // 0 + 2 x ((ppn-1) x 28 + log2(2) x 28)
+}
+
 }  // namespace
 }  // namespace eksim::net
