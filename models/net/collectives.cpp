@@ -5,16 +5,6 @@
 
 namespace eksim::net {
 
-const char* collective_name(Collective c) {
-  switch (c) {
-    case Collective::AllReduce: return "AllReduce";
-    case Collective::AllGather: return "AllGather";
-    case Collective::ReduceScatter: return "ReduceScatter";
-    case Collective::Broadcast: return "Broadcast";
-  }
-  return "?";
-}
-
 namespace {
 
 // Fraction of S that crosses each ring edge, in units of S/B.
@@ -23,52 +13,44 @@ double data_factor(Collective c, int n) {
   switch (c) {
     case Collective::AllReduce: return 2.0 * (n - 1) / n;
     case Collective::AllGather:
-    case Collective::ReduceScatter: return static_cast<double>(n - 1) / n;
-    case Collective::Broadcast: return 1.0;
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: return static_cast<double>(n - 1) / n;
+    case Collective::Broadcast:
+    case Collective::Reduce: return 1.0;
   }
   return 0.0;
 }
 
-double protocol_efficiency(Protocol p, const NcclParams& nccl) {
-  switch (p) {
-    case Protocol::LL: return nccl.ll_bandwidth_factor;
-    case Protocol::LL128: return nccl.ll128_bandwidth_factor;
-    case Protocol::Simple: return 1.0;
-  }
-  return 1.0;
+CollectiveTiming timing_of(Collective c, const RingTopology& topo, double bytes, double latency_us, double bandwidth,
+                           double time_us) {
+  CollectiveTiming t;
+  t.time_us = time_us;
+  t.alpha_total_us = latency_us;
+  t.bandwidth_gbytes_per_s = bandwidth;
+  t.algbw_gbytes_per_s = time_us > 0.0 ? bytes / (time_us * 1e3) : 0.0;
+  t.busbw_gbytes_per_s = t.algbw_gbytes_per_s * busbw_factor(c, topo.ranks());
+  return t;
 }
 
-// The slowest edge of the ring, given the inter-node rate to use.
-double ring_bandwidth(const RingTopology& topo, double inter_gbytes_per_s) {
-  double b = std::numeric_limits<double>::infinity();
-  if (topo.nodes > 1) b = std::min(b, inter_gbytes_per_s);
-  if (topo.gpus_per_node > 1) b = std::min(b, topo.intra_gbytes_per_s);
-  return b;
-}
-
-struct Prediction {
-  double alpha_us;
-  double bandwidth;
-  double time_us;
-};
-
-Prediction predict(Collective c, const RingTopology& topo, double bytes, Protocol p, const NcclParams& nccl,
-                   bool tuner_view) {
-  const int n = topo.ranks();
-  const RingSteps steps = ring_steps(c, n, topo.nodes);
-  const double intra_hop = hop_latency_us(topo.intra, p, nccl);
-  const double inter_hop = net_hop_latency_us(p, nccl) + (tuner_view ? 0.0 : topo.inter.rtt_us / 2.0);
-  double alpha = nccl.ring_base_latency_us[static_cast<std::size_t>(p)] +
-                 (steps.total - steps.inter_node) * intra_hop + steps.inter_node * inter_hop;
-  if (tuner_view && c == Collective::AllReduce && p == Protocol::Simple && topo.nodes > 1 &&
-      bytes >= n / 16.0 * 65536.0) {
-    alpha *= nccl.ring_simple_plateau_factor;
+// Alltoall: each GPU sends S/n to every peer. The ppn-1 peers of its node take (ppn-1)/n of S over
+// its NVLink; the node's ppn GPUs send (n-ppn)/n of S each through the node's NICs.
+CollectiveTiming all_to_all(const RingTopology& topo, double bytes, const NcclParams& nccl) {
+  const int n = topo.ranks(), ppn = topo.gpus_per_node;
+  double transfer = 0;
+  if (ppn > 1) transfer = bytes * (ppn - 1) / n / (topo.intra_gbytes_per_s * 1e3);
+  double lat = 0;
+  if (topo.nodes > 1) {
+    const double eff = topo.inter.transport == NetTransport::Efa ? nccl.efa_bandwidth_efficiency : 1.0;
+    const double nic = topo.inter.gbytes_per_s * eff;
+    transfer = std::max(transfer, bytes * ppn * (n - ppn) / n / (nic * 1e3));
+    lat = topo.inter.hop_latency_us;
   }
-  const double inter = tuner_view ? topo.inter.tuner_gbytes_per_s : topo.inter.gbytes_per_s;
-  const double bw = ring_bandwidth(topo, inter) * protocol_efficiency(p, nccl);
-  const double factor = data_factor(c, n);
-  const double transfer = (factor > 0.0 && bytes > 0.0) ? factor * bytes / (bw * 1e3) : 0.0;
-  return {alpha, bw, alpha + transfer};
+  // One send/receive round: NCCL's Simple base latency and one hop of the slowest kind.
+  lat += 8.4 + (topo.nodes > 1 ? 14.0 : (topo.intra == Interconnect::NVLink ? 3.4 : 5.7));
+  CollectiveTiming t = timing_of(Collective::AllToAll, topo, bytes, lat, transfer > 0 ? bytes / (transfer * 1e3) : 0,
+                                 lat + transfer);
+  t.algorithm = Algorithm::P2P;
+  return t;
 }
 
 }  // namespace
@@ -80,64 +62,43 @@ double ring_alpha_beta_us(Collective c, int n, double bytes, double alpha_us, do
 }
 
 double busbw_factor(Collective c, int n) {
-  if (n <= 1) return c == Collective::Broadcast ? 1.0 : 0.0;
-  switch (c) {
-    case Collective::AllReduce: return 2.0 * (n - 1) / n;
-    case Collective::AllGather:
-    case Collective::ReduceScatter: return static_cast<double>(n - 1) / n;
-    case Collective::Broadcast: return 1.0;
-  }
-  return 1.0;
+  if (n <= 1) return (c == Collective::Broadcast || c == Collective::Reduce) ? 1.0 : 0.0;
+  return data_factor(c, n);
 }
 
 RingSteps ring_steps(Collective c, int ranks, int nodes) {
   RingSteps s;
   if (ranks <= 1) return s;
-  switch (c) {
-    case Collective::AllReduce:
-      s.total = 2 * (ranks - 1);
-      s.inter_node = nodes > 1 ? 2 * nodes : 0;
-      break;
-    case Collective::AllGather:
-    case Collective::ReduceScatter:
-    case Collective::Broadcast:
-      s.total = ranks - 1;
-      s.inter_node = nodes - 1;
-      break;
+  if (c == Collective::AllReduce) {
+    s.total = 2 * (ranks - 1);
+    s.inter_node = nodes > 1 ? 2 * nodes : 0;
+  } else {
+    s.total = ranks - 1;
+    s.inter_node = nodes - 1;
   }
   s.inter_node = std::clamp(s.inter_node, 0, s.total);
   return s;
 }
 
-CollectiveTiming ring_collective_with(Collective c, const RingTopology& topo, double bytes, Protocol p,
-                                      const NcclParams& nccl) {
-  const Prediction pr = predict(c, topo, bytes, p, nccl, /*tuner_view=*/false);
-  CollectiveTiming t;
+// A communicator of one rank still launches a kernel: NCCL's LL ring base latency.
+constexpr double kOneRankUs = 6.6;
+
+CollectiveTiming collective_with(Collective c, const RingTopology& topo, double bytes, Algorithm a, Protocol p,
+                                 const NcclParams& nccl) {
+  if (topo.ranks() <= 1) return timing_of(c, topo, bytes, kOneRankUs, 0, kOneRankUs);
+  const AlgoCost cost = algo_cost(c, topo, a, p, View::Real, nccl);
+  const double time = algo_time_us(c, topo, a, p, cost, bytes);
+  CollectiveTiming t = timing_of(c, topo, bytes, cost.latency_us, cost.bandwidth, time);
+  t.algorithm = a;
   t.protocol = p;
-  t.time_us = pr.time_us;
-  t.alpha_total_us = pr.alpha_us;
-  t.bandwidth_gbytes_per_s = pr.bandwidth;
-  t.algbw_gbytes_per_s = pr.time_us > 0.0 ? bytes / (pr.time_us * 1e3) : 0.0;
-  t.busbw_gbytes_per_s = t.algbw_gbytes_per_s * busbw_factor(c, topo.ranks());
   return t;
 }
 
-Protocol choose_protocol(Collective c, const RingTopology& topo, double bytes, const NcclParams& nccl) {
-  Protocol best = Protocol::Simple;
-  double best_time = std::numeric_limits<double>::infinity();
-  for (Protocol p : {Protocol::LL, Protocol::LL128, Protocol::Simple}) {
-    if (p == Protocol::LL128 && !topo.ll128_enabled) continue;
-    const double t = predict(c, topo, bytes, p, nccl, /*tuner_view=*/true).time_us;
-    if (t < best_time) {  // ties keep the earlier protocol, as NCCL's strict '<' does
-      best_time = t;
-      best = p;
-    }
-  }
-  return best;
-}
-
-CollectiveTiming ring_collective(Collective c, const RingTopology& topo, double bytes, const NcclParams& nccl) {
-  return ring_collective_with(c, topo, bytes, choose_protocol(c, topo, bytes, nccl), nccl);
+CollectiveTiming nccl_collective(Collective c, const RingTopology& topo, double bytes, const NcclParams& nccl) {
+  if (topo.ranks() <= 1) return collective_with(c, topo, bytes, Algorithm::Ring, Protocol::LL, nccl);
+  if (c == Collective::AllToAll) return all_to_all(topo, bytes, nccl);
+  const AlgoChoice pick = choose_algorithm(c, topo, bytes, nccl);
+  return collective_with(c, topo, bytes, pick.algorithm, pick.protocol, nccl);
 }
 
 }  // namespace eksim::net

@@ -19,10 +19,13 @@ NodeLink node_to_node_link(const NodeNetworkSpec& spec, const LinkOptions& optio
   // "Up to" types sustain only their baseline (AWS: the burst needs network I/O credits).
   link.nic_gbps = (spec.nic_up_to && options.allow_burst) ? spec.nic_burst_gbps : spec.nic_baseline_gbps;
   link.rtt_us = rtt_us(options.cross_az, params);
-  if (spec.efa && options.efa_enabled) {
+  if (spec.efa && options.efa_enabled && !options.cross_az) {
     link.transport = NetTransport::Efa;
     link.gbytes_per_s = link.nic_gbps / 8.0;
     link.tuner_gbytes_per_s = link.gbytes_per_s;
+    link.tuner_latency_us = spec.efa_hw.plugin_latency_us;
+    link.hop_latency_us = spec.efa_hw.hop_latency_us;
+    link.simple_only = !spec.efa_hw.in_order_128b;
     return link;
   }
   link.transport = NetTransport::Socket;
@@ -35,18 +38,11 @@ NodeLink node_to_node_link(const NodeNetworkSpec& spec, const LinkOptions& optio
   Eigen::VectorXd capacity(1);
   capacity(0) = link.nic_gbps;
   Eigen::VectorXd caps = Eigen::VectorXd::Constant(link.flows, link.per_flow_cap_gbps);
-  link.gbytes_per_s = max_min_fair_rates(incidence, capacity, caps).sum() / 8.0;
+  const double shared = max_min_fair_rates(incidence, capacity, caps).sum();
+  link.gbytes_per_s = (n.socket_max_gbps > 0 ? std::min(shared, n.socket_max_gbps) : shared) / 8.0;
   link.tuner_gbytes_per_s = n.ena_assumed_gbps / 8.0;
+  link.hop_latency_us = link.rtt_us / 2.0;
   return link;
-}
-
-double hop_latency_us(Interconnect intra, Protocol p, const NcclParams& nccl) {
-  const auto i = static_cast<std::size_t>(p);
-  return intra == Interconnect::NVLink ? nccl.hop_latency_nvlink_us[i] : nccl.hop_latency_pcie_us[i];
-}
-
-double net_hop_latency_us(Protocol p, const NcclParams& nccl) {
-  return nccl.hop_latency_net_us[static_cast<std::size_t>(p)];
 }
 
 RingTopology make_ring_topology(const NodeNetworkSpec& spec, int nodes, int gpus_per_node,
@@ -61,6 +57,9 @@ RingTopology make_ring_topology(const NodeNetworkSpec& spec, int nodes, int gpus
   // to the GPU (GPUDirect RDMA, i.e. EFA here); TCP sockets go through host memory.
   t.ll128_enabled = spec.intra == Interconnect::NVLink &&
                     (t.nodes == 1 || t.inter.transport == NetTransport::Efa);
+  t.gpu = spec.gpu;
+  t.cpu_amd = spec.cpu_amd;
+  t.channels = spec.gpu.channels > 0 ? spec.gpu.channels : std::max(1, params.nccl.channels);
   return t;
 }
 

@@ -21,8 +21,11 @@ struct NodeNetworkSpec {
   Interconnect intra = Interconnect::PCIe;
   // One direction, per GPU, what a ring edge between two GPUs of the node can carry. PCIe Gen4
   // x16 ~24 GB/s; for NVLink, half the bidirectional figure AWS publishes (p4d 600 -> 300,
-  // p5 900 -> 450).
+  // p5 900 -> 450); instance_network.hpp fills it with NCCL's own per-link figures instead.
   double intra_gbytes_per_s = 24.0;
+  GpuHardware gpu;      // arch, NVSwitch, NVLS, channels (PCIe boards: the defaults)
+  EfaHardware efa_hw;   // meaningful when efa
+  bool cpu_amd = false; // NCCL's LL bandwidth cap across nodes depends on the CPU vendor
 };
 
 struct LinkOptions {
@@ -31,6 +34,7 @@ struct LinkOptions {
   bool efa_enabled = true;       // use EFA where the type has it (device plugin + aws-ofi-nccl)
   bool placement_group = false;  // cluster placement group: 10 Gbps per flow instead of 5
 };
+// EFA's SRD does not cross an Availability Zone: a cross-AZ pair runs NCCL's socket transport.
 
 enum class NetTransport { Socket, Efa };
 const char* transport_name(NetTransport t);
@@ -41,20 +45,22 @@ struct NodeLink {
   double nic_gbps = 0;           // NIC rate used: baseline, or burst when allowed
   int flows = 0;                 // TCP connections per node pair: channels x threads x sockets; 0 for EFA
   double per_flow_cap_gbps = 0;  // 0 for EFA (SRD sprays packets over many paths)
-  double gbytes_per_s = 0;       // effective one-direction bandwidth (max-min share of the NIC)
+  double gbytes_per_s = 0;       // effective one-direction bandwidth (max-min share of the NIC; sockets
+                                 // also held to nccl.socket_max_gbps)
   double rtt_us = 0;             // from the AZ pair
   // What NCCL's tuner believes the inter-node bandwidth is: ENA reports no link speed, so NCCL
   // assumes ena_assumed_gbps for sockets; EFA reports its real speed.
   double tuner_gbytes_per_s = 0;
+  // The latency of one inter-node step: what aws-ofi-nccl reports to NCCL's tuner (0 for sockets)
+  // and what the step really costs (EFA's measured hop, or RTT/2 over TCP).
+  double tuner_latency_us = 0;
+  double hop_latency_us = 0;
+  bool simple_only = false;  // aws-ofi-nccl set NCCL_PROTO=simple (EFA without in-order 128-byte writes)
 };
 
 NodeLink node_to_node_link(const NodeNetworkSpec& spec, const LinkOptions& options, const NetParams& params);
 
 double rtt_us(bool cross_az, const NetParams& params);
-
-// Per-hop latency NCCL's model charges for a ring step over this kind of hardware.
-double hop_latency_us(Interconnect intra, Protocol p, const NcclParams& nccl);
-double net_hop_latency_us(Protocol p, const NcclParams& nccl);
 
 // Everything the ring model needs about one topology.
 struct RingTopology {
@@ -64,6 +70,10 @@ struct RingTopology {
   double intra_gbytes_per_s = 0;
   NodeLink inter;           // meaningful when nodes > 1
   bool ll128_enabled = false;
+  GpuHardware gpu;
+  bool cpu_amd = false;
+  int channels = 2;         // rings NCCL builds
+  int nccl_version = 22703; // NCCL_VERSION_CODE of the NCCL whose tuner decides (2.27.3)
   int ranks() const { return nodes * gpus_per_node; }
 };
 

@@ -3,16 +3,23 @@
 // ephemeral listen ports: every rank to the bootstrap root, the root back to every rank, each rank
 // to the next in the bootstrap ring, and, for the data ring, each rank to its ring successor on
 // another node (ranks of one node use P2P/SHM, no socket). A security group that drops the SYN
-// makes connect() wait the kernel's SYN timeout and return ETIMEDOUT; NCCL then sleeps and
-// retries (src/misc/socket.cc socketConnectCheck):
-//   retry k = 1..NCCL_SOCKET_RETRY_CNT (34): INFO "<func>: connect to <ip><<port>> returned
-//     Connection timed out, retrying (k/34) after sleep for k*100 msec"
-//   the 35th failure: WARN "<func>: connect to <ip><<port>> returned Connection timed out,
-//     exceeded error retry count after 35 attempts" -> ncclRemoteError.
-// <func> is socketStartConnect for a blocking socket (bootstrap) and socketPollConnect for a
-// non-blocking one (the net socket transport). Meanwhile PyTorch's ProcessGroupNCCL watchdog
-// (default 10 min) usually ends the job first. Which NCCL/PyTorch version runs the connect inside
-// the watched collective varies; the model assumes it does, as FACTS.md records.
+// makes connect() wait the kernel's SYN timeout (127 s) and fail with ETIMEDOUT. What NCCL does
+// then depends on its version (src/misc/socket.cc at each tag):
+//   2.21 (before 2.24.3): a non-blocking socket (the connects that carry the communicator's abort
+//     flag: to the root, the bootstrap ring, the net transport) calls connect() again on the same
+//     fd and Linux answers ECONNABORTED: "misc/socket.cc:484 NCCL WARN socketStartConnect: Connect
+//     to <ip><<port>> failed : Software caused connection abort" and ncclSystemError, after one SYN
+//     timeout; PyTorch's lazy init raises DistBackendError at the first collective. The root's
+//     blocking reply socket times out three times ("exceeded timeouts (3)") and the ranks that wait
+//     for it wait forever.
+//   2.24-2.26: retries: "<func>: connect returned Connection timed out, retrying (k/34) after sleep
+//     for k*100 msec", then "..., exceeded error retry count (35)" -> ncclRemoteError.
+//   2.27: the same with the address: "<func>: connect to <ip><<port>> returned Connection timed
+//     out, retrying (k/34) after sleep for k*100 msec", then "..., exceeded error retry count
+//     after 35 attempts".
+// <func> is socketStartConnect for the blocking root reply and socketPollConnect for the rest.
+// During the retries PyTorch's ProcessGroupNCCL watchdog (default 10 min) usually ends the job
+// first, as FACTS.md records.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -20,6 +27,7 @@
 #include <vector>
 
 #include "models/net/net_params.hpp"
+#include "models/net/nccl_version.hpp"
 #include "sim/engine/rng.hpp"
 #include "sim/engine/time.hpp"
 
@@ -55,6 +63,10 @@ std::string nccl_socket_address(const std::string& ip, int port);
 // Linux connect() on a dropped SYN: initial RTO x (2^(syn_retries+1) - 1); 127 s by default.
 engine::Duration syn_timeout(const NetParams& params);
 
+// When the kernel sends the SYN again within one connect: 1, 3, 7, 15, 31, 63 s by default. A
+// rule restored before one of them lets that SYN through.
+std::vector<engine::Duration> syn_retransmissions(const NetParams& params);
+
 struct RetryStep {
   int attempt = 0;                 // 1-based connect attempt
   engine::Duration fails_at;       // when this attempt's connect() returns ETIMEDOUT (from its start)
@@ -64,9 +76,10 @@ struct RetryStep {
   std::string text;                // NCCL's message, without the host:pid:tid [dev] prefix
 };
 
-// Every attempt of one connect whose SYNs are dropped, until NCCL gives up.
+// Every attempt of one connect whose SYNs are dropped, until NCCL gives up (NCCL 2.24 and later;
+// before 2.27 the texts carry no address).
 std::vector<RetryStep> connect_retry_timeline(const std::string& func, const std::string& address,
-                                              const NetParams& params);
+                                              const NetParams& params, const NcclVersion& version = {});
 
 struct NcclRank {
   std::string ip;
@@ -85,6 +98,7 @@ struct NcclInitInput {
   std::string op_type = "ALLREDUCE";
   std::int64_t numel = 0;
   bool watchdog = true;  // PyTorch ProcessGroupNCCL watchdog (TORCH_NCCL_ASYNC_ERROR_HANDLING)
+  NcclVersion version;   // the image's NCCL
 };
 
 struct NcclLogLine {
@@ -92,6 +106,7 @@ struct NcclLogLine {
   int rank = 0;
   std::string source;   // "NCCL INFO", "NCCL WARN", "ProcessGroupNCCL"
   std::string text;
+  std::string where;    // a WARN's "<file>:<line>" in NCCL's source, printed before "NCCL WARN"
 };
 
 struct NcclInitOutcome {
@@ -105,6 +120,8 @@ struct NcclInitOutcome {
   bool watchdog_first = false;
   std::vector<NcclLogLine> log;             // what the ranks print until the job fails
   std::string failure_text;                 // the line that ends the job
+  bool hangs = false;                       // nothing ends the job (NCCL 2.21's root reply)
+  bool failing_rank_only = false;           // only the blocked rank raises (NCCL 2.21's ECONNABORTED)
 };
 
 NcclInitOutcome simulate_nccl_init(const NcclInitInput& input, const NetParams& params);

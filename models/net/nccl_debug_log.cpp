@@ -99,7 +99,7 @@ std::vector<std::string> nccl_init_lines_before_connect(const NcclDebugRank& r) 
   if (r.rank == 0) {
     out = env;
     out.push_back(driver);
-    out.push_back(std::string("NCCL version ") + kNcclVersion);  // printf, no prefix, rank 0 only
+    out.push_back("NCCL version " + r.version);  // printf, no prefix, rank 0 only
   } else {
     out.push_back(driver);
     out.insert(out.end(), env.begin(), env.end());

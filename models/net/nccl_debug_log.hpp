@@ -16,6 +16,7 @@
 
 namespace eksim::net {
 
+// What "NCCL version" prints when the image names no NCCL (NcclDebugRank::version).
 inline constexpr const char* kNcclVersion = "2.21.5+cuda12.4";  // PyTorch 2.5/2.6 wheels' NCCL
 
 // What a worker's NCCL prints, from its container's NCCL_DEBUG (read case-insensitively): nothing
@@ -30,6 +31,7 @@ struct NcclDebugRank {
   int rank = 0, nranks = 1;
   std::string ip;         // eth0's address
   int cuda_driver = 0;    // cudaDriverGetVersion: 12040 for CUDA 12.4
+  std::string version = kNcclVersion;  // the image's NCCL, "2.21.5+cuda12.4" (the other lines stay 2.21.5's)
   std::uint64_t comm = 0;     // the ncclComm_t pointer
   std::uint64_t comm_id = 0;  // the unique id's hash, the same on every rank
   std::vector<int> ring;      // the ring order of the ranks

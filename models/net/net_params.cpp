@@ -1,6 +1,8 @@
 #include "models/net/net_params.hpp"
 
 #include <nlohmann/json.hpp>
+
+#include <cctype>
 #include <stdexcept>
 #include <string>
 
@@ -15,6 +17,24 @@ const char* protocol_name(Protocol p) {
     case Protocol::Simple: return "Simple";
   }
   return "?";
+}
+
+const char* gpu_arch_name(GpuArch a) {
+  switch (a) {
+    case GpuArch::Volta: return "Volta";
+    case GpuArch::Ampere: return "Ampere";
+    case GpuArch::Hopper: return "Hopper";
+    case GpuArch::Blackwell: return "Blackwell";
+  }
+  return "?";
+}
+
+const EfaHardware& efa_hardware(const NetParams& params, const std::string& family) {
+  static const EfaHardware none;
+  auto it = params.efa.find(family);
+  if (it != params.efa.end()) return it->second;
+  it = params.efa.find("default");
+  return it != params.efa.end() ? it->second : none;
 }
 
 namespace {
@@ -42,17 +62,49 @@ int integer(const json& j, const char* key, const std::string& path) {
   return v.get<int>();
 }
 
-PerProtocol triple(const json& j, const char* key, const std::string& path) {
+bool flag(const json& j, const char* key, const std::string& path) {
   const json& v = at(j, key, path);
-  if (!v.is_array() || v.size() != 3) {
-    throw std::runtime_error("az_latency.json: " + path + key + " must be [LL, LL128, Simple]");
+  if (!v.is_boolean()) throw std::runtime_error("az_latency.json: " + path + key + " is not true or false");
+  return v.get<bool>();
+}
+
+GpuArch arch_of(const json& j, const std::string& path) {
+  const json& v = at(j, "arch", path);
+  for (GpuArch a : {GpuArch::Volta, GpuArch::Ampere, GpuArch::Hopper, GpuArch::Blackwell}) {
+    std::string name = gpu_arch_name(a);
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v.is_string() && v.get<std::string>() == name) return a;
   }
-  PerProtocol out{};
-  for (std::size_t i = 0; i < 3; ++i) {
-    if (!v[i].is_number()) throw std::runtime_error("az_latency.json: " + path + key + " holds a non-number");
-    out[i] = v[i].get<double>();
+  throw std::runtime_error("az_latency.json: " + path + "arch must be volta, ampere, hopper or blackwell");
+}
+
+void parse_hardware(const json& doc, NetParams& p) {
+  const json& hw = at(doc, "nccl_hardware", "");
+  for (const auto& [name, g] : at(hw, "gpus", "nccl_hardware.").items()) {
+    const std::string gp = "nccl_hardware.gpus." + name + ".";
+    GpuHardware h;
+    h.arch = arch_of(g, gp);
+    h.nvlink_gbytes_per_s = integer(g, "nvlink_links", gp) * num(g, "nvlink_link_gbytes_per_s", gp);
+    h.nvswitch = flag(g, "nvswitch", gp);
+    h.nvls = flag(g, "nvls", gp);
+    h.channels = integer(g, "channels", gp);
+    p.gpus[name] = h;
   }
-  return out;
+  for (const auto& [family, e] : at(hw, "efa", "nccl_hardware.").items()) {
+    const std::string ep = "nccl_hardware.efa." + family + ".";
+    p.efa[family] = EfaHardware{num(e, "plugin_latency_us", ep), num(e, "hop_latency_us", ep),
+                                flag(e, "in_order_128b", ep)};
+  }
+}
+
+void parse_calibration(const json& n, NcclParams& c) {
+  const std::string np = "nccl.";
+  c.socket_max_gbps = num(n, "socket_max_gbps", np);
+  c.efa_bandwidth_efficiency = num(n, "efa_bandwidth_efficiency", np);
+  c.nvls_bandwidth_efficiency = num(n, "nvls_bandwidth_efficiency", np);
+  c.nvls_latency_us = num(n, "nvls_latency_us", np);
+  c.simple_net_fill_chunks = integer(n, "simple_net_fill_chunks", np);
+  c.simple_net_chunk_bytes = num(n, "simple_net_chunk_bytes", np);
 }
 
 }  // namespace
@@ -75,19 +127,14 @@ NetParams parse_net_params(std::string_view json_text) {
   p.watchdog_overshoot_ms = integer(torch, "watchdog_overshoot_ms", "pytorch.");
   const json& n = at(doc, "nccl", "");
   const std::string np = "nccl.";
-  p.nccl.ring_base_latency_us = triple(n, "ring_base_latency_us", np);
-  p.nccl.hop_latency_net_us = triple(n, "hop_latency_net_us", np);
-  p.nccl.hop_latency_pcie_us = triple(n, "hop_latency_pcie_us", np);
-  p.nccl.hop_latency_nvlink_us = triple(n, "hop_latency_nvlink_us", np);
-  p.nccl.ll_bandwidth_factor = num(n, "ll_bandwidth_factor", np);
-  p.nccl.ll128_bandwidth_factor = num(n, "ll128_bandwidth_factor", np);
-  p.nccl.ring_simple_plateau_factor = num(n, "ring_simple_plateau_factor", np);
   p.nccl.socket_nthreads = integer(n, "socket_nthreads", np);
   p.nccl.nsocks_perthread = integer(n, "nsocks_perthread", np);
   p.nccl.channels = integer(n, "channels", np);
   p.nccl.ena_assumed_gbps = num(n, "ena_assumed_gbps", np);
   p.nccl.socket_retry_cnt = integer(n, "socket_retry_cnt", np);
   p.nccl.socket_retry_sleep_ms = integer(n, "socket_retry_sleep_ms", np);
+  parse_calibration(n, p.nccl);
+  parse_hardware(doc, p);
   return p;
 }
 

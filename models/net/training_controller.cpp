@@ -26,21 +26,6 @@ std::string gbps_text(double gbytes_per_s) {
 
 std::string seconds_text(double s) { return engine::format_duration(Duration::from_seconds(s)); }
 
-NodeNetworkSpec network_spec_of(const aws::InstanceType& t) {
-  NodeNetworkSpec s;
-  s.instance_type = t.name;
-  s.nic_baseline_gbps = t.network_baseline_gbps;
-  s.nic_burst_gbps = t.network_burst_gbps;
-  s.nic_up_to = t.network_up_to;
-  s.efa = t.efa;
-  s.gpus = std::max(1, t.gpu.count);
-  if (t.gpu.interconnect == "nvlink") {
-    s.intra = Interconnect::NVLink;
-    s.intra_gbytes_per_s = t.gpu.nvlink_gbytes_per_s / 2;  // links.hpp: one direction
-  }
-  return s;
-}
-
 }  // namespace training_detail
 
 const char* training_phase_name(TrainingPhase p) {
@@ -137,7 +122,7 @@ void TrainingController::Impl::on_lost(k8s::PodId id) {
     for (std::size_t i = 0; i < rp->pods.size(); ++i)
       if (k8s::pod_active(c.api.pod(rp->pods[i])))
         emit_line(*rp, {Duration{}, static_cast<int>(i) * tp->spec.gpus_per_pod, "ProcessGroupNCCL",
-                        text(static_cast<int>(i) * tp->spec.gpus_per_pod)});
+                        text(static_cast<int>(i) * tp->spec.gpus_per_pod), ""});
     fail_run(*tp, text, text(0));
   }));
 }

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "models/net/instance_network.hpp"
 #include "models/net/training_controller.hpp"
 #include "models/net/training_spec.hpp"
 
@@ -22,7 +23,6 @@ namespace training_detail {
 inline constexpr const char* kSource = "training";  // the event source of its records
 std::string gbps_text(double gbytes_per_s);
 std::string seconds_text(double s);
-NodeNetworkSpec network_spec_of(const aws::InstanceType& t);
 }  // namespace training_detail
 
 struct TrainingController::Impl {
@@ -114,6 +114,7 @@ struct TrainingController::Impl {
   k8s::PodId pod_of_rank(const Run& r, int rank) const;
   void emit_line(const Run& r, const NcclLogLine& line);
   void hang(Tracked& t);
+  void watch_syns(Tracked& t);
   void fail_run(Tracked& t, const std::function<std::string(int)>& text_of_rank, const std::string& failure_text);
 
   // --- training (training_progress.cpp)

@@ -16,6 +16,17 @@ using k8s::EventType;
 using engine::SimTime;
 using namespace training_detail;
 
+namespace {
+
+// A node whose type the catalog does not know: one GPU behind a 10 Gbps NIC.
+NodeNetworkSpec unknown_node_spec() {
+  NodeNetworkSpec s;
+  s.nic_baseline_gbps = s.nic_burst_gbps = 10;
+  return s;
+}
+
+}  // namespace
+
 void TrainingController::Impl::start_run(Tracked& t, std::vector<k8s::PodId> pods) {
   auto run = std::make_unique<Run>();
   Run& r = *run;
@@ -36,7 +47,7 @@ void TrainingController::Impl::start_run(Tracked& t, std::vector<k8s::PodId> pod
       r.zones.push_back(z == rec.node.meta.labels.end() ? "" : z->second);
       auto ty = rec.node.meta.labels.find(k8s::kLabelInstanceType);
       const aws::InstanceType* type = ty == rec.node.meta.labels.end() ? nullptr : c.catalog().find(ty->second);
-      r.specs.push_back(type ? network_spec_of(*type) : NodeNetworkSpec{"", 10, 10, false, false, 1});
+      r.specs.push_back(type ? node_network_spec(*type, params) : unknown_node_spec());
       std::string ip;
       r.enis.push_back(eni_of(node, &ip));
       ips.push_back(ip.empty() ? "0.0.0.0" : ip);
@@ -50,6 +61,10 @@ void TrainingController::Impl::start_run(Tracked& t, std::vector<k8s::PodId> pod
   const k8s::Job& job = c.api.jobs()[t.job];
   r.input.ports = draw_listen_ports(ranks, c.rng.get("net/nccl/" + job.meta.ns + "/" + job.meta.name));
   r.input.numel = static_cast<std::int64_t>(t.spec.gradient_bytes / 4);  // fp32 gradients
+  if (!r.pods.empty()) {
+    const k8s::PodRecord& first = c.api.pod(r.pods.front());
+    if (!first.pod.spec.containers.empty()) r.input.version = nccl_version_of(first.pod.spec.containers.front());
+  }
   Run* rp = &r;
   r.input.reachable = [this, rp](int src, int dst, int port) {
     const int a = rp->input.ranks[static_cast<std::size_t>(src)].node;
@@ -106,6 +121,7 @@ void TrainingController::Impl::record_debug_inits(const Tracked& t, Run& r) {
     dr.comm = comm;
     dr.comm_id = comm_id;
     dr.ring = ring;
+    dr.version = r.input.version.banner();
     debug_inits[p.v].push_back({std::move(dr), c.sim.now(), std::nullopt});
     r.debug_pods.push_back(p);
   }
@@ -121,6 +137,7 @@ void TrainingController::Impl::emit_line(const Run& r, const NcclLogLine& line) 
   if (rec.deleted) return;
   bool warn = line.source != "NCCL INFO";
   std::string message = line.source == "ProcessGroupNCCL" ? line.text : line.source + " " + line.text;
+  if (!line.where.empty()) message = line.where + " " + message;  // "misc/socket.cc:484 NCCL WARN ..."
   c.api.emit(warn ? EventType::Warning : EventType::Normal, "ContainerLog", k8s::ApiServer::ref(rec.pod), message,
              kSource);
 }
@@ -156,14 +173,37 @@ void TrainingController::Impl::hang(Tracked& t) {
       }
     }));
   }
+  if (r.outcome.retries.empty()) watch_syns(t);
+  if (r.outcome.hangs) return;  // NCCL 2.21's root gave up; the ranks wait for it forever
   r.timers.push_back(c.sim.schedule_at(r.started + r.outcome.fails_after, [this, tp, rp] {
     if (rp->over || tp->run.get() != rp) return;
     fail_run(*tp, [&](int first_rank) {
       for (const NcclLogLine& l : rp->outcome.log)
         if (l.source == "ProcessGroupNCCL" && l.rank == first_rank) return l.text;
-      return rp->outcome.failure_text;
+      // NCCL 2.21: only the rank whose connect failed raised; torchrun ends the others.
+      return rp->outcome.failing_rank_only ? std::string() : rp->outcome.failure_text;
     }, rp->outcome.failure_text);
   }));
+}
+
+// NCCL 2.21 has no retry lines to notice a restored rule at; its connect() does, at the kernel's
+// SYN retransmissions (the root's blocking reply socket tries three times, the others once).
+void TrainingController::Impl::watch_syns(Tracked& t) {
+  Run& r = *t.run;
+  const int windows = r.outcome.blocked->kind == ConnectKind::BootstrapRootReply ? 3 : 1;
+  const Duration window = syn_timeout(r.params) + Duration::millis(1);
+  Tracked* tp = &t;
+  Run* rp = &r;
+  for (int w = 0; w < windows; ++w) {
+    for (Duration syn : syn_retransmissions(r.params)) {
+      r.timers.push_back(c.sim.schedule_at(r.started + window * w + syn, [this, tp, rp] {
+        if (rp->over || tp->run.get() != rp || !simulate_nccl_init(rp->input, rp->params).ok) return;
+        for (auto id : rp->timers) c.sim.cancel(id);
+        rp->timers.clear();
+        begin_training(*tp);
+      }));
+    }
+  }
 }
 
 void TrainingController::Impl::fail_run(Tracked& t, const std::function<std::string(int)>& text_of_rank, const std::string& failure_text) {

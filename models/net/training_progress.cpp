@@ -46,6 +46,7 @@ void TrainingController::Impl::begin_training(Tracked& t) {
   opt.cross_az = t.status.cross_az;
   opt.efa_enabled = t.spec.efa;
   r.topo = make_ring_topology(r.specs[0], nodes, gpus_per_node, opt, r.params);
+  r.topo.nccl_version = r.input.version.code();  // the image's NCCL tunes
   reshare();
   const double bytes = t.spec.gradient_bytes;
   c.api.emit(EventType::Normal, "TrainingStarted", job_ref(t),
@@ -102,9 +103,13 @@ void TrainingController::Impl::reshare() {
     for (auto [a, b] : r.edges) {
       LinkOptions o;
       o.efa_enabled = runs[i]->spec.efa;
+      o.cross_az = runs[i]->status.cross_az;
       NodeLink l = node_to_node_link(r.specs[static_cast<std::size_t>(a)], o, r.params);
-      double cap = l.transport == NetTransport::Efa ? std::numeric_limits<double>::infinity()
-                                                    : l.flows * l.per_flow_cap_gbps;
+      double cap = std::numeric_limits<double>::infinity();
+      if (l.transport == NetTransport::Socket) {
+        cap = l.flows * l.per_flow_cap_gbps;
+        if (r.params.nccl.socket_max_gbps > 0) cap = std::min(cap, r.params.nccl.socket_max_gbps);
+      }
       flows.push_back({i, link(r, a, 0), link(r, b, 1), cap});
     }
   }
@@ -130,7 +135,7 @@ void TrainingController::Impl::reshare() {
     advance(t);
     RingTopology topo = r.topo;
     if (topo.nodes > 1 && std::isfinite(inter_gbps[i])) topo.inter.gbytes_per_s = inter_gbps[i] / 8.0;
-    CollectiveTiming timing = ring_collective(Collective::AllReduce, topo, t.spec.gradient_bytes, r.params.nccl);
+    CollectiveTiming timing = nccl_collective(Collective::AllReduce, topo, t.spec.gradient_bytes, r.params.nccl);
     const double comm = timing.time_us / 1e6;
     const double step = t.spec.step_compute.to_seconds() + comm;
     const bool changed = r.step_s > 0 && std::abs(step - r.step_s) > 1e-3 * r.step_s;

@@ -112,7 +112,7 @@ CLI::App* add_sweep(CLI::App& app, SweepArgs& a) {
 }
 
 CLI::App* add_nccl(CLI::App& app, NcclArgs& a) {
-  auto* nccl = app.add_subcommand("nccl", "Print an all_reduce_perf-style table for a topology");
+  auto* nccl = app.add_subcommand("nccl", "Print an nccl-tests table (all_reduce_perf, --op for others) for a topology");
   nccl->add_option("--instance", a.instance, "Instance type, e.g. g5.xlarge")->required();
   nccl->add_option("--nodes", a.nodes, "Number of nodes");
   nccl->add_option("--gpus-per-node", a.gpus_per_node, "GPUs per node (default: all of the type's)");
@@ -125,6 +125,12 @@ CLI::App* add_nccl(CLI::App& app, NcclArgs& a) {
                    "Security groups on every node's ENI (comma-separated), defined in --scenario")
       ->delimiter(',');
   nccl->add_option("--scenario", a.scenario, "Scenario whose VPC and security groups apply");
+  nccl->add_option("--op", a.op, "Collective: all_reduce (default), all_gather, reduce_scatter, broadcast, reduce, alltoall")
+      ->check(CLI::IsMember({"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall"}));
+  nccl->add_option("--net", a.net, "NCCL's network: efa (default where the type has EFA) or socket (NCCL_NET=Socket)")
+      ->check(CLI::IsMember({"efa", "socket"}));
+  nccl->add_option("--nccl-version", a.nccl_version,
+                   "NCCL whose tuner and connect failures apply, e.g. 2.21.5 (PyTorch 2.5) or 2.27.3 (default)");
   return nccl;
 }
 

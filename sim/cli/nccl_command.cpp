@@ -6,6 +6,7 @@
 
 #include "models/aws/instance_catalog.hpp"
 #include "models/cluster/cluster.hpp"
+#include "models/net/instance_network.hpp"
 #include "models/net/nccl_connect.hpp"
 #include "models/net/net_params.hpp"
 #include "sim/report/nccl_table.hpp"
@@ -67,6 +68,7 @@ bool connections_pass(const NcclArgs& args, int gpus_per_node) {
     return a == b || groups.reachable(enis[static_cast<std::size_t>(a)], enis[static_cast<std::size_t>(b)], "tcp", port);
   };
   input.numel = static_cast<std::int64_t>(args.max_bytes / 4);
+  if (!args.nccl_version.empty()) input.version = *net::parse_nccl_version(args.nccl_version);
   net::NcclInitOutcome out = net::simulate_nccl_init(input, net::default_net_params());
   std::string list;
   for (const auto& g : args.security_groups) list += (list.empty() ? "" : ", ") + g;
@@ -74,13 +76,29 @@ bool connections_pass(const NcclArgs& args, int gpus_per_node) {
     std::printf("# security groups %s: all %zu NCCL connections allowed\n", list.c_str(), out.connections.size());
     return true;
   }
-  std::printf("# security groups %s: %s connection from %s to %s<%d> is dropped; NCCL hangs\n", list.c_str(),
+  std::printf("# security groups %s: %s connection from %s to %s<%d> is dropped; NCCL %s\n", list.c_str(),
               net::connect_kind_name(out.blocked->kind), input.ranks[static_cast<std::size_t>(out.blocked->src_rank)].ip.c_str(),
-              input.ranks[static_cast<std::size_t>(out.blocked->dst_rank)].ip.c_str(), out.blocked->port);
+              input.ranks[static_cast<std::size_t>(out.blocked->dst_rank)].ip.c_str(), out.blocked->port, out.failing_rank_only ? "gives up" : "hangs");
   for (const auto& line : out.log)
-    std::printf("[%10.3fs] rank %d %s %s\n", line.at.to_seconds(), line.rank, line.source.c_str(), line.text.c_str());
-  std::printf("# the job fails after %s: %s\n", engine::format_duration(out.fails_after).c_str(), out.failure_text.c_str());
+    std::printf("[%10.3fs] rank %d %s%s %s\n", line.at.to_seconds(), line.rank,
+                line.where.empty() ? "" : (line.where + " ").c_str(), line.source.c_str(), line.text.c_str());
+  if (out.hangs) {
+    std::printf("# NCCL %s: nothing ends the job; the ranks wait for the bootstrap root forever\n",
+                input.version.text().c_str());
+  } else {
+    std::printf("# the job fails after %s: %s\n", engine::format_duration(out.fails_after).c_str(),
+                out.failure_text.c_str());
+  }
   return false;
+}
+
+net::Collective collective_of(const std::string& op) {
+  if (op == "all_gather") return net::Collective::AllGather;
+  if (op == "reduce_scatter") return net::Collective::ReduceScatter;
+  if (op == "broadcast") return net::Collective::Broadcast;
+  if (op == "reduce") return net::Collective::Reduce;
+  if (op == "alltoall") return net::Collective::AllToAll;
+  return net::Collective::AllReduce;
 }
 
 }  // namespace
@@ -103,22 +121,17 @@ int nccl_command(const NcclArgs& args) {
     return fail(fmt::format("--gpus-per-node {} exceeds the {} GPU(s) of {}", gpus_per_node, gpus, args.instance));
   if (args.min_bytes == 0 || args.min_bytes > args.max_bytes) return fail("--min-bytes must be between 1 and --max-bytes");
   if (args.step_factor < 2) return fail("--step-factor must be at least 2");
+  if (!args.nccl_version.empty() && !net::parse_nccl_version(args.nccl_version))
+    return fail("--nccl-version \"" + args.nccl_version + "\" is not a version like 2.21.5");
   if (!args.security_groups.empty() && args.scenario.empty())
     return fail("--security-groups needs --scenario (the file that defines the groups)");
   if (!args.security_groups.empty() && !connections_pass(args, gpus_per_node)) return 0;
 
+  if (args.net == "efa" && !t->efa) return fail("instance type \"" + args.instance + "\" has no EFA; use --net socket");
   report::NcclTableRequest req;
-  req.node.instance_type = t->name;
-  req.node.nic_baseline_gbps = t->network_baseline_gbps;
-  req.node.nic_burst_gbps = t->network_burst_gbps;
-  req.node.nic_up_to = t->network_up_to;
-  req.node.efa = t->efa;
-  req.node.gpus = gpus > 0 ? gpus : 1;
-  if (t->gpu.interconnect == "nvlink") {
-    // The catalog gives NVLink's bidirectional GB/s; a ring edge carries one direction.
-    req.node.intra = net::Interconnect::NVLink;
-    req.node.intra_gbytes_per_s = t->gpu.nvlink_gbytes_per_s / 2;
-  }
+  req.collective = collective_of(args.op);
+  req.link.efa_enabled = args.net != "socket";
+  req.node = net::node_network_spec(*t, net::default_net_params());
   req.nodes = args.nodes;
   req.gpus_per_node = gpus_per_node;
   req.link.cross_az = args.cross_az;
@@ -126,6 +139,7 @@ int nccl_command(const NcclArgs& args) {
   req.min_bytes = args.min_bytes;
   req.max_bytes = args.max_bytes;
   req.step_factor = args.step_factor;
+  if (!args.nccl_version.empty()) req.nccl_version = net::parse_nccl_version(args.nccl_version)->code();
   std::fputs(report::format_all_reduce_table(req, net::default_net_params()).c_str(), stdout);
   return 0;
 }

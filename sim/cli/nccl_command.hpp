@@ -17,9 +17,15 @@ struct NcclArgs {
   // The security groups every node's ENI carries, defined in the scenario's cluster.securityGroups.
   std::vector<std::string> security_groups;
   std::string scenario;
+  // nccl-tests' collective: all_reduce, all_gather, reduce_scatter, broadcast, reduce, alltoall.
+  std::string op = "all_reduce";
+  // NCCL_NET: "efa" (default where the type has EFA) or "socket" (NCCL_NET=Socket, or no EFA device).
+  std::string net;
+  // The NCCL whose tuner constants and connect failures apply ("2.21.5", "2.27.3"); default 2.27.3.
+  std::string nccl_version;
 };
 
-// `eksim nccl`: the all_reduce_perf-style table for the topology. With --security-groups, NCCL's
+// `eksim nccl`: the nccl-tests table (all_reduce_perf by default, --op for the others) for the topology. With --security-groups, NCCL's
 // connections (bootstrap to the root, ring neighbours to their ephemeral ports) are first checked
 // against the groups; a dropped one prints what NCCL and PyTorch print instead of the table.
 // 0 printed; 2 invalid input.

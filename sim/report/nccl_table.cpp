@@ -15,7 +15,46 @@ std::string printf_string(const char* fmt, auto... args) {
 
 constexpr std::uint64_t kFloatBytes = 4;
 
+// nccl-tests' redop and root columns for the collective.
+const char* redop_of(net::Collective c) {
+  return (c == net::Collective::AllReduce || c == net::Collective::ReduceScatter || c == net::Collective::Reduce)
+             ? "sum"
+             : "none";
+}
+int root_of(net::Collective c) {
+  return (c == net::Collective::Broadcast || c == net::Collective::Reduce) ? 0 : -1;
+}
+
+// Which algorithm and protocol NCCL runs over which sizes, as runs of consecutive rows.
+std::string choice_line(const std::vector<NcclTableRow>& rows) {
+  std::string out = "# NCCL's choice:";
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t j = i;
+    while (j + 1 < rows.size() && rows[j + 1].timing.algorithm == rows[i].timing.algorithm &&
+           rows[j + 1].timing.protocol == rows[i].timing.protocol) {
+      ++j;
+    }
+    out += printf_string("%s %s/%s %llu-%llu B", i == 0 ? "" : ",", net::algorithm_name(rows[i].timing.algorithm),
+                         net::protocol_name(rows[i].timing.protocol), static_cast<unsigned long long>(rows[i].bytes),
+                         static_cast<unsigned long long>(rows[j].bytes));
+    i = j + 1;
+  }
+  return out + "\n";
+}
+
 }  // namespace
+
+const char* perf_name(net::Collective c) {
+  switch (c) {
+    case net::Collective::AllReduce: return "all_reduce_perf";
+    case net::Collective::AllGather: return "all_gather_perf";
+    case net::Collective::ReduceScatter: return "reduce_scatter_perf";
+    case net::Collective::Broadcast: return "broadcast_perf";
+    case net::Collective::Reduce: return "reduce_perf";
+    case net::Collective::AllToAll: return "alltoall_perf";
+  }
+  return "?";
+}
 
 std::string nccl_float(double value, int width) {
   int power = 0;
@@ -30,13 +69,14 @@ std::string nccl_float(double value, int width) {
 
 std::vector<NcclTableRow> all_reduce_rows(const NcclTableRequest& req, const net::NetParams& params) {
   std::vector<NcclTableRow> rows;
-  const net::RingTopology topo = net::make_ring_topology(req.node, req.nodes, req.gpus_per_node, req.link, params);
+  net::RingTopology topo = net::make_ring_topology(req.node, req.nodes, req.gpus_per_node, req.link, params);
+  topo.nccl_version = req.nccl_version;
   const std::uint64_t factor = req.step_factor < 2 ? 2 : req.step_factor;
   for (std::uint64_t size = req.min_bytes; size <= req.max_bytes; size *= factor) {
     NcclTableRow row;
     row.count = size / kFloatBytes;
     row.bytes = row.count * kFloatBytes;
-    row.timing = net::ring_collective(net::Collective::AllReduce, topo, static_cast<double>(row.bytes), params.nccl);
+    row.timing = net::nccl_collective(req.collective, topo, static_cast<double>(row.bytes), params.nccl);
     rows.push_back(row);
     if (size == 0 || size > req.max_bytes / factor) break;  // 0 never grows; avoid wrapping past 2^64
   }
@@ -44,20 +84,22 @@ std::vector<NcclTableRow> all_reduce_rows(const NcclTableRequest& req, const net
 }
 
 std::string format_all_reduce_table(const NcclTableRequest& req, const net::NetParams& params) {
-  const net::RingTopology topo = net::make_ring_topology(req.node, req.nodes, req.gpus_per_node, req.link, params);
+  net::RingTopology topo = net::make_ring_topology(req.node, req.nodes, req.gpus_per_node, req.link, params);
+  topo.nccl_version = req.nccl_version;
   const std::vector<NcclTableRow> rows = all_reduce_rows(req, params);
   std::string out;
-  out += printf_string("# eksim model of all_reduce_perf: %d x %s, %d GPU(s) per node, %d ranks, %s\n", topo.nodes,
+  out += printf_string("# eksim model of %s: %d x %s, %d GPU(s) per node, %d ranks, %s\n", perf_name(req.collective), topo.nodes,
                        req.node.instance_type.c_str(), topo.gpus_per_node, topo.ranks(),
                        req.link.cross_az ? "cross-AZ" : "same AZ");
   if (topo.nodes > 1) {
     const net::NodeLink& l = topo.inter;
     if (l.transport == net::NetTransport::Efa) {
-      out += printf_string("# inter-node: EFA, NIC %g Gbps, %.4g GB/s, RTT %g us\n", l.nic_gbps, l.gbytes_per_s,
-                           l.rtt_us);
+      out += printf_string("# inter-node: EFA, NIC %g Gbps, %.4g GB/s, hop %g us (aws-ofi-nccl tells NCCL %g us)\n",
+                           l.nic_gbps, l.gbytes_per_s, l.hop_latency_us, l.tuner_latency_us);
     } else {
       out += printf_string(
-          "# inter-node: Socket, NIC %g Gbps%s, %d flows x %g Gbps cap, %.4g GB/s, RTT %g us\n", l.nic_gbps,
+          "# inter-node: Socket%s, NIC %g Gbps%s, %d flows x %g Gbps cap, %.4g GB/s, RTT %g us\n",
+          !req.node.efa ? "" : (req.link.cross_az ? " (EFA does not cross AZs)" : " (EFA off)"), l.nic_gbps,
           req.node.nic_up_to ? (req.link.allow_burst ? " (burst)" : " (baseline)") : "", l.flows,
           l.per_flow_cap_gbps, l.gbytes_per_s, l.rtt_us);
     }
@@ -65,6 +107,7 @@ std::string format_all_reduce_table(const NcclTableRequest& req, const net::NetP
   if (topo.gpus_per_node > 1) {
     out += printf_string("# intra-node: %s %.4g GB/s\n", net::interconnect_name(topo.intra), topo.intra_gbytes_per_s);
   }
+  out += choice_line(rows);
   const std::uint64_t factor = req.step_factor < 2 ? 2 : req.step_factor;
   out += printf_string("# nThread 1 nGpus 1 minBytes %llu maxBytes %llu step: %llu(factor) warmup iters: 5 iters: 20 "
                        "agg iters: 1 validation: 1 graph: 0\n",
@@ -83,7 +126,8 @@ std::string format_all_reduce_table(const NcclTableRequest& req, const net::NetP
                                            nccl_float(r.timing.algbw_gbytes_per_s, 6).c_str(),
                                            nccl_float(r.timing.busbw_gbytes_per_s, 6).c_str(), 0.0);
     out += printf_string("%12llu  %12llu  %8s  %6s  %6i", static_cast<unsigned long long>(r.bytes),
-                         static_cast<unsigned long long>(r.count), "float", "sum", -1);
+                         static_cast<unsigned long long>(r.count), "float", redop_of(req.collective),
+                         root_of(req.collective));
     out += body + body + "\n";
     busbw_sum += r.timing.busbw_gbytes_per_s;
   }

@@ -1,7 +1,8 @@
 #pragma once
-// The all_reduce_perf table (nccl-tests) for a simulated topology: same header, columns and number
-// formats as nccl-tests prints, filled from the ring model of models/net. In-place columns repeat
-// the out-of-place figures (the model does not tell them apart); #wrong is always 0.
+// The nccl-tests table (all_reduce_perf, all_gather_perf, ...) for a simulated topology: same
+// header, columns and number formats as nccl-tests prints, filled from models/net's NCCL model.
+// In-place columns repeat the out-of-place figures (the model does not tell them apart); #wrong
+// is always 0. Sizes are nccl-tests' "size" column: the whole buffer (all-gather: the gathered one).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,7 +21,12 @@ struct NcclTableRequest {
   std::uint64_t min_bytes = 8;     // nccl-tests -b
   std::uint64_t max_bytes = 134217728;  // -e (128 MiB)
   std::uint64_t step_factor = 2;   // -f; must be >= 2
+  net::Collective collective = net::Collective::AllReduce;  // which *_perf
+  int nccl_version = 22703;        // NCCL_VERSION_CODE whose tuner picks (2.27.3)
 };
+
+// nccl-tests' program name for the collective: "all_reduce_perf", "alltoall_perf", ...
+const char* perf_name(net::Collective c);
 
 // One row of the table.
 struct NcclTableRow {
@@ -31,9 +37,10 @@ struct NcclTableRow {
 
 // The rows only (sizes min_bytes, min_bytes*f, ... <= max_bytes, each rounded down to whole floats
 // as all_reduce_perf does).
+// (The names say all_reduce; the rows are request.collective's.)
 std::vector<NcclTableRow> all_reduce_rows(const NcclTableRequest& request, const net::NetParams& params);
 
-// The whole text, header to footer.
+// The whole text, header to footer, for request.collective.
 std::string format_all_reduce_table(const NcclTableRequest& request, const net::NetParams& params);
 
 // nccl-tests' getFloatStr: 2, 1 or 0 decimals so the number fits the width.

@@ -112,6 +112,33 @@ int cuda_driver_version(const std::string& cuda) {
   return std::atoi(cuda.substr(0, dot).c_str()) * 1000 + std::atoi(cuda.substr(dot + 1).c_str()) * 10;
 }
 
+namespace {
+
+using Timed = std::vector<std::pair<engine::SimTime, std::string>>;
+
+// A ContainerLog event's NCCL line as the worker prints it, or nullopt when its NCCL_DEBUG hides
+// it: INFO lines under the "<host>:<pid>:<tid> [0] NCCL INFO " of the init they belong to;
+// "<file>:<line> NCCL WARN ..." after an empty line and the same "<host>:<pid>:<tid> [0] "
+// (src/debug.cc). Other lines are printed as they are.
+std::optional<std::string> nccl_line(const engine::Event& e, const Timed& info_prefixes, bool info, bool warn) {
+  constexpr std::string_view kInfo = "NCCL INFO ", kWarn = "NCCL WARN ";
+  const std::string* head = nullptr;
+  for (const auto& [formed, p] : info_prefixes)
+    if (formed <= e.time) head = &p;
+  if (e.message.starts_with(kInfo)) {
+    if (!info) return std::nullopt;
+    return head ? *head + e.message.substr(kInfo.size()) : e.message;
+  }
+  if (e.message.starts_with(kWarn)) return warn ? std::optional<std::string>(e.message) : std::nullopt;
+  if (const auto at = e.message.find(" NCCL WARN "); at != std::string::npos && e.message.find(' ') == at) {
+    if (!warn) return std::nullopt;
+    return "\n" + (head ? head->substr(0, head->size() - kInfo.size()) : std::string()) + e.message;
+  }
+  return e.message;
+}
+
+}  // namespace
+
 std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s::Container& container,
                           std::int64_t unix_us_of_sim0, bool previous) {
   if (!pod.node.valid()) return "";
@@ -131,8 +158,8 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
   // by time; read per request, not per event.
   std::string out;
   if (pod.pod.spec.containers.empty() || pod.pod.spec.containers.front().name != container.name) return out;
-  std::vector<std::pair<engine::SimTime, std::string>> init_lines;
-  std::vector<std::pair<engine::SimTime, std::string>> info_prefixes;  // by init, oldest first
+  Timed init_lines;
+  Timed info_prefixes;  // by init, oldest first
   const net::TrainingController* training = c.controllers.training.get();
   if (training && id) {
     const int driver = cuda_driver_version(gpu_driver_of(c, c.api.node(pod.node)).cuda);
@@ -154,18 +181,7 @@ std::string container_log(const Cluster& c, const k8s::PodRecord& pod, const k8s
     if (e.reason != "ContainerLog" || !(e.object == self)) continue;
     for (; next_init < init_lines.size() && init_lines[next_init].first <= e.time; ++next_init)
       out += init_lines[next_init].second + "\n";
-    constexpr std::string_view kInfo = "NCCL INFO ", kWarn = "NCCL WARN ";
-    if (e.message.starts_with(kInfo)) {
-      if (!info) continue;
-      // The line carries its rank's prefix, that of the init it belongs to.
-      const std::string* head = nullptr;
-      for (const auto& [formed, p] : info_prefixes)
-        if (formed <= e.time) head = &p;
-      out += (head ? *head + e.message.substr(kInfo.size()) : e.message) + "\n";
-      continue;
-    }
-    if (e.message.starts_with(kWarn) && !warn) continue;
-    out += e.message + "\n";
+    if (auto line = nccl_line(e, info_prefixes, info, warn)) out += *line + "\n";
   }
   for (; next_init < init_lines.size(); ++next_init) out += init_lines[next_init].second + "\n";
   return out;

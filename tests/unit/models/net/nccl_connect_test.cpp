@@ -111,5 +111,70 @@ TEST(NcclConnect, WithoutWatchdogNcclGivesUp) {
             "count after 35 attempts");
 }
 
+// NCCL 2.21.5 (PyTorch 2.5/2.6): the root connect is non-blocking; after one SYN timeout the
+// second connect() on the same fd gets ECONNABORTED and NCCL returns ncclSystemError.
+TEST(NcclConnect, Nccl2215RootConnectAbortsAfterOneSynTimeout) {
+  NcclInitInput in = two_nodes();
+  in.version = *parse_nccl_version("2.21.5");
+  in.reachable = [&](int src, int dst, int) { return !(src == 1 && dst == 0); };
+  const NcclInitOutcome out = simulate_nccl_init(in, default_net_params());
+  ASSERT_TRUE(out.blocked);
+  EXPECT_EQ(out.blocked->kind, ConnectKind::BootstrapRoot);
+  EXPECT_TRUE(out.retries.empty());
+  EXPECT_FALSE(out.watchdog_first);
+  EXPECT_TRUE(out.failing_rank_only);
+  EXPECT_EQ(out.fails_after, Duration::millis(127001));
+  ASSERT_EQ(out.log.size(), 1u + 4u + 4u);
+  EXPECT_EQ(out.log[0].where, "misc/socket.cc:484");
+  EXPECT_EQ(out.log[0].source, "NCCL WARN");
+  EXPECT_EQ(out.log[0].text, "socketStartConnect: Connect to 192.168.10.5<40001> failed : Software caused connection abort");
+  EXPECT_EQ(out.log[3].text, "bootstrap.cc:285 -> 2");
+  EXPECT_EQ(out.failure_text,
+            "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:317, "
+            "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5");
+  EXPECT_EQ(out.log.back().text, out.log[0].text);  // "Last error:" is NCCL's last WARN
+  EXPECT_EQ(out.log.back().rank, 1);
+}
+
+// The root's reply socket is blocking in 2.21.5: three SYN timeouts, then the root thread gives up
+// and nothing ends the job.
+TEST(NcclConnect, Nccl2215RootReplyTimesOutThreeTimesAndHangs) {
+  NcclInitInput in = two_nodes();
+  in.version = *parse_nccl_version("2.21.5");
+  in.reachable = [&](int src, int dst, int) { return !(src == 0 && dst == 1); };
+  const NcclInitOutcome out = simulate_nccl_init(in, default_net_params());
+  ASSERT_TRUE(out.blocked);
+  EXPECT_EQ(out.blocked->kind, ConnectKind::BootstrapRootReply);
+  EXPECT_TRUE(out.hangs);
+  EXPECT_EQ(out.nccl_gives_up_after, Duration::millis(3 * 127000 + 2));
+  EXPECT_EQ(out.log[0].where, "misc/socket.cc:476");
+  EXPECT_EQ(out.log[0].text, "socketStartConnect: exceeded timeouts (3)");
+  EXPECT_EQ(out.log.back().text, "bootstrap.cc:163 -> 3");
+}
+
+// NCCL 2.24-2.26 retry without the address; 2.27 names it; the root connect is socketPollConnect.
+TEST(NcclConnect, RetryTextsFollowTheVersion) {
+  NcclInitInput in = two_nodes();
+  in.reachable = [&](int src, int dst, int) { return !(src == 1 && dst == 0); };
+  in.version = *parse_nccl_version("2.26.2");
+  NcclInitOutcome out = simulate_nccl_init(in, default_net_params());
+  ASSERT_FALSE(out.retries.empty());
+  EXPECT_EQ(out.retries[0].text,
+            "socketPollConnect: connect returned Connection timed out, retrying (1/34) after sleep for 100 msec");
+  EXPECT_EQ(out.retries.back().text, "socketPollConnect: connect returned Connection timed out, exceeded error retry count (35)");
+  in.version = *parse_nccl_version("2.27.3");
+  out = simulate_nccl_init(in, default_net_params());
+  EXPECT_EQ(out.retries[0].text,
+            "socketPollConnect: connect to 192.168.10.5<40001> returned Connection timed out, retrying (1/34) after "
+            "sleep for 100 msec");
+}
+
+TEST(NcclConnect, SynRetransmissionsDoubleFromTheInitialRto) {
+  const auto syns = syn_retransmissions(default_net_params());
+  ASSERT_EQ(syns.size(), 6u);
+  EXPECT_EQ(syns.front(), Duration::seconds(1));
+  EXPECT_EQ(syns.back(), Duration::seconds(63));
+}
+
 }  // namespace
 }  // namespace eksim::net

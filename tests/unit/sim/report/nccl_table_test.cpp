@@ -59,8 +59,8 @@ TEST(NcclTable, TextHasTheNcclTestsHeaderAndRows) {
                       "  (GB/s)  (GB/s)       \n"),
             std::string::npos)
       << text;
-  // LL: 6.6 + 2 x (2.7 + 100) µs + 8 B / 78.125 B/µs = 212.10 µs.
-  EXPECT_NE(text.find("           8             2     float     sum      -1   212.10    0.00    0.00      0   212.10"
+  // Tree/LL (two nodes): 6.8 + 2 x (5.0 + RTT/2 100) µs + 8 B at LL's share of 0.3125 GB/s = 216.91 µs.
+  EXPECT_NE(text.find("           8             2     float     sum      -1   216.91    0.00    0.00      0   216.91"
                       "    0.00    0.00      0\n"),
             std::string::npos)
       << text;
@@ -78,7 +78,40 @@ TEST(NcclTable, CrossAzAddsLatencyNotBandwidth) {
   ASSERT_EQ(a.size(), b.size());
   // Two inter-node steps, each +RTT/2 more: (1000 - 200) µs in all.
   EXPECT_NEAR(b.front().timing.time_us - a.front().timing.time_us, 800.0, 1e-9);
-  EXPECT_NEAR(b.back().timing.time_us - a.back().timing.time_us, 800.0, 1e-6);
+  // Large sizes run ring Simple, whose latency NCCL multiplies by 1.4 (the ring's plateau).
+  EXPECT_NEAR(b.back().timing.time_us - a.back().timing.time_us, 800.0 * 1.4, 1e-6);
+}
+
+TEST(NcclTable, OtherCollectivesPrintTheirPerfTable) {
+  NcclTableRequest req;
+  req.node = g5_xlarge();
+  req.max_bytes = 1 << 20;
+  req.collective = net::Collective::AllGather;
+  const std::string ag = format_all_reduce_table(req, net::default_net_params());
+  EXPECT_NE(ag.find("# eksim model of all_gather_perf: 2 x g5.xlarge"), std::string::npos) << ag;
+  EXPECT_NE(ag.find("     float    none      -1 "), std::string::npos) << ag;
+  req.collective = net::Collective::Broadcast;
+  const std::string bc = format_all_reduce_table(req, net::default_net_params());
+  EXPECT_NE(bc.find("# eksim model of broadcast_perf"), std::string::npos);
+  EXPECT_NE(bc.find("     float    none       0 "), std::string::npos) << bc;
+  req.collective = net::Collective::Reduce;
+  EXPECT_NE(format_all_reduce_table(req, net::default_net_params()).find("     float     sum       0 "),
+            std::string::npos);
+  req.collective = net::Collective::AllToAll;
+  const auto rows = all_reduce_rows(req, net::default_net_params());
+  ASSERT_FALSE(rows.empty());
+  // n = 2: busbw = algbw x (n-1)/n.
+  EXPECT_DOUBLE_EQ(rows.back().timing.busbw_gbytes_per_s, rows.back().timing.algbw_gbytes_per_s / 2);
+}
+
+TEST(NcclTable, ChoiceLineNamesAlgorithmAndProtocolRuns) {
+  NcclTableRequest req;
+  req.node = g5_xlarge();
+  req.max_bytes = 1ULL << 30;
+  const std::string text = format_all_reduce_table(req, net::default_net_params());
+  EXPECT_NE(text.find("# NCCL's choice: Tree/LL 8-"), std::string::npos) << text;
+  EXPECT_NE(text.find("Ring/Simple "), std::string::npos) << text;
+  EXPECT_NE(text.find("-1073741824 B\n"), std::string::npos) << text;
 }
 
 }  // namespace

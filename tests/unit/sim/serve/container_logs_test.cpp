@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "sim/ops/runner.hpp"
@@ -115,11 +116,12 @@ std::vector<std::string> lines_of(const std::string& log) {
   return out;
 }
 
-// Lab 000's SG experiment with NCCL_DEBUG=INFO (scenarios/nccl/sg-block-restore.yaml): the first
-// gang's rank 1 prints its init up to the transport setup, then the connect retries under its
-// own prefix, then the watchdog; the gang after the restore gets to Init COMPLETE.
+// Lab 000's SG experiment with NCCL_DEBUG=INFO on PyTorch 2.8 (NCCL 2.27.3,
+// scenarios/nccl/sg-block-restore-nccl-2.27.yaml): the first gang's rank 1 prints its init up to
+// the transport setup, then the connect retries under its own prefix, then the watchdog; the gang
+// after the restore gets to Init COMPLETE.
 TEST(ContainerLogs, NcclDebugInitLinesAroundTheRetries) {
-  auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/nccl/sg-block-restore.yaml");
+  auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/nccl/sg-block-restore-nccl-2.27.yaml");
   ops::RunOptions o;
   o.until = engine::Duration::minutes(16);
   auto run = ops::run_scenario(s, o);
@@ -142,7 +144,7 @@ TEST(ContainerLogs, NcclDebugInitLinesAroundTheRetries) {
     }
     ASSERT_GT(retry, 0u) << r.pod.meta.name;
     // The retry is the init thread's INFO line, with its prefix.
-    EXPECT_NE(lines[retry].find(" [0] NCCL INFO socketStartConnect: connect to 192.168.12."), std::string::npos)
+    EXPECT_NE(lines[retry].find(" [0] NCCL INFO socketPollConnect: connect to 192.168.12."), std::string::npos)
         << lines[retry];
     EXPECT_NE(lines[retry - 1].find("[send] via NET/Socket/0"), std::string::npos) << lines[retry - 1];
     if (r.pod.status.phase == k8s::PodPhase::Failed) {
@@ -162,7 +164,7 @@ TEST(ContainerLogs, NcclDebugInitLinesAroundTheRetries) {
 
 // Without NCCL_DEBUG, NCCL prints nothing: no init lines, and neither the retries' INFO lines.
 TEST(ContainerLogs, NoNcclLinesWithoutNcclDebug) {
-  auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/nccl/sg-block-restore.yaml");
+  auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/nccl/sg-block-restore-nccl-2.27.yaml");
   for (auto& m : s.manifests)
     if (auto* job = std::get_if<k8s::Job>(&m.object)) job->tmpl->spec.containers.mut().front().env.clear();
   ops::RunOptions o;
@@ -178,6 +180,45 @@ TEST(ContainerLogs, NoNcclLinesWithoutNcclDebug) {
     EXPECT_EQ(log.find("NCCL INFO"), std::string::npos) << log;
     EXPECT_EQ(lines_of(log).size(), 1u) << log;  // only the PyTorch watchdog's line
     EXPECT_EQ(log.rfind("[Rank 1] Watchdog caught collective operation timeout", 0), 0u) << log;
+  }
+  EXPECT_EQ(seen, 1);
+}
+
+// The lab's own image, PyTorch 2.5.1 (NCCL 2.21.5, scenarios/nccl/sg-block-restore.yaml): rank 1
+// prints NCCL's WARN as src/debug.cc writes it (an empty line, the prefix, file:line), the `-> 2`
+// chain under its INFO prefix, then PyTorch's DistBackendError; rank 0 names its NCCL.
+TEST(ContainerLogs, Nccl2215WarnChainAndDistBackendError) {
+  auto s = scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/nccl/sg-block-restore.yaml");
+  ops::RunOptions o;
+  o.until = engine::Duration::minutes(3);
+  auto run = ops::run_scenario(s, o);
+  const Cluster& c = *run.cluster;
+  int seen = 0;
+  for (std::uint32_t i = 0; i < c.api.pod_slots(); ++i) {
+    const k8s::PodRecord& r = c.api.pod(k8s::PodId{i});
+    if (r.pod.meta.name.rfind("allreduce-", 0) != 0 || r.pod.status.phase != k8s::PodPhase::Failed) continue;
+    const auto lines = lines_of(container_log(c, r, r.pod.spec.containers.front(), 0));
+    if (r.pod.meta.name.rfind("allreduce-0-", 0) == 0) {
+      EXPECT_NE(std::find(lines.begin(), lines.end(), "NCCL version 2.21.5+cuda12.4"), lines.end());
+      continue;
+    }
+    ++seen;
+    std::size_t warn = 0;
+    for (std::size_t k = 0; k < lines.size(); ++k)
+      if (lines[k].find(" NCCL WARN ") != std::string::npos) warn = k;
+    ASSERT_GT(warn, 1u);
+    ASSERT_GT(lines.size(), warn + 8);
+    // The init thread's "<host>:<pid>:<tid> [0] ", the same for the WARN and the chain.
+    const std::string prefix = lines[warn + 1].substr(0, lines[warn + 1].find(" NCCL INFO ") + 1);
+    EXPECT_EQ(prefix.rfind("allreduce-1:", 0), 0u) << prefix;
+    EXPECT_EQ(lines[warn - 1], "");
+    EXPECT_EQ(lines[warn].rfind(prefix + "misc/socket.cc:484 NCCL WARN socketStartConnect: Connect to 192.168.12.", 0), 0u)
+        << lines[warn];
+    EXPECT_EQ(lines[warn + 1], prefix + "NCCL INFO misc/socket.cc:567 -> 2");
+    EXPECT_EQ(lines[warn + 4], prefix + "NCCL INFO init.cc:1534 -> 2");
+    EXPECT_EQ(lines[warn + 5].rfind("torch.distributed.DistBackendError: NCCL error in: ", 0), 0u) << lines[warn + 5];
+    EXPECT_EQ(lines[warn + 7], "Last error:");
+    EXPECT_EQ(r.pod.status.message, lines[warn + 5]);
   }
   EXPECT_EQ(seen, 1);
 }
