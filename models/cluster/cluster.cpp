@@ -84,6 +84,11 @@ Cluster::Cluster(ClusterSpec spec, std::uint64_t seed)
       start_epoch_(spec_.start_epoch_seconds),
       catalog_(aws::InstanceCatalog::builtin()),
       prices_(spec_.region, spec_.pricing) {
+  // The cluster's components record events with the client-go of its Kubernetes version; from
+  // v0.32 the spam filter keys Normal and Warning events of an object apart.
+  k8s::SpamFilterOptions by_version;
+  by_version.key_includes_type = spec_.kubernetes_minor >= 32;
+  log.filter_spam_by_default(by_version);
   kubelet = std::make_unique<k8s::Kubelet>(api);
   scheduler = std::make_unique<k8s::SchedulerController>(
       api, k8s::SchedulerControllerOptions{k8s::KubernetesVersion{spec_.kubernetes_minor, -1}}, kubelet.get());

@@ -76,7 +76,7 @@ void EventLog::Correlator::observe(EventLog& log, Occurrence& o) {
 // The spam filter decides whether the occurrence is written; the broadcaster's queue holds it
 // either way. A written one updates its series' Event.
 void EventLog::Correlator::write_event(EventLog& log, const Occurrence& o) {
-  const bool written = !spam || spam->accepts(o.time, o.reason, o.object, o.combined, o.message);
+  const bool written = !spam || spam->accepts(o.time, o.type, o.reason, o.object, o.combined, o.message);
   if (sink) sink->enqueue(o.time, written);
   if (!written) return;
   Event& ev = log.at(o.series->index);

@@ -92,7 +92,7 @@ struct EventLog::Correlator {
           tolerance{interval.us * (std::max(options.burst, 1) - 1)} {}
     // Filter: TryAccept on the bucket of the occurrence's spam key. The source is the recorder's
     // own (one filter per source), so it is left out of the key.
-    bool accepts(engine::SimTime now, std::string_view reason, const ObjectRef& object, bool combined,
+    bool accepts(engine::SimTime now, EventType type, std::string_view reason, const ObjectRef& object, bool combined,
                  std::string_view message) {
       key.clear();
       if (options.keyed_by_message && object == *options.keyed_by_message) {
@@ -104,6 +104,10 @@ struct EventLog::Correlator {
         key.append(object.kind).push_back('\x1f');
         key.append(object.ns).push_back('\x1f');
         key.append(object.name);
+        if (options.key_includes_type) {
+          key.push_back('\x1f');
+          key.append(to_string(type));
+        }
       }
       const std::uint64_t hash = std::hash<std::string_view>{}(key);
       SpamRecord* r = buckets.get(hash, [&](const SpamRecord& x) { return x.key == key; });

@@ -21,7 +21,7 @@ EventLog::Correlator& EventLog::correlator_for(std::string_view source) {
     std::optional<SpamFilterOptions> spam;
     if (!events_api) {  // tools/events has no spam filter
       auto options = spam_options_.find(name);
-      spam = options != spam_options_.end() ? options->second : SpamFilterOptions{};
+      spam = options != spam_options_.end() ? options->second : default_spam_options_;
     }
     const std::size_t entries = spam && spam->lru_entries ? spam->lru_entries : options_.lru_entries;
     auto c = std::make_unique<Correlator>(entries, events_api, std::move(spam));

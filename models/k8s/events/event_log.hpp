@@ -59,6 +59,9 @@ struct SpamFilterOptions {
   int burst = 25;                     // defaultSpamBurst
   double qps = 1.0 / 300;             // defaultSpamQPS
   bool key_includes_reason = false;   // CA's getCustomSpamKeyFunc
+  // client-go v0.32 (Kubernetes 1.32) added the event's type to getSpamKey (kubernetes#124747):
+  // Normal and Warning events of one object draw on separate buckets.
+  bool key_includes_type = false;
   std::optional<ObjectRef> keyed_by_message;  // CA: ConfigMap kube-system/cluster-autoscaler-status
   std::size_t lru_entries = 0;        // 0: CorrelatorOptions::lru_entries, for all of the recorder's caches
 };
@@ -97,6 +100,9 @@ class EventLog {
   // `source`'s recorder filters spam with these options instead of client-go's defaults. Call
   // before its first event. Sources reporting through the events API have no spam filter.
   void filter_spam(std::string source, SpamFilterOptions options) { spam_options_[std::move(source)] = std::move(options); }
+  // The options of every recorder not given its own: the cluster's components are built with
+  // the client-go of the cluster's Kubernetes version. Call before the first event.
+  void filter_spam_by_default(SpamFilterOptions options) { default_spam_options_ = std::move(options); }
   // `source` writes through a queue and rate limiter (SinkLimits). Call before its first event.
   void limit_sink(std::string source, SinkLimits limits) { sink_limits_[std::move(source)] = limits; }
   // Whether an event from `source` at `time` would be queued rather than dropped, so that an
@@ -162,6 +168,7 @@ class EventLog {
   std::unordered_set<std::string> events_api_sources_;
   std::unordered_map<std::string, SinkLimits> sink_limits_;
   std::unordered_map<std::string, SpamFilterOptions> spam_options_;
+  SpamFilterOptions default_spam_options_;
   std::uint64_t dropped_ = 0;
   std::string last_source_;
   Correlator* last_correlator_ = nullptr;

@@ -97,6 +97,29 @@ TEST(EventCorrelator, MessageSetAtItsLimitDropsTheFirstAndCombinesTheNew) {
   EXPECT_EQ(combined_series, 1);
 }
 
+// client-go v0.32 keys the spam filter by source, object and type (kubernetes#124747): after a
+// Warning burst has used the object's 25 tokens, its next Normal event is still written; before,
+// it waited for the bucket to refill (one per 5 minutes).
+TEST(EventSpamFilter, FromClientGo032NormalAndWarningEventsOfAnObjectHaveTheirOwnBuckets) {
+  auto created_after_a_backoff_burst = [](bool key_includes_type) {
+    EventLog log;
+    SpamFilterOptions options;
+    options.key_includes_type = key_includes_type;
+    log.filter_spam_by_default(options);
+    ObjectRef pod{"Pod", "default", "gpu-pod"};
+    for (int i = 0; i < 25; ++i)
+      log.record(SimTime{} + Duration::seconds(i), EventType::Warning, "BackOff",
+                 pod, fmt::format("Back-off restarting failed container {}", i % 2), "kubelet");
+    log.record(SimTime{} + Duration::seconds(30), EventType::Normal, "Created", pod, "Created container: c", "kubelet");
+    int listed = 0;
+    for (const Event& e : log.copy_series())
+      if (e.reason == "Created") listed += e.count;
+    return listed;
+  };
+  EXPECT_EQ(created_after_a_backoff_burst(true), 1);
+  EXPECT_EQ(created_after_a_backoff_burst(false), 0);  // client-go up to v0.31: one bucket per object
+}
+
 TEST(EventCorrelator, TenSimilarMessagesWithinTenMinutesAreCombined) {
   EventLog log;
   ObjectRef node{"Node", "", "n1"};
