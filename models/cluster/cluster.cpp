@@ -11,6 +11,7 @@
 #include "models/cluster/registry_access.hpp"
 #include "models/cluster/system_addons.hpp"
 #include "models/k8s/addons/eks_addons.hpp"
+#include "models/k8s/addons/installed_crds.hpp"
 #include "models/k8s/kubelet/allocatable.hpp"
 #include "models/k8s/addons/nvidia/gpu_operator_chart.hpp"
 
@@ -167,6 +168,13 @@ void Cluster::gpu_operator_version_hint(const AddonSpec& addon) {
 
 void Cluster::start() {
   starting_ = true;
+  // What EKS (and the charts the scenario declares) created before the cluster was handed over.
+  k8s::CustomResources& crds = api.custom_resources();
+  k8s::install_crds(crds, k8s::eks_crds(), sim.now());
+  if (spec_.mode == "auto") k8s::install_crds(crds, k8s::auto_mode_crds(), sim.now());
+  else if (spec_.autoscaler.kind == "karpenter") k8s::install_crds(crds, k8s::karpenter_crds(), sim.now());
+  for (const auto& a : spec_.addons)
+    if (a.name == "gpuOperator") k8s::install_crds(crds, k8s::gpu_operator_crds(), sim.now());
   install_system_config_maps(*this);
   install_system_services(*this);
   for (const auto& a : spec_.addons) {

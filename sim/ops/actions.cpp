@@ -8,6 +8,7 @@
 #include "sim/engine/numbers.hpp"
 #include "models/autoscaling/cluster_autoscaler.hpp"
 #include "sim/ops/autoscaling_actions.hpp"
+#include "sim/ops/custom_resources.hpp"
 #include "sim/ops/instance_pick.hpp"
 #include "sim/ops/kubectl_operations.hpp"
 #include "sim/scenario/cas_config_map.hpp"
@@ -203,16 +204,21 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
       else c.api.apply_service(*svc);
     } else if (const auto* pdb = std::get_if<PdbObject>(&m.object)) {
       apply_pdb(c, *pdb);
+      keep_object(c, m);
     } else if (const auto* cm = std::get_if<ConfigMapObject>(&m.object)) {
       apply_config_map(c, *cm);
-    } else if (!apply_karpenter_manifest(c, m) && is_custom_kind(m.api_version)) {
+    } else if (const auto* crd = std::get_if<k8s::CustomResourceDefinition>(&m.object)) {
+      apply_crd(c, *crd);
+    } else if (is_custom_kind(m.api_version) && !c.api.custom_resources().serves(m.api_version, m.kind)) {
       // kubectl apply of a kind whose CRD is not installed: the API server has no such resource.
-      // Built-in kinds eksim does not model (ServiceAccount, Secret, RBAC, ...) are stored by a
-      // real API server and change nothing eksim simulates: accepted without a word.
       warn(c, {m.kind, "", object_name(m)}, "NoMatchingResource",
            "resource mapping not found for kind \"" + m.kind + "\" in version \"" + m.api_version +
                "\": ensure CRDs are installed first",
            "kubectl");
+    } else if (!apply_karpenter_manifest(c, m)) {
+      // Served, and nothing eksim runs models it (a ServiceAccount, RBAC, a NodePool while no
+      // Karpenter runs): the API server keeps it as sent.
+      keep_object(c, m);
     }
   }
 }

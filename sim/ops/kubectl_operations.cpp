@@ -7,6 +7,7 @@
 #include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/controllers/daemonset_controller.hpp"
 #include "models/k8s/controllers/job_controller.hpp"
+#include "sim/ops/custom_resources.hpp"
 #include "sim/scenario/kubectl_kinds.hpp"
 
 namespace eksim::ops {
@@ -73,6 +74,7 @@ std::optional<KubectlError> delete_namespace(Cluster& c, const std::string& name
   for (const auto& b : c.controllers.pdb->budgets())
     if (b.spec.ns == name) owners.push_back(b.spec.name);
   for (const auto& b : owners) c.controllers.pdb->remove(name, b);
+  c.api.custom_resources().delete_namespace(name);
   return std::nullopt;
 }
 
@@ -112,7 +114,10 @@ std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, 
     return std::nullopt;
   }
   if (kind == "PodDisruptionBudget") {
-    if (!c.controllers.pdb->remove(ns, name)) return not_found(kind, name);
+    // The disruption controller's budget, and the object as sent (what the API server lists).
+    const bool budget = c.controllers.pdb->remove(ns, name);
+    const bool kept = c.api.custom_resources().delete_object("policy", kind, ns, name);
+    if (!budget && !kept) return not_found(kind, name);
     return std::nullopt;
   }
   if (kind == "Namespace") return delete_namespace(c, name);
@@ -126,22 +131,14 @@ std::optional<KubectlError> kubectl_delete(Cluster& c, const std::string& kind, 
     c.api.remove_node(*id);
     return std::nullopt;
   }
-  if (kind == "NodePool") {
-    auto* k = karpenter(c);
-    if (!k || !k->delete_node_pool(name)) return not_found(kind, name);
-    return std::nullopt;
+  // Karpenter's kinds: through Karpenter when it runs; else the API server holds them as sent.
+  if (auto* k = karpenter(c)) {
+    if (kind == "NodePool" && k->delete_node_pool(name)) return std::nullopt;
+    if (kind == "NodeClaim" && k->delete_node_claim(name)) return std::nullopt;
+    if ((kind == "EC2NodeClass" || kind == "NodeClass") && k->delete_node_class(kind, name)) return std::nullopt;
   }
-  if (kind == "NodeClaim") {
-    auto* k = karpenter(c);
-    if (!k || !k->delete_node_claim(name)) return not_found(kind, name);
-    return std::nullopt;
-  }
-  if (kind == "EC2NodeClass" || kind == "NodeClass") {
-    auto* k = karpenter(c);
-    if (!k || !k->delete_node_class(kind, name)) return not_found(kind, name);
-    return std::nullopt;
-  }
-  return KubectlError{"MethodNotAllowed", 405, "eksim: deleting " + resource_name_of_kind(kind) + " is not modelled"};
+  if (auto kept = delete_kept(c, kind, ns, name)) return *kept;
+  return not_found(kind, name);
 }
 
 std::optional<KubectlError> kubectl_scale(Cluster& c, const std::string& kind, const std::string& ns,

@@ -10,6 +10,7 @@
 #include "models/k8s/api/quantity.hpp"
 #include "models/k8s/scheduling/predicates.hpp"
 #include "sim/engine/numbers.hpp"
+#include "sim/scenario/crd_manifest.hpp"
 #include "sim/scenario/k8s_syntax.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 #include "sim/scenario/pod_spec_decoding.hpp"
@@ -173,10 +174,19 @@ ConfigMapObject decode_config_map(const Ctx& ctx, const Value& v, Fields& top) {
 // Karpenter's and Auto Mode's kinds (karpenter_manifest.hpp), and by name the kinds eksim does
 // not model.
 void decode_other(const Value& v, Manifest& m) {
+  if (m.api_version == "apiextensions.k8s.io/v1" && m.kind == "CustomResourceDefinition") {
+    m.object = decode_crd(v);
+    return;
+  }
   if (m.api_version == "karpenter.sh/v1" && m.kind == "NodePool") m.object = decode_node_pool(v);
   else if (m.api_version == "karpenter.k8s.aws/v1" && m.kind == "EC2NodeClass") m.object = decode_ec2_node_class(v);
   else if (m.api_version == "eks.amazonaws.com/v1" && m.kind == "NodeClass") m.object = decode_auto_node_class(v);
-  else m.object = OtherObject{raw_name(v)};
+  else {
+    YAML::Node md = v.node()["metadata"];
+    YAML::Node ns = md && md.IsMap() ? md["namespace"] : YAML::Node();
+    m.object = OtherObject{raw_name(v), ns && ns.IsScalar() ? ns.Scalar() : ""};
+  }
+  m.object_json = yaml_to_json(v.node()).dump();
 }
 
 // ---- kinds -------------------------------------------------------------------------------
@@ -199,6 +209,13 @@ constexpr KindInfo kKnownKinds[] = {
     {"storage.k8s.io/v1", "StorageClass"},
     {"rbac.authorization.k8s.io/v1", "Role"}, {"rbac.authorization.k8s.io/v1", "ClusterRole"},
     {"rbac.authorization.k8s.io/v1", "RoleBinding"}, {"rbac.authorization.k8s.io/v1", "ClusterRoleBinding"},
+    {"coordination.k8s.io/v1", "Lease"},
+    {"admissionregistration.k8s.io/v1", "MutatingWebhookConfiguration"},
+    {"admissionregistration.k8s.io/v1", "ValidatingWebhookConfiguration"},
+    {"apiregistration.k8s.io/v1", "APIService"},
+    {"apiextensions.k8s.io/v1", "CustomResourceDefinition"},
+    {"networking.k8s.io/v1", "Ingress"}, {"networking.k8s.io/v1", "IngressClass"}, {"networking.k8s.io/v1", "NetworkPolicy"},
+    {"autoscaling/v2", "HorizontalPodAutoscaler"},
     {"karpenter.sh/v1", "NodePool"}, {"karpenter.sh/v1", "NodeClaim"},
     {"karpenter.k8s.aws/v1", "EC2NodeClass"},
     {"eks.amazonaws.com/v1", "NodeClass"},
@@ -207,6 +224,15 @@ constexpr KindInfo kKnownKinds[] = {
 bool known_kind(const std::string& gv, const std::string& kind) {
   return std::any_of(std::begin(kKnownKinds), std::end(kKnownKinds),
                      [&](const KindInfo& k) { return gv == k.group_version && kind == k.kind; });
+}
+
+// A kind one of the CRDs read before it declares (a file with a CRD and then its objects).
+bool declared_by_crd(const std::vector<Manifest>& before, const std::string& gv, const std::string& kind) {
+  return std::any_of(before.begin(), before.end(), [&](const Manifest& m) {
+    const auto* crd = std::get_if<k8s::CustomResourceDefinition>(&m.object);
+    return crd && crd->kind == kind && crd->serves(k8s::split_api_version(gv).second) &&
+           crd->group == k8s::split_api_version(gv).first;
+  });
 }
 
 std::string version_of(const std::string& gv) {
@@ -338,7 +364,7 @@ void decode_workload(const Ctx& ctx, const Value& v, Fields& top, Manifest& m) {
   top.finish();
 }
 
-void parse_object(const Value& v, std::vector<Manifest>& out) {
+void parse_object(const Value& v, std::vector<Manifest>& out, const ServedKinds& served = {}) {
   if (!v.is_map()) v.fail("expected a Kubernetes object (a mapping with apiVersion and kind), got " + v.kind_name());
   YAML::Node av = v.node()["apiVersion"], kv = v.node()["kind"];
   const bool has_av = av && av.IsScalar() && !av.Scalar().empty();
@@ -350,7 +376,8 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
   m.api_version = av.Scalar();
   m.kind = kv.Scalar();
   m.where = v.where();
-  if (!known_kind(m.api_version, m.kind))
+  if (!known_kind(m.api_version, m.kind) && !declared_by_crd(out, m.api_version, m.kind) &&
+      !(served && served(m.api_version, m.kind)))
     Value(kv, v.file_ptr()).fail("no matches for kind " + quote(m.kind) + " in version " + quote(m.api_version));
 
   Ctx ctx{{m.kind, raw_name(v), version_of(m.api_version)}};
@@ -360,7 +387,7 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
 
   if (m.kind == "List") {
     if (auto items = top.get("items"))
-      for (const auto& item : list(ctx, *items, "List", "items", "[]runtime.RawExtension")) parse_object(item, out);
+      for (const auto& item : list(ctx, *items, "List", "items", "[]runtime.RawExtension")) parse_object(item, out, served);
     top.allow({"metadata"});
     top.finish();
     return;
@@ -380,6 +407,7 @@ void parse_object(const Value& v, std::vector<Manifest>& out) {
     decode_workload(ctx, v, top, m);
   } else if (m.kind == "PodDisruptionBudget") {
     m.object = decode_pdb(ctx, v, top);
+    m.object_json = yaml_to_json(v.node()).dump();  // listed back as sent; its status is not modelled
   } else if (m.kind == "ConfigMap") {
     m.object = decode_config_map(ctx, v, top);
   } else {
@@ -446,9 +474,9 @@ std::vector<Manifest> load_manifest_file(const Value& file_value, FileLoader& lo
   return out;
 }
 
-std::vector<Manifest> parse_manifest_object(const Value& object) {
+std::vector<Manifest> parse_manifest_object(const Value& object, const ServedKinds& served) {
   std::vector<Manifest> out;
-  parse_object(object, out);
+  parse_object(object, out, served);
   return out;
 }
 
@@ -470,9 +498,12 @@ k8s::ResourceList parse_resource_list(const Value& v, const ObjectRef& obj, cons
 }
 
 bool is_custom_kind(const std::string& api_version) {
-  for (const char* group : {"karpenter.sh/", "karpenter.k8s.aws/", "eks.amazonaws.com/"})
-    if (api_version.rfind(group, 0) == 0) return true;
-  return false;
+  const std::string group = k8s::split_api_version(api_version).first;
+  static const char* const kBuiltIn[] = {"", "apps", "batch", "policy", "autoscaling", "rbac.authorization.k8s.io",
+                                         "scheduling.k8s.io", "node.k8s.io", "storage.k8s.io", "coordination.k8s.io",
+                                         "admissionregistration.k8s.io", "apiregistration.k8s.io",
+                                         "apiextensions.k8s.io", "networking.k8s.io", "events.k8s.io"};
+  return std::none_of(std::begin(kBuiltIn), std::end(kBuiltIn), [&](const char* g) { return group == g; });
 }
 
 }  // namespace eksim::scenario

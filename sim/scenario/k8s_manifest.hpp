@@ -15,6 +15,7 @@
 // simulates: they are checked for apiVersion/kind and kept by name. How long a container runs is
 // not decided here: command and args are kept as written, eksim.io annotations decoded
 // (run_annotations.hpp), for the kubelet model.
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@
 
 #include "models/autoscaling/karpenter/nodepool.hpp"
 #include "models/cluster/disruption_controller.hpp"
+#include "models/k8s/api/custom_resources.hpp"
 #include "models/k8s/api/objects.hpp"
 #include "models/k8s/api/services.hpp"
 #include "models/k8s/api/workloads.hpp"
@@ -47,17 +49,22 @@ struct ConfigMapObject {
   std::map<std::string, std::string> data;
 };
 
-// A kind the API serves that eksim does not model; its name is kept for messages.
+// A kind the API serves that eksim does not model (a ServiceAccount, a ClusterRole, a custom
+// resource): the API server keeps it whole (Manifest::object_json).
 struct OtherObject {
-  std::string name;
+  std::string name, ns;
 };
 
 struct Manifest {
   std::string api_version, kind;
   Location where;  // of the object
   std::variant<k8s::Pod, k8s::Deployment, k8s::Job, k8s::DaemonSet, NamespaceObject, k8s::Service,
-               autoscaling::karpenter::NodePool, autoscaling::karpenter::NodeClass, PdbObject, ConfigMapObject, OtherObject>
+               autoscaling::karpenter::NodePool, autoscaling::karpenter::NodeClass, PdbObject, ConfigMapObject, k8s::CustomResourceDefinition,
+               OtherObject>
       object;
+  // The object as written, as JSON text, for the kinds the API server may keep whole: custom
+  // kinds (a NodePool whose Karpenter is not running yet) and the kinds eksim does not model.
+  std::string object_json;
 };
 
 // list_or_object: the scenario's `manifests:` value (a list of inline objects and {file: path}
@@ -67,8 +74,8 @@ struct Manifest {
 // at the `file:` entry.
 std::vector<Manifest> parse_manifests(const Value& list_or_object, FileLoader& loader);
 
-// Whether a group/version is a CustomResourceDefinition's (Karpenter's, Auto Mode's), not a
-// built-in API group: applying such a kind needs its CRD installed.
+// Whether a group/version is not one of the API server's built-in groups, so a CustomResourceDefinition
+// must serve it (Karpenter's, Auto Mode's, a chart's): applying such a kind needs its CRD installed.
 bool is_custom_kind(const std::string& api_version);
 
 // metadata.name of an object as written, or "" when it has none (or metadata is not a mapping):
@@ -80,7 +87,10 @@ std::string raw_name(const Value& obj);
 std::vector<Manifest> load_manifest_file(const Value& file_value, FileLoader& loader);
 
 // One inline object (no `file:`; a `kind: List` gives several).
-std::vector<Manifest> parse_manifest_object(const Value& object);
+// Kinds served besides the built-in ones and those the scenario's CRDs declare (in `eksim
+// serve`, the cluster's CRDs).
+using ServedKinds = std::function<bool(const std::string& api_version, const std::string& kind)>;
+std::vector<Manifest> parse_manifest_object(const Value& object, const ServedKinds& served = {});
 
 // --- building blocks for other manifest parsers (Karpenter NodePool, ...) -------------------
 // Each reports problems as `The KIND "NAME" is invalid: PATH: ...` like the API server.

@@ -14,6 +14,12 @@ std::string api_group_of_kind(const std::string& kind) {
   if (kind == "NodePool" || kind == "NodeClaim") return "karpenter.sh";
   if (kind == "EC2NodeClass") return "karpenter.k8s.aws";
   if (kind == "NodeClass") return "eks.amazonaws.com";
+  if (kind == "Role" || kind == "ClusterRole" || kind == "RoleBinding" || kind == "ClusterRoleBinding")
+    return "rbac.authorization.k8s.io";
+  if (kind == "PriorityClass") return "scheduling.k8s.io";
+  if (kind == "Lease") return "coordination.k8s.io";
+  if (kind == "CustomResourceDefinition") return "apiextensions.k8s.io";
+  if (kind == "MutatingWebhookConfiguration" || kind == "ValidatingWebhookConfiguration") return "admissionregistration.k8s.io";
   return "";
 }
 
@@ -25,8 +31,11 @@ const std::vector<std::string>& deletable_kinds() {
 }
 
 bool cluster_scoped_kind(const std::string& kind) {
-  return kind == "Namespace" || kind == "Node" || kind == "NodePool" || kind == "NodeClaim" ||
-         kind == "EC2NodeClass" || kind == "NodeClass";
+  static const std::vector<std::string> kinds{
+      "Namespace", "Node", "NodePool", "NodeClaim", "EC2NodeClass", "NodeClass", "PriorityClass", "RuntimeClass",
+      "StorageClass", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "MutatingWebhookConfiguration",
+      "ValidatingWebhookConfiguration", "APIService", "IngressClass", "PersistentVolume"};
+  return std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
 }
 
 std::string resource_name_of_kind(const std::string& kind) {

@@ -24,6 +24,17 @@ HttpResponse page_not_found() {
   return status_error(404, "NotFound", "the server could not find the requested resource", json::object());
 }
 
+// kubectl falls back to /openapi/v2 (in protobuf) for a kind no /openapi/v3 document names, as a
+// custom kind without its CRD: an empty document has no schema for it, so kubectl skips
+// client-side validation and answers from discovery (`no matches for kind`), as against a real
+// server. The kinds eksim serves are validated by the server (fieldValidation, /openapi/v3).
+HttpResponse openapi_v2(const HttpRequest& req) {
+  if (req.accept.find("protobuf") != std::string::npos)
+    return HttpResponse{200, "application/com.github.proto-openapi.spec.v2.v1.0+protobuf", "", {}, nullptr, nullptr};
+  return json_response({{"swagger", "2.0"}, {"info", {{"title", "Kubernetes (eksim serve)"}, {"version", "v1.32.3"}}},
+                        {"paths", json::object()}, {"definitions", json::object()}});
+}
+
 }  // namespace
 
 std::string store_type(const ResourceType& t) { return ObjectStore::type_key(t.group, t.resource); }
@@ -41,7 +52,7 @@ json served_now(Session& session, const StoredObject& o) {
   return out;
 }
 
-ApiPath parse_api_path(const std::string& path) {
+ApiPath parse_api_path(const k8s::CustomResources& crds, const std::string& path) {
   ApiPath p;
   auto seg = split_path(path);
   std::string group, version;
@@ -58,20 +69,20 @@ ApiPath parse_api_path(const std::string& path) {
   }
   std::vector<std::string> rest(seg.begin() + static_cast<std::ptrdiff_t>(i), seg.end());
   if (rest.size() >= 3 && rest[0] == "namespaces") {
-    if (const ResourceType* t = find_resource_type(group, version, rest[2]); t && t->namespaced) {
-      p.type = t;
+    if (auto t = find_resource_type(crds, group, version, rest[2]); t && t->namespaced) {
+      p.type = std::move(t);
       p.ns = rest[1];
       if (rest.size() > 3) p.name = rest[3];
       if (rest.size() > 4) p.subresource = rest[4];
-      if (rest.size() > 5) p.type = nullptr;
+      if (rest.size() > 5) p.type.reset();
       return p;
     }
   }
   if (rest.empty()) return p;
-  p.type = find_resource_type(group, version, rest[0]);
+  p.type = find_resource_type(crds, group, version, rest[0]);
   if (rest.size() > 1) p.name = rest[1];
   if (rest.size() > 2) p.subresource = rest[2];
-  if (rest.size() > 3) p.type = nullptr;
+  if (rest.size() > 3) p.type.reset();
   return p;
 }
 
@@ -119,13 +130,12 @@ HttpResponse route(Session& session, const HttpRequest& req) {
   if (req.path == "/healthz" || req.path == "/livez" || req.path == "/readyz") {
     return HttpResponse{200, "text/plain", "ok", {}, nullptr, nullptr};
   }
+  if (req.method == "GET" && req.path == "/openapi/v2") return openapi_v2(req);
+  const k8s::CustomResources& crds = session.cluster().api.custom_resources();
   if (req.method == "GET")
-    if (auto doc = discovery_document(req.path)) return json_response(*doc);
-  ApiPath p = parse_api_path(req.path);
-  if (!p.type) {
-    if (req.path.rfind("/openapi/v2", 0) == 0 || req.path.rfind("/swagger", 0) == 0) return page_not_found();
-    return page_not_found();
-  }
+    if (auto doc = discovery_document(served_types(crds), crds, req.path)) return json_response(*doc);
+  ApiPath p = parse_api_path(crds, req.path);
+  if (!p.type) return page_not_found();
   if (!p.type->namespaced && !p.ns.empty()) return page_not_found();
   if (req.method == "GET") return handle_read(session, req, p);
   if (req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE")

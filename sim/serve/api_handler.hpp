@@ -12,12 +12,12 @@ namespace eksim::serve {
 
 // A parsed resource path: /api/v1/namespaces/NS/pods/NAME/log and the like.
 struct ApiPath {
-  const ResourceType* type = nullptr;
+  std::optional<ResourceType> type;
   std::string ns, name, subresource;
 };
 
-// nullopt-like: type == nullptr when the path names no served resource.
-ApiPath parse_api_path(const std::string& path);
+// type is nullopt when the path names no resource served now (a custom kind without its CRD).
+ApiPath parse_api_path(const k8s::CustomResources& crds, const std::string& path);
 
 HttpResponse handle_request(Session& session, const HttpRequest& req);
 // Sends a recorded change again (a replay), past the replay's refusal of changes.

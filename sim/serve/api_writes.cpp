@@ -79,11 +79,13 @@ bool parse_body(const HttpRequest& req, json& out, HttpResponse& err) {
 
 // Decodes one object with the scenario's manifest decoder (the apiserver's strict decoding and
 // validation texts), or a 400/422 Status.
-bool decode(const json& object, std::vector<scenario::Manifest>& out, HttpResponse& err) {
+bool decode(Session& session, const json& object, std::vector<scenario::Manifest>& out, HttpResponse& err) {
   try {
     auto file = std::make_shared<const std::string>("<request body>");
     scenario::Value v(YAML::Load(object.dump()), file);
-    out = scenario::parse_manifest_object(v);
+    const k8s::CustomResources& crds = session.cluster().api.custom_resources();
+    out = scenario::parse_manifest_object(
+        v, [&crds](const std::string& api_version, const std::string& kind) { return crds.serves(api_version, kind); });
   } catch (const scenario::InputError& e) {
     bool invalid = e.message().rfind("The ", 0) == 0;
     err = status_error(invalid ? 422 : 400, invalid ? "Invalid" : "BadRequest", e.message());
@@ -148,7 +150,7 @@ HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, 
   }
   std::vector<scenario::Manifest> manifests;
   HttpResponse err;
-  if (!decode(client_fields(body), manifests, err)) return err;
+  if (!decode(session, client_fields(body), manifests, err)) return err;
   for (const auto& m : manifests)
     if (scenario::pods_at_once(m) > scenario::kMaxPods)
       return status_error(422, "Invalid", "eksim: " + t.kind + " \"" + name + "\" asks for " + std::to_string(scenario::pods_at_once(m)) +
@@ -159,10 +161,8 @@ HttpResponse create(Session& session, const HttpRequest& req, const ApiPath& p, 
   keep_metadata(session, t, ns, name, body);
   session.apply_now([&manifests](Cluster& c) { ops::apply_manifests(c, manifests); });
   if (const StoredObject* o = session.store().find(store_type(t), ns, name)) return json_response(served_now(session, *o), created_code);
-  // A kind eksim accepts but does not serve back (PodDisruptionBudget): echo what was stored.
-  HttpResponse r = json_response(body, created_code);
-  r.headers.push_back({"Warning", "299 - \"eksim: " + t.kind + " accepted; eksim does not list this kind back\""});
-  return r;
+  // A kind the models keep apart from the store (a PodDisruptionBudget): echo what was stored.
+  return json_response(body, created_code);
 }
 
 // The label changes from a to b: a new or changed value, or nullopt for a removed label.
@@ -179,7 +179,7 @@ std::map<std::string, std::optional<std::string>> labels_change(const json& a, c
 }
 
 // What an update did besides its answer: the operation that failed, and the changes eksim
-// accepted without applying them (each a Warning).
+// accepted without applying them (each a hint: eksim never speaks in kubectl's output).
 struct UpdateOutcome {
   std::optional<ops::KubectlError> failure;
   std::vector<std::string> ignored;
@@ -241,15 +241,21 @@ std::optional<HttpResponse> update_deployment(Session& session, const ApiPath& p
 std::optional<HttpResponse> reapply(Session& session, const ApiPath& p, const json& after) {
   HttpResponse err;
   std::vector<scenario::Manifest> manifests;
-  if (!decode(client_fields(after), manifests, err)) return err;
+  if (!decode(session, client_fields(after), manifests, err)) return err;
   if (auto bad = service_refusal(session, manifests)) return *bad;
   keep_metadata(session, *p.type, p.ns, p.name, after);
   session.apply_now([&manifests](Cluster& c) { ops::apply_manifests(c, manifests); });
   return std::nullopt;
 }
 
+// An object the API server keeps as sent (no model reads it): replaced whole by an update.
+bool kept_whole(Session& session, const ResourceType& t, const ApiPath& p) {
+  return session.cluster().api.custom_resources().find_object(t.group, t.kind, p.ns, p.name) != nullptr ||
+         t.kind == "CustomResourceDefinition";
+}
+
 // Carries a changed object into the model: the fields eksim's models read, each through the
-// operation a timeline action would use. Other changes are refused or reported in a Warning.
+// operation a timeline action would use. Other changes are refused or remarked in a hint.
 HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, const json& before, json after) {
   const ResourceType& t = *p.type;
   UpdateOutcome outcome;
@@ -262,18 +268,20 @@ HttpResponse update(Session& session, const HttpRequest& req, const ApiPath& p, 
   } else if (t.kind == "Deployment") {
     refused = update_deployment(session, p, before, after, outcome);
   } else if (t.kind == "NodePool" || t.kind == "EC2NodeClass" || t.kind == "NodeClass" || t.kind == "ConfigMap" ||
-             t.kind == "Service") {
+             t.kind == "Service" || kept_whole(session, t, p)) {
     refused = reapply(session, p, after);
   } else {
     return status_error(405, "MethodNotAllowed", "eksim: changing " + t.resource + " is not modelled");
   }
   if (refused) return *refused;
   if (outcome.failure) return from_error(*outcome.failure, p);
+  if (!outcome.ignored.empty())
+    session.apply_now([&](Cluster& c) {
+      for (const auto& w : outcome.ignored) c.hint("Unsupported", {t.kind, p.ns, p.name}, w);
+    });
   const StoredObject* o = session.store().find(store_type(t), p.ns, p.name);
   if (!o) return not_found(p);
-  HttpResponse r = json_response(served_now(session, *o));
-  for (const auto& w : outcome.ignored) r.headers.push_back({"Warning", "299 - \"eksim: " + w + "\""});
-  return r;
+  return json_response(served_now(session, *o));
 }
 
 json apply_patch(const HttpRequest& req, const json& target, const json& patch) {

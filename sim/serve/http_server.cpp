@@ -199,7 +199,7 @@ struct HttpServer::Impl {
       const auto& raw = parser.get();
       HttpRequest req = to_request(raw);
       if (beast::websocket::is_upgrade(raw) && req.path.ends_with("/exec")) {
-        ApiPath p = parse_api_path(req.path);
+        ApiPath p = parse_api_path(session.cluster().api.custom_resources(), req.path);
         if (p.type && p.type->resource == "pods" && p.subresource == "exec") {
           ExecResult r = exec_in_pod(session, p, exec_command(std::string(raw.target())), req.param("container"));
           if (r.refused) {

@@ -30,6 +30,7 @@ void ObjectStore::sync(const Cluster& cluster, const TimeBase& time) {
   render_crds(ctx, now["apiextensions.k8s.io/customresourcedefinitions"]);
   render_karpenter(ctx, now["karpenter.sh/nodepools"], now["karpenter.sh/nodeclaims"],
                    now["karpenter.k8s.aws/ec2nodeclasses"], now["eks.amazonaws.com/nodeclasses"]);
+  render_kept_objects(ctx, now);
   for (auto& [type, extra] : metadata_) {
     auto& objects = now[type];
     for (auto it = extra.begin(); it != extra.end();) {
@@ -52,6 +53,9 @@ void ObjectStore::sync(const Cluster& cluster, const TimeBase& time) {
     }
     if (on_change) on_change(log_.back());
   };
+  // A type nothing rendered this time (its last kept object deleted, its CRD gone) lost all its
+  // objects.
+  for (const auto& [type, stored] : types_) now[type];
   for (auto& [type, objects] : now) {
     auto& stored = types_[type];
     for (auto it = stored.begin(); it != stored.end();) {

@@ -1,8 +1,12 @@
 #pragma once
-// The resource types `eksim serve` answers for, as discovery lists them: one table drives
-// discovery, routing and the OpenAPI stub, so a type is added in one place.
+// The resource types `eksim serve` answers for, as discovery lists them: one table of built-in
+// types plus a row per served version of each CustomResourceDefinition the cluster holds drives
+// discovery, routing and OpenAPI, so a type is added in one place.
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "models/k8s/api/custom_resources.hpp"
 
 namespace eksim::serve {
 
@@ -21,10 +25,16 @@ struct ResourceType {
   std::string list_kind() const { return kind + "List"; }
 };
 
+// The built-in types (the API server's own groups).
 const std::vector<ResourceType>& resource_types();
-// By group and plural name; nullptr when eksim does not serve it.
-const ResourceType* find_resource_type(const std::string& group, const std::string& version, const std::string& resource);
+// The built-in types and those the cluster's CustomResourceDefinitions serve now.
+std::vector<ResourceType> served_types(const k8s::CustomResources& crds);
+// By group and plural name; nullopt when the server does not serve it (now).
+std::optional<ResourceType> find_resource_type(const k8s::CustomResources& crds, const std::string& group,
+                                               const std::string& version, const std::string& resource);
+// The type of a group's kind among `types`.
+std::optional<ResourceType> find_kind(const std::vector<ResourceType>& types, const std::string& group, const std::string& kind);
 // The group/versions served, core ("v1") first.
-std::vector<std::string> group_versions();
+std::vector<std::string> group_versions(const std::vector<ResourceType>& types);
 
 }  // namespace eksim::serve

@@ -140,6 +140,20 @@ json service_cells(const json& o, std::int64_t now_us) {
                       age(o, now_us), sel.empty() ? "<none>" : join(sel)});
 }
 
+// RoleBinding and ClusterRoleBinding: ROLE is Kind/name; -o wide lists the subjects by kind.
+json binding_cells(const json& o, std::int64_t now_us) {
+  std::vector<std::string> users, groups, accounts;
+  for (const auto& s : field(o, {"subjects"})) {
+    std::string kind = str(field(s, {"kind"})), n = str(field(s, {"name"}));
+    if (kind == "User") users.push_back(n);
+    else if (kind == "Group") groups.push_back(n);
+    else if (kind == "ServiceAccount") accounts.push_back(str(field(s, {"namespace"})) + "/" + n);
+  }
+  return json::array({str(field(o, {"metadata", "name"})),
+                      str(field(o, {"roleRef", "kind"})) + "/" + str(field(o, {"roleRef", "name"})), age(o, now_us),
+                      join(users, ", "), join(groups, ", "), join(accounts, ", ")});
+}
+
 std::string selector_text(const json& sel) {
   std::vector<std::string> v;
   for (const auto& [k, val] : field(sel, {"matchLabels"}).items()) v.push_back(k + "=" + str(val));
@@ -191,7 +205,19 @@ std::vector<TableColumn> table_columns(const std::string& kind) {
             c("Age", "string"), c("Containers", "string", 1), c("Images", "string", 1), c("Selector", "string", 1)};
   if (kind == "Lease") return {c("Name", "string", 0, "name"), c("Holder", "string"), c("Age", "string")};
   // The API server's default table (no printer columns): the creation time as written.
-  if (kind == "CustomResourceDefinition") return {c("Name", "string", 0, "name"), c("Created At", "date")};
+  if (kind == "CustomResourceDefinition" || kind == "ClusterRole" || kind == "Role" || kind == "APIService")
+    return {c("Name", "string", 0, "name"), c("Created At", "date")};
+  // Upstream's printers (pkg/printers/internalversion) for the kinds a chart renders.
+  if (kind == "Secret") return {c("Name", "string", 0, "name"), c("Type", "string"), c("Data", "string"), c("Age", "string")};
+  if (kind == "ServiceAccount") return {c("Name", "string", 0, "name"), c("Secrets", "string"), c("Age", "string")};
+  if (kind == "RoleBinding" || kind == "ClusterRoleBinding")
+    return {c("Name", "string", 0, "name"), c("Role", "string"), c("Age", "string"), c("Users", "string", 1),
+            c("Groups", "string", 1), c("ServiceAccounts", "string", 1)};
+  if (kind == "PriorityClass")
+    return {c("Name", "string", 0, "name"), c("Value", "integer"), c("Global-Default", "boolean"), c("Age", "string"),
+            c("Preemption Policy", "string")};
+  if (kind == "MutatingWebhookConfiguration" || kind == "ValidatingWebhookConfiguration")
+    return {c("Name", "string", 0, "name"), c("Webhooks", "integer"), c("Age", "string")};
   // Karpenter's and EKS Auto Mode's additionalPrinterColumns.
   if (kind == "NodePool")
     return {c("Name", "string", 0, "name"), c("NodeClass", "string"), c("Nodes", "string"), c("Ready", "string"),
@@ -272,7 +298,18 @@ json table_cells(const std::string& kind, const json& o, std::int64_t now_us) {
                         str(field(o, {"spec", "nodeClassRef", "name"})), ""});
   }
   if (kind == "EC2NodeClass") return json::array({name, condition_status(o, "Ready"), age(o, now_us)});
-  if (kind == "CustomResourceDefinition") return json::array({name, field(o, {"metadata", "creationTimestamp"})});
+  if (kind == "CustomResourceDefinition" || kind == "ClusterRole" || kind == "Role" || kind == "APIService")
+    return json::array({name, field(o, {"metadata", "creationTimestamp"})});
+  if (kind == "Secret")
+    return json::array({name, str(field(o, {"type"}), "Opaque"), std::to_string(field(o, {"data"}).size()), age(o, now_us)});
+  if (kind == "ServiceAccount") return json::array({name, std::to_string(field(o, {"secrets"}).size()), age(o, now_us)});
+  if (kind == "RoleBinding" || kind == "ClusterRoleBinding") return binding_cells(o, now_us);
+  if (kind == "PriorityClass")
+    return json::array({name, field(o, {"value"}).is_number() ? field(o, {"value"}) : json(0),
+                        field(o, {"globalDefault"}).is_boolean() ? field(o, {"globalDefault"}) : json(false), age(o, now_us),
+                        str(field(o, {"preemptionPolicy"}), "PreemptLowerPriority")});
+  if (kind == "MutatingWebhookConfiguration" || kind == "ValidatingWebhookConfiguration")
+    return json::array({name, field(o, {"webhooks"}).size(), age(o, now_us)});
   if (kind == "NodeClass")
     return json::array({name, str(field(o, {"spec", "role"})), condition_status(o, "Ready"), age(o, now_us)});
   return json::array({name, age(o, now_us)});

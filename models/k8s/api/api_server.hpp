@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "models/k8s/api/admission.hpp"
+#include "models/k8s/api/custom_resources.hpp"
 #include "models/k8s/api/objects.hpp"
 #include "models/k8s/api/services.hpp"
 #include "models/k8s/api/workloads.hpp"
@@ -116,6 +117,9 @@ class ApiServer {
   std::deque<Job>& jobs() { return jobs_; }
   std::deque<DaemonSet>& daemon_sets() { return daemon_sets_; }
   std::vector<std::string>& namespaces() { return namespaces_; }
+  // CustomResourceDefinitions (which custom kinds are served) and the objects kept whole.
+  CustomResources& custom_resources() { return custom_resources_; }
+  const CustomResources& custom_resources() const { return custom_resources_; }
   const std::vector<std::string>& namespaces() const { return namespaces_; }
   // Namespaces eksim installs system workloads into (pod_factory.hpp names their pods apart).
   void add_system_namespace(const std::string& ns);
@@ -208,6 +212,7 @@ class ApiServer {
   std::map<std::string, std::map<std::string, std::string>> config_maps_;
   std::map<std::string, ObjectMeta> config_map_meta_;
   ServiceRegistry services_;
+  CustomResources custom_resources_;
   std::uint64_t uid_counter_ = 0;
   Admission admission_;
 };

@@ -1,14 +1,11 @@
-// apiextensions.k8s.io/v1 CustomResourceDefinitions: the ones a cluster of this shape lists, for
-// `kubectl get crd -o wide` (labs 001 and 002 check their Karpenter install with it).
-//
-// Which CRDs: lab 001's listing of a new EKS cluster (December 2025). EKS itself installs the
-// network policy agent's (networking.k8s.aws) and the VPC resource controller's
-// (vpcresources.k8s.aws) when it creates the cluster; Auto Mode adds its own (eks.amazonaws.com)
-// and Karpenter's core two; the Karpenter chart installs its three; the GPU Operator chart its two
-// and Node Feature Discovery's. All carry the cluster's (or the install's) creation time: eksim
-// starts with everything installed.
-#include <cctype>
-
+// apiextensions.k8s.io/v1 CustomResourceDefinitions, as the cluster's registry holds them
+// (models/k8s/api/custom_resources.hpp): EKS's own and the charts' from the start (their fields
+// only), and those created through the API or a manifest as their creator sent them, schema and
+// all. Also the objects the API server keeps whole (a chart's ServiceAccounts, RBAC, a custom
+// resource of a CRD eksim does not simulate): listed back as sent, with the metadata the server
+// adds.
+#include "sim/serve/object_store.hpp"
+#include "sim/serve/resource_types.hpp"
 #include "sim/serve/resources/render.hpp"
 
 namespace eksim::serve {
@@ -17,84 +14,65 @@ using nlohmann::json;
 
 namespace {
 
-struct Crd {
-  const char* plural;
-  const char* group;
-  const char* kind;
-  const char* version;  // the served, stored version
-  bool namespaced;
-};
-
-// EKS's own, in every cluster.
-constexpr Crd kEks[] = {
-    {"applicationnetworkpolicies", "networking.k8s.aws", "ApplicationNetworkPolicy", "v1alpha1", true},
-    {"clusternetworkpolicies", "networking.k8s.aws", "ClusterNetworkPolicy", "v1alpha1", false},
-    {"clusterpolicyendpoints", "networking.k8s.aws", "ClusterPolicyEndpoint", "v1alpha1", false},
-    {"policyendpoints", "networking.k8s.aws", "PolicyEndpoint", "v1alpha1", true},
-    {"cninodes", "vpcresources.k8s.aws", "CNINode", "v1alpha1", false},
-    {"securitygrouppolicies", "vpcresources.k8s.aws", "SecurityGroupPolicy", "v1beta1", true},
-};
-// EKS Auto Mode's.
-constexpr Crd kAutoMode[] = {
-    {"cninodes", "eks.amazonaws.com", "CNINode", "v1alpha1", false},
-    {"ingressclassparams", "eks.amazonaws.com", "IngressClassParams", "v1", false},
-    {"nodeclaims", "karpenter.sh", "NodeClaim", "v1", false},
-    {"nodeclasses", "eks.amazonaws.com", "NodeClass", "v1", false},
-    {"nodediagnostics", "eks.amazonaws.com", "NodeDiagnostic", "v1alpha1", false},
-    {"nodepools", "karpenter.sh", "NodePool", "v1", false},
-    {"targetgroupbindings", "eks.amazonaws.com", "TargetGroupBinding", "v1", true},
-};
-// The Karpenter chart's.
-constexpr Crd kKarpenter[] = {
-    {"ec2nodeclasses", "karpenter.k8s.aws", "EC2NodeClass", "v1", false},
-    {"nodeclaims", "karpenter.sh", "NodeClaim", "v1", false},
-    {"nodepools", "karpenter.sh", "NodePool", "v1", false},
-};
-// The GPU Operator chart's, with its Node Feature Discovery subchart's.
-constexpr Crd kGpuOperator[] = {
-    {"clusterpolicies", "nvidia.com", "ClusterPolicy", "v1", false},
-    {"nvidiadrivers", "nvidia.com", "NVIDIADriver", "v1alpha1", false},
-    {"nodefeaturerules", "nfd.k8s-sigs.io", "NodeFeatureRule", "v1alpha1", false},
-    {"nodefeatures", "nfd.k8s-sigs.io", "NodeFeature", "v1alpha1", true},
-};
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+json names_of(const k8s::CustomResourceDefinition& c) {
+  json names = {{"plural", c.plural}, {"singular", c.singular}, {"kind", c.kind}, {"listKind", c.list_kind}};
+  if (!c.short_names.empty()) names["shortNames"] = c.short_names;
+  if (!c.categories.empty()) names["categories"] = c.categories;
+  return names;
 }
 
-json crd_object(const Crd& c, const std::string& created) {
-  const std::string name = std::string(c.plural) + "." + c.group;
-  json names = {{"plural", c.plural}, {"singular", lower(c.kind)}, {"kind", c.kind}, {"listKind", std::string(c.kind) + "List"}};
+json crd_object(const k8s::CustomResourceDefinition& c, const std::string& created) {
+  json versions = json::array(), stored = json::array();
+  for (const auto& v : c.versions) {
+    versions.push_back({{"name", v.name}, {"served", v.served}, {"storage", v.storage}});
+    if (v.storage) stored.push_back(v.name);
+  }
+  json o = c.object_json.empty()
+               ? json{{"spec", {{"group", c.group}, {"names", names_of(c)}, {"scope", c.namespaced ? "Namespaced" : "Cluster"},
+                                {"versions", versions}}}}
+               : json::parse(c.object_json);
+  o["apiVersion"] = "apiextensions.k8s.io/v1";
+  o["kind"] = "CustomResourceDefinition";
+  json& meta = o["metadata"];
+  meta["name"] = c.name();
+  meta["uid"] = uid_of("CustomResourceDefinition", c.name());
+  meta["creationTimestamp"] = created;
+  meta["generation"] = 1;
   json conditions = json::array(
       {{{"type", "NamesAccepted"}, {"status", "True"}, {"reason", "NoConflicts"}, {"message", "no conflicts found"},
         {"lastTransitionTime", created}},
        {{"type", "Established"}, {"status", "True"}, {"reason", "InitialNamesAccepted"},
         {"message", "the initial names have been accepted"}, {"lastTransitionTime", created}}});
-  return json{{"apiVersion", "apiextensions.k8s.io/v1"},
-              {"kind", "CustomResourceDefinition"},
-              {"metadata", {{"name", name}, {"uid", uid_of("CustomResourceDefinition", name)}, {"creationTimestamp", created}, {"generation", 1}}},
-              {"spec",
-               {{"group", c.group},
-                {"names", names},
-                {"scope", c.namespaced ? "Namespaced" : "Cluster"},
-                {"versions", json::array({{{"name", c.version}, {"served", true}, {"storage", true}}})}}},
-              {"status", {{"acceptedNames", names}, {"conditions", conditions}, {"storedVersions", json::array({c.version})}}}};
+  o["status"] = {{"acceptedNames", names_of(c)}, {"conditions", conditions}, {"storedVersions", stored}};
+  return o;
 }
 
 }  // namespace
 
 void render_crds(const RenderContext& ctx, ObjectMap& out) {
-  const ClusterSpec& spec = ctx.cluster.spec();
-  const std::string created = ctx.time.at(engine::SimTime{});
-  auto add = [&](const auto& list) {
-    for (const Crd& c : list) out[std::string(c.plural) + "." + c.group] = crd_object(c, created);
-  };
-  add(kEks);
-  if (spec.mode == "auto") add(kAutoMode);
-  else if (spec.autoscaler.kind == "karpenter") add(kKarpenter);
-  for (const auto& a : spec.addons)
-    if (a.name == "gpuOperator") add(kGpuOperator);
+  for (const auto& [name, crd] : ctx.cluster.api.custom_resources().crds()) out[name] = crd_object(crd, ctx.time.at(crd.created));
+}
+
+void render_kept_objects(const RenderContext& ctx, std::map<std::string, ObjectMap>& out) {
+  const k8s::CustomResources& registry = ctx.cluster.api.custom_resources();
+  const std::vector<ResourceType> types = served_types(registry);
+  for (const auto& [key, o] : registry.objects()) {
+    auto type = find_kind(types, o.group, o.kind);
+    if (!type) continue;
+    json obj = json::parse(o.object_json, nullptr, false);
+    if (!obj.is_object()) continue;
+    obj["apiVersion"] = type->group_version();
+    obj["kind"] = o.kind;
+    json& meta = obj["metadata"];
+    if (!meta.is_object()) meta = json::object();
+    meta["name"] = o.name;
+    if (!o.ns.empty()) meta["namespace"] = o.ns;
+    meta["uid"] = uid_of(o.group + "/" + o.kind + "/" + o.ns, o.name);
+    meta["creationTimestamp"] = ctx.time.at(o.created);
+    meta["generation"] = o.generation;
+    // The model's own rendering of the object, when there is one, is what the server holds.
+    out[ObjectStore::type_key(type->group, type->resource)].emplace(object_key(o.ns, o.name), std::move(obj));
+  }
 }
 
 }  // namespace eksim::serve

@@ -42,8 +42,12 @@ void render_workloads(const RenderContext& ctx, ObjectMap& deployments, ObjectMa
 void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap& nodeclaims, ObjectMap& ec2nodeclasses,
                       ObjectMap& nodeclasses);
 
-// The CustomResourceDefinitions the cluster lists: EKS's own, Auto Mode's, the charts'.
+// The CustomResourceDefinitions the cluster's registry holds: EKS's own, Auto Mode's, the
+// charts', and those created through the API.
 void render_crds(const RenderContext& ctx, ObjectMap& out);
+// The objects the API server keeps whole, by store type key; an object the models render under
+// the same name wins.
+void render_kept_objects(const RenderContext& ctx, std::map<std::string, ObjectMap>& out);
 
 // The uid of an object the model keeps no uid for (NodePools, NodeClaims, node classes): stable
 // per kind and name, so describe's event lookup by involvedObject.uid finds its events.

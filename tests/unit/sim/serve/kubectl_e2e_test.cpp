@@ -368,5 +368,47 @@ TEST(KubectlE2E, Lab001AutoModeGpuPool) {
   EXPECT_EQ(later["paused"], false);
 }
 
+
+// Lab 002 step 5 on a cluster declared without Karpenter (issue 39): before its CRDs kubectl
+// finds no NodePool kind; `kubectl create -f` of the real v1.8.3 CRD files; then the NodePool
+// is created and listed, and a chart's kinds are listed back, never with an eksim Warning.
+TEST(KubectlE2E, KarpenterCrdsCreatedAsTheLabDoes) {
+  REQUIRE_KUBECTL();
+  ServedLab lab("scenarios/labs/000-gpu-pod-no-toleration.yaml", "paused");
+  const std::string pool = (fs::temp_directory_path() / "eksim-e2e-nodepool.yaml").string();
+  std::ofstream(pool) << "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: gpu}\nspec:\n  template:\n"
+                         "    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}\n"
+                         "      requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, values: [g5]}]\n";
+  Output before = lab.kubectl("apply -f " + pool);
+  EXPECT_NE(before.rc, 0);
+  EXPECT_NE(before.text.find("no matches for kind \"NodePool\" in version \"karpenter.sh/v1\""), std::string::npos) << before.text;
+  EXPECT_NE(before.text.find("ensure CRDs are installed first"), std::string::npos) << before.text;
+  Output get = lab.kubectl("get nodepools");
+  EXPECT_NE(get.text.find("error: the server doesn't have a resource type \"nodepools\""), std::string::npos) << get.text;
+  EXPECT_EQ(lab.kubectl("create ns karpenter").rc, 0);
+  for (const char* f : {"karpenter.sh_nodepools.yaml", "karpenter.sh_nodeclaims.yaml", "karpenter.k8s.aws_ec2nodeclasses.yaml"}) {
+    Output created = lab.kubectl("create -f " + source(std::string("tests/fixtures/karpenter-v1.8.3/") + f));
+    EXPECT_EQ(created.rc, 0) << created.text;
+    EXPECT_NE(created.text.find("created"), std::string::npos) << created.text;
+  }
+  Output crds = lab.kubectl("get crd");
+  EXPECT_NE(crds.text.find("nodepools.karpenter.sh"), std::string::npos) << crds.text;
+  Output applied = lab.kubectl("apply -f " + pool);
+  EXPECT_EQ(applied.rc, 0) << applied.text;
+  EXPECT_EQ(applied.text, "nodepool.karpenter.sh/gpu created\n");
+  Output pools = lab.kubectl("get nodepools -o name");
+  EXPECT_EQ(pools.text, "nodepool.karpenter.sh/gpu\n");
+  Output sa = lab.kubectl("create serviceaccount karpenter -n karpenter --dry-run=client -o yaml");
+  const std::string sa_file = (fs::temp_directory_path() / "eksim-e2e-sa.yaml").string();
+  std::ofstream(sa_file) << sa.text;
+  Output sa_applied = lab.kubectl("apply -f " + sa_file);
+  EXPECT_EQ(sa_applied.text, "serviceaccount/karpenter created\n");
+  EXPECT_NE(lab.kubectl("get sa -A").text.find("karpenter"), std::string::npos);
+  EXPECT_EQ(lab.kubectl("delete crd nodepools.karpenter.sh").rc, 0);
+  EXPECT_NE(lab.kubectl("get nodepools").rc, 0);
+  fs::remove(pool);
+  fs::remove(sa_file);
+}
+
 }  // namespace
 }  // namespace eksim::serve
