@@ -120,7 +120,7 @@ using Timed = std::vector<std::pair<engine::SimTime, std::string>>;
 // it: INFO lines under the "<host>:<pid>:<tid> [0] NCCL INFO " of the init they belong to;
 // "<file>:<line> NCCL WARN ..." after an empty line and the same "<host>:<pid>:<tid> [0] "
 // (src/debug.cc). Other lines are printed as they are.
-std::optional<std::string> nccl_line(const engine::Event& e, const Timed& info_prefixes, bool info, bool warn) {
+std::optional<std::string> nccl_line(const k8s::Event& e, const Timed& info_prefixes, bool info, bool warn) {
   constexpr std::string_view kInfo = "NCCL INFO ", kWarn = "NCCL WARN ";
   const std::string* head = nullptr;
   for (const auto& [formed, p] : info_prefixes)
