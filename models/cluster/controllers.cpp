@@ -28,6 +28,13 @@ void install_karpenter(Cluster& c) {
   if (!c.controllers.karpenter) c.controllers.karpenter = autoscaling::make_karpenter(c);
 }
 
+void install_karpenter_deployment(Cluster& c, std::size_t deployment, const autoscaling::karpenter::Settings& settings) {
+  LeaderElectionConfig election;
+  election.enabled = settings.leader_elect;
+  c.watch_autoscaler_deployment(deployment, election);
+  if (!c.controllers.karpenter) c.controllers.karpenter = autoscaling::make_karpenter(c, settings);
+}
+
 void install_training_controller(Cluster& c) {
   if (!c.controllers.training) c.controllers.training = net::make_training_controller(c);
 }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "models/autoscaling/karpenter/nodepool.hpp"
+#include "models/autoscaling/karpenter/settings.hpp"
 #include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/api/objects.hpp"
 #include "models/k8s/api/services.hpp"
@@ -58,6 +59,9 @@ struct Manifest {
   std::variant<k8s::Pod, k8s::Deployment, k8s::Job, k8s::DaemonSet, NamespaceObject, k8s::Service,
                autoscaling::karpenter::NodePool, autoscaling::karpenter::NodeClass, PdbObject, ConfigMapObject, OtherObject>
       object;
+  // A Deployment running Karpenter's controller image: its settings, decoded from the container's
+  // env (sim/scenario/controller_deployment.hpp).
+  std::optional<autoscaling::karpenter::Settings> karpenter;
 };
 
 // list_or_object: the scenario's `manifests:` value (a list of inline objects and {file: path}
