@@ -192,8 +192,9 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
       c.api.create_pod(*pod);
     } else if (const auto* d = std::get_if<k8s::Deployment>(&m.object)) {
       const std::size_t index = c.deployments->apply(*d);
-      // Karpenter's controller Deployment (recognised by its image at load) installs Karpenter.
+      // An autoscaler's controller Deployment (recognised by its image at load) installs it.
       if (m.karpenter) install_karpenter_deployment(c, index, *m.karpenter);
+      if (m.cluster_autoscaler) install_cluster_autoscaler_deployment(c, index, m.cluster_autoscaler->flags);
     } else if (const auto* j = std::get_if<k8s::Job>(&m.object)) {
       c.jobs->apply(*j);
     } else if (const auto* ds = std::get_if<k8s::DaemonSet>(&m.object)) {

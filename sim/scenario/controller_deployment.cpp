@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "sim/engine/numbers.hpp"
+#include "sim/scenario/autoscaler_config.hpp"
 #include "sim/scenario/input_error.hpp"
 
 namespace eksim::scenario {
@@ -133,6 +134,19 @@ std::optional<kp::Settings> decode_karpenter_deployment(const k8s::Deployment& d
       read_env(Value(entry["value"], object.file_ptr()), entry["name"].Scalar(), entry["value"].Scalar(), s);
     }
     return s;
+  }
+  return std::nullopt;
+}
+
+std::optional<AutoscalerSpec> decode_cluster_autoscaler_deployment(const k8s::Deployment& d, const Value& object) {
+  const auto& containers = d.tmpl.spec.containers;
+  for (std::size_t i = 0; i < containers.size(); ++i) {
+    if (image_repository(containers[i].image) != kClusterAutoscalerImage) continue;
+    const YAML::Node c = object.node()["spec"]["template"]["spec"]["containers"][i];
+    std::vector<Value> args;
+    for (const char* key : {"command", "args"})
+      for (std::size_t j = 0; c[key] && j < c[key].size(); ++j) args.emplace_back(c[key][j], object.file_ptr());
+    return read_cluster_autoscaler_args(args);
   }
   return std::nullopt;
 }

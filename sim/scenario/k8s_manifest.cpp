@@ -335,6 +335,7 @@ void decode_workload(const Ctx& ctx, const Value& v, Fields& top, Manifest& m) {
   if (m.kind == "Deployment") {
     m.object = decode_deployment(ctx, w, std::move(meta));
     m.karpenter = decode_karpenter_deployment(std::get<k8s::Deployment>(m.object), v);
+    m.cluster_autoscaler = decode_cluster_autoscaler_deployment(std::get<k8s::Deployment>(m.object), v);
   }
   else if (m.kind == "DaemonSet") m.object = decode_daemon_set(ctx, w, std::move(meta));
   else m.object = decode_job(ctx, w, std::move(meta));

@@ -23,6 +23,7 @@
 
 #include "models/autoscaling/karpenter/nodepool.hpp"
 #include "models/autoscaling/karpenter/settings.hpp"
+#include "models/cluster/cluster_spec.hpp"
 #include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/api/objects.hpp"
 #include "models/k8s/api/services.hpp"
@@ -62,6 +63,8 @@ struct Manifest {
   // A Deployment running Karpenter's controller image: its settings, decoded from the container's
   // env (sim/scenario/controller_deployment.hpp).
   std::optional<autoscaling::karpenter::Settings> karpenter;
+  // A Deployment running Cluster Autoscaler's image: its flags, from the container's command.
+  std::optional<AutoscalerSpec> cluster_autoscaler;
 };
 
 // list_or_object: the scenario's `manifests:` value (a list of inline objects and {file: path}

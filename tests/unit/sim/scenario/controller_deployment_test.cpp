@@ -91,9 +91,9 @@ EnvFailure env_failure_of(const std::string& env) {
 }
 
 TEST(ControllerDeployment, ValuesKarpenterCannotUseAreLocatedErrors) {
-  // Line 17 is the first env entry after SYSTEM_NAMESPACE's two lines.
+  // Line 16 is the first env entry after SYSTEM_NAMESPACE's two lines.
   EnvFailure f = env_failure_of("        - {name: BATCH_MAX_DURATION, value: ten}\n");
-  EXPECT_EQ(f.line, 17);
+  EXPECT_EQ(f.line, 16);
   EXPECT_NE(f.message.find("BATCH_MAX_DURATION: expected a positive Go duration such as \"10s\", got \"ten\""), std::string::npos)
       << f.message;
   f = env_failure_of("        - {name: CLUSTER_NAME, value: \"\"}\n");
@@ -106,6 +106,46 @@ TEST(ControllerDeployment, ValuesKarpenterCannotUseAreLocatedErrors) {
   EXPECT_NE(f.message.find("LOG_LEVEL: expected one of debug, info, error"), std::string::npos) << f.message;
   f = env_failure_of("        - {name: BATCH_MAX_DURATON, value: 10s}\n");
   EXPECT_NE(f.message.find("did you mean \"BATCH_MAX_DURATION\"?"), std::string::npos) << f.message;
+}
+
+// The autodiscover manifest's command: CA's flags through the same table as the shorthand.
+std::string cas_deployment(const std::string& extra) {
+  return R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: cluster-autoscaler, namespace: kube-system}
+spec:
+  selector: {matchLabels: {app: cluster-autoscaler}}
+  template:
+    metadata: {labels: {app: cluster-autoscaler}}
+    spec:
+      containers:
+      - name: cluster-autoscaler
+        image: registry.k8s.io/autoscaling/cluster-autoscaler:v1.35.0
+        command:
+        - ./cluster-autoscaler
+        - --v=4
+        - --cloud-provider=aws
+        - --expander=least-waste
+        - --node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/myeks
+)" + extra;
+}
+
+TEST(ControllerDeployment, ClusterAutoscalerFlagsFromTheCommand) {
+  auto ms = parse_deployment_yaml(cas_deployment("        - --scale-down-unneeded-time=5m\n"));
+  ASSERT_TRUE(ms[0].cluster_autoscaler.has_value());
+  const auto& f = ms[0].cluster_autoscaler->flags;
+  EXPECT_EQ(f.at("expander"), "least-waste");
+  EXPECT_EQ(f.at("scale-down-unneeded-time"), "5m0s");
+  EXPECT_EQ(f.at("node-group-auto-discovery"), "asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/myeks");
+  EXPECT_EQ(f.count("v"), 0u);  // logging: accepted, not modelled
+  try {
+    parse_deployment_yaml(cas_deployment("        - --scan-intervall=10s\n"));
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.where().line, 18);
+    EXPECT_NE(e.message().find("unknown flag: --scan-intervall"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("did you mean \"--scan-interval\"?"), std::string::npos) << e.message();
+  }
 }
 
 }  // namespace
