@@ -22,7 +22,11 @@ const std::map<std::string, ClusterAutoscaler::Unremovable>& ClusterAutoscaler::
 }
 
 std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster) {
-  return std::make_unique<ClusterAutoscaler>(cluster, cas_options_from_flags(cluster.spec().autoscaler.flags));
+  return make_cluster_autoscaler(cluster, cluster.spec().autoscaler.flags);
+}
+
+std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster, const std::map<std::string, std::string>& flags) {
+  return std::make_unique<ClusterAutoscaler>(cluster, cas_options_from_flags(flags));
 }
 
 }  // namespace eksim::autoscaling

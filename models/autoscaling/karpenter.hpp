@@ -3,6 +3,7 @@
 // controller in the simulated cluster.
 #include <memory>
 
+#include "models/autoscaling/karpenter/settings.hpp"
 #include "models/cluster/cluster.hpp"
 
 namespace eksim::autoscaling::karpenter {
@@ -15,5 +16,7 @@ namespace eksim::autoscaling {
 // install_karpenter (models/cluster/controllers.hpp) calls it. Auto Mode installs Karpenter even
 // without an `autoscaler:` entry (it is part of the managed control plane).
 std::unique_ptr<karpenter::Controller> make_karpenter(Cluster& cluster);
+// With the settings its controller Deployment carries (decoded from the container's env).
+std::unique_ptr<karpenter::Controller> make_karpenter(Cluster& cluster, karpenter::Settings settings);
 
 }  // namespace eksim::autoscaling

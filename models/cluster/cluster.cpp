@@ -177,10 +177,7 @@ void Cluster::start() {
     if (a.name == "gpuOperator") k8s::install_crds(crds, k8s::gpu_operator_crds(), sim.now());
   install_system_config_maps(*this);
   install_system_services(*this);
-  for (const auto& a : spec_.addons) {
-    addons->install(a.name, a.version, a.values, a.release_name, a.ns);
-    if (a.name == "gpuOperator") gpu_operator_version_hint(a);
-  }
+  for (const auto& a : spec_.addons) install_helm_addon(a);
   install_system_daemonsets(*this);
   for (const auto& ng : spec_.node_groups) {
     std::vector<std::string> subnets = ng.subnet_ids;
@@ -192,8 +189,22 @@ void Cluster::start() {
   starting_ = false;
 }
 
-bool Cluster::autoscaler_running() const {
-  return !autoscaler_deployment || k8s::any_replica_running(api, *deployments, *autoscaler_deployment);
+bool Cluster::install_helm_addon(const AddonSpec& a) {
+  if (!helm_addons_.insert(a.name).second) return false;
+  addons->install(a.name, a.version, a.values, a.release_name, a.ns);
+  if (a.name == "gpuOperator") gpu_operator_version_hint(a);
+  return true;
+}
+
+bool Cluster::autoscaler_running() const { return !autoscaler_replicas || autoscaler_replicas->acting(sim.now()); }
+
+void Cluster::watch_autoscaler_deployment(std::size_t deployment, LeaderElectionConfig election) {
+  if (autoscaler_replicas) {
+    // Applied again after `kubectl delete`: the new Deployment runs the controller now.
+    if (api.deployments()[autoscaler_replicas->deployment()].deleted) autoscaler_replicas->retarget(deployment);
+    return;
+  }
+  autoscaler_replicas = std::make_unique<ControllerReplicas>(api, *deployments, *scheduler, deployment, election);
 }
 
 bool Cluster::role_mapped(const std::string& role) const {

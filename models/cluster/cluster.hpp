@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "models/aws/security_groups.hpp"
 #include "models/aws/spot_interruptions.hpp"
 #include "models/cluster/cluster_spec.hpp"
+#include "models/cluster/controller_replicas.hpp"
 #include "models/cluster/controllers.hpp"
 #include "models/cluster/pod_networking.hpp"
 #include "models/cluster/spot_handling.hpp"
@@ -85,10 +87,16 @@ class Cluster {
   // The other controllers, typed (controllers.hpp: built by assemble_controllers and install_*).
   Controllers controllers;
   // The Deployment the autoscaler's controller runs in (Cluster Autoscaler, or Karpenter in
-  // standard mode; Auto Mode's runs in AWS's account): while none of its pods is Running the
-  // autoscaler neither provisions nor removes nodes.
-  std::optional<std::size_t> autoscaler_deployment;
+  // standard mode; Auto Mode's runs in AWS's account) and which of its replicas leads: while none
+  // leads the autoscaler neither provisions nor removes nodes.
+  std::unique_ptr<ControllerReplicas> autoscaler_replicas;
   bool autoscaler_running() const;
+  // Watches the Deployment the autoscaler runs in from now on (a second call does nothing).
+  void watch_autoscaler_deployment(std::size_t deployment, LeaderElectionConfig election);
+
+  // helm install of a chart add-on (at start for `cluster.addons`, later for a terraform.apply
+  // that creates its helm_release): false when that release is already installed.
+  bool install_helm_addon(const AddonSpec& addon);
 
   // Whether a node IAM role may join (aws-auth mapRoles / access entries; CONTRACT.md).
   bool role_mapped(const std::string& role) const;
@@ -131,6 +139,7 @@ class Cluster {
   aws::PriceBook prices_;
   std::map<std::string, k8s::NodeJoinHandle> joins_;  // instance id -> pending join
   std::map<std::string, std::string> node_by_instance_;  // instance id -> node name
+  std::set<std::string> helm_addons_;                   // add-on names installed
 };
 
 }  // namespace eksim

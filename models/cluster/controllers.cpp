@@ -15,17 +15,40 @@ namespace eksim {
 Controllers::Controllers() = default;
 Controllers::~Controllers() = default;
 
-void install_cluster_autoscaler(Cluster& c) {
-  if (c.controllers.cluster_autoscaler) return;
-  c.controllers.cluster_autoscaler = autoscaling::make_cluster_autoscaler(c);
+namespace {
+
+void wire_cluster_autoscaler(Cluster& c) {
   // CA lists the pods the scheduler has marked unschedulable (PodScheduled=False), not every
   // pending pod.
   c.controllers.cluster_autoscaler->set_unschedulable_source([&c] { return c.scheduler->unschedulable_pods(); },
                                                              [&c] { return c.scheduler->unschedulable_version(); });
 }
 
+}  // namespace
+
+void install_cluster_autoscaler(Cluster& c) {
+  if (c.controllers.cluster_autoscaler) return;
+  c.controllers.cluster_autoscaler = autoscaling::make_cluster_autoscaler(c);
+  wire_cluster_autoscaler(c);
+}
+
+void install_cluster_autoscaler_deployment(Cluster& c, std::size_t deployment, const std::map<std::string, std::string>& flags) {
+  // Its one replica acts while it runs (its leader election is not modelled).
+  c.watch_autoscaler_deployment(deployment, LeaderElectionConfig{.enabled = false});
+  if (c.controllers.cluster_autoscaler) return;
+  c.controllers.cluster_autoscaler = autoscaling::make_cluster_autoscaler(c, flags);
+  wire_cluster_autoscaler(c);
+}
+
 void install_karpenter(Cluster& c) {
   if (!c.controllers.karpenter) c.controllers.karpenter = autoscaling::make_karpenter(c);
+}
+
+void install_karpenter_deployment(Cluster& c, std::size_t deployment, const autoscaling::karpenter::Settings& settings) {
+  LeaderElectionConfig election;
+  election.enabled = settings.leader_elect;
+  c.watch_autoscaler_deployment(deployment, election);
+  if (!c.controllers.karpenter) c.controllers.karpenter = autoscaling::make_karpenter(c, settings);
 }
 
 void install_training_controller(Cluster& c) {

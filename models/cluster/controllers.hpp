@@ -8,7 +8,10 @@
 // A controller subscribes to the cluster's notifications and timers in its constructor, so the
 // order they are installed in is the order they react to one notification in, and the event log
 // follows it: assemble_controllers installs them in one fixed order.
+#include <cstddef>
+#include <map>
 #include <memory>
+#include <string>
 
 namespace eksim {
 
@@ -19,6 +22,7 @@ namespace autoscaling {
 class ClusterAutoscaler;
 namespace karpenter {
 class Controller;
+struct Settings;
 }
 }  // namespace autoscaling
 namespace net {
@@ -49,8 +53,17 @@ struct Controllers {
 // Each installs one controller into cluster.controllers (a second call does nothing) and
 // subscribes it to the cluster from now on.
 void install_cluster_autoscaler(Cluster& cluster);
+// Cluster Autoscaler as its Deployment (the autodiscover manifest) installs it: built with the
+// flags of the container's command, acting while its replica runs.
+void install_cluster_autoscaler_deployment(Cluster& cluster, std::size_t deployment,
+                                           const std::map<std::string, std::string>& flags);
 // Karpenter, or EKS Auto Mode's when cluster.spec().mode is "auto".
 void install_karpenter(Cluster& cluster);
+// Karpenter as its controller Deployment (applied at `deployment` in the Deployment controller)
+// installs it: built with the Deployment's settings, acting while one of its replicas leads
+// (Cluster::autoscaler_replicas). With Karpenter already installed (the scenario's `autoscaler:`
+// shorthand) the Deployment is only watched.
+void install_karpenter_deployment(Cluster& cluster, std::size_t deployment, const autoscaling::karpenter::Settings& settings);
 void install_training_controller(Cluster& cluster);
 // Before Cluster::start(), so that the instances and binds of t=0 are checked too.
 void install_invariant_checker(Cluster& cluster);

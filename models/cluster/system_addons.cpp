@@ -1,5 +1,7 @@
 #include "models/cluster/system_addons.hpp"
 
+#include <optional>
+
 #include "models/cluster/cluster.hpp"
 #include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/addons/eks_addons.hpp"
@@ -116,8 +118,10 @@ void install_system_deployments(Cluster& c) {
     c.deployments->apply(k8s::metrics_server_deployment());
     c.api.apply_service(k8s::metrics_server_service());
   }
+  // Cluster Autoscaler's one replica acts while it runs (its leader election is not modelled).
   if (s.autoscaler.kind == "clusterAutoscaler")
-    c.autoscaler_deployment = c.deployments->apply(k8s::cluster_autoscaler_deployment(s.kubernetes_minor));
+    c.watch_autoscaler_deployment(c.deployments->apply(k8s::cluster_autoscaler_deployment(s.kubernetes_minor)),
+                                  LeaderElectionConfig{.enabled = false});
   else if (s.autoscaler.kind == "karpenter") {
     auto ns = s.autoscaler.flags.find("namespace");
     k8s::Deployment d = k8s::karpenter_deployment(karpenter_version(s));
@@ -126,8 +130,65 @@ void install_system_deployments(Cluster& c) {
       c.api.add_system_namespace(d.meta.ns);
     }
     c.api.apply_service(k8s::karpenter_service(karpenter_version(s), d.meta.ns));
-    c.autoscaler_deployment = c.deployments->apply(std::move(d));
+    c.watch_autoscaler_deployment(c.deployments->apply(std::move(d)), LeaderElectionConfig{});
   }
+}
+
+namespace {
+
+// The workload an EKS add-on runs, by the name its objects carry in kube-system.
+struct AddonWorkload {
+  const char* name;
+  bool daemon_set;
+};
+std::optional<AddonWorkload> addon_workload(const std::string& addon) {
+  if (addon == "vpc-cni") return AddonWorkload{"aws-node", true};
+  if (addon == "kube-proxy") return AddonWorkload{"kube-proxy", true};
+  if (addon == "eks-pod-identity-agent") return AddonWorkload{"eks-pod-identity-agent", true};
+  if (addon == "coredns") return AddonWorkload{"coredns", false};
+  if (addon == "metrics-server") return AddonWorkload{"metrics-server", false};
+  return std::nullopt;
+}
+
+bool workload_exists(Cluster& c, const AddonWorkload& w) {
+  if (w.daemon_set) {
+    for (const auto& ds : c.api.daemon_sets())
+      if (!ds.deleted && ds.meta.ns == "kube-system" && ds.meta.name == w.name) return true;
+    return false;
+  }
+  for (const auto& d : c.api.deployments())
+    if (!d.deleted && d.meta.ns == "kube-system" && d.meta.name == w.name) return true;
+  return false;
+}
+
+}  // namespace
+
+bool create_eks_addon(Cluster& c, const std::string& name) {
+  const ClusterSpec& s = c.spec();
+  auto w = addon_workload(name);
+  if (!w || workload_exists(c, *w)) return false;
+  const k8s::EksAddonVersions v = k8s::eks_addon_versions(s.kubernetes_minor);
+  if (name == "vpc-cni") c.daemon_sets->apply(k8s::aws_node_daemonset(s.region, v));
+  else if (name == "kube-proxy") c.daemon_sets->apply(k8s::kube_proxy_daemonset(s.region, v));
+  else if (name == "eks-pod-identity-agent") c.daemon_sets->apply(k8s::pod_identity_agent_daemonset(s.region));
+  else if (name == "metrics-server") {
+    c.deployments->apply(k8s::metrics_server_deployment());
+    c.api.apply_service(k8s::metrics_server_service());
+  } else {  // coredns
+    c.api.put_config_map("kube-system", "coredns", {{"Corefile", kEksCorefile}},
+                         {{"eks.amazonaws.com/component", "coredns"}, {"k8s-app", "kube-dns"}});
+    c.api.apply_service(k8s::kube_dns_service(c.api.services().address_at(10)));
+    c.deployments->apply(k8s::coredns_deployment(s.region, v));
+  }
+  return true;
+}
+
+bool delete_eks_addon(Cluster& c, const std::string& name) {
+  auto w = addon_workload(name);
+  if (!w || !workload_exists(c, *w)) return false;
+  if (w->daemon_set) c.daemon_sets->remove("kube-system", w->name);
+  else c.deployments->remove("kube-system", w->name);
+  return true;
 }
 
 }  // namespace eksim

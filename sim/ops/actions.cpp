@@ -9,6 +9,7 @@
 #include "models/autoscaling/cluster_autoscaler.hpp"
 #include "sim/ops/autoscaling_actions.hpp"
 #include "sim/ops/custom_resources.hpp"
+#include "sim/ops/install_actions.hpp"
 #include "sim/ops/instance_pick.hpp"
 #include "sim/ops/kubectl_operations.hpp"
 #include "sim/scenario/cas_config_map.hpp"
@@ -191,7 +192,10 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
       }
       c.api.create_pod(*pod);
     } else if (const auto* d = std::get_if<k8s::Deployment>(&m.object)) {
-      c.deployments->apply(*d);
+      const std::size_t index = c.deployments->apply(*d);
+      // An autoscaler's controller Deployment (recognised by its image at load) installs it.
+      if (m.karpenter) install_karpenter_deployment(c, index, *m.karpenter);
+      if (m.cluster_autoscaler) install_cluster_autoscaler_deployment(c, index, m.cluster_autoscaler->flags);
     } else if (const auto* j = std::get_if<k8s::Job>(&m.object)) {
       c.jobs->apply(*j);
     } else if (const auto* ds = std::get_if<k8s::DaemonSet>(&m.object)) {
@@ -259,6 +263,10 @@ void apply_action(Cluster& c, const Action& a) {
   }
   if (a.action == "kubectl.apply") {
     apply_manifests(c, a.manifests);
+  } else if (a.action == "kubectl.create") {
+    create_manifests(c, a.manifests);
+  } else if (a.action == "eks.create-addon" || a.action == "eks.delete-addon") {
+    apply_eks_addon_action(c, a);
   } else if (a.action == "kubectl.delete") {
     if (auto err = kubectl_delete(c, a.kind, a.ns, a.name)) warn(c, {a.kind, a.ns, a.name}, err->reason, err->message, "kubectl");
   } else if (a.action == "kubectl.scale") {
@@ -279,6 +287,7 @@ void apply_action(Cluster& c, const Action& a) {
     for (const auto& sg : a.security_groups) {
       c.security_groups.put(security_group_from_spec(sg));
     }
+    apply_terraform_addons(c, a.addons);
   }
 }
 

@@ -203,4 +203,56 @@ AutoscalerSpec read_autoscaler(const Value& v) {
   return spec;
 }
 
+namespace {
+
+// cluster-autoscaler flags the autodiscover manifest and the chart pass that change nothing eksim
+// models (logging, the provider, the kube client, leader election).
+const std::vector<std::string>& ignored_cas_flags() {
+  static const std::vector<std::string> flags{
+      "v", "stderrthreshold", "logtostderr", "alsologtostderr", "log-file", "cloud-provider", "cloud-config",
+      "aws-use-static-instance-list", "kubeconfig", "namespace", "leader-elect", "leader-elect-resource-name",
+      "leader-elect-resource-namespace", "address", "write-status-configmap", "status-config-map-name",
+      "cluster-name", "kube-client-qps", "kube-client-burst", "feature-gates", "emit-per-nodegroup-metrics"};
+  return flags;
+}
+
+}  // namespace
+
+AutoscalerSpec read_cluster_autoscaler_args(const std::vector<Value>& args) {
+  AutoscalerSpec spec;
+  spec.kind = "clusterAutoscaler";
+  std::vector<std::string> names = ignored_cas_flags();
+  for (const auto& [name, kind] : cas_flags()) names.push_back(name);
+  for (const Value& arg : args) {
+    const std::string text = arg.as_string();
+    if (text.rfind("-", 0) != 0) continue;  // the program (./cluster-autoscaler)
+    std::string body = text.substr(text.rfind("--", 0) == 0 ? 2 : 1);
+    const auto eq = body.find('=');
+    const std::string flag = body.substr(0, eq);
+    const auto& table = cas_flags();
+    auto found = std::find_if(table.begin(), table.end(), [&](const auto& f) { return f.first == flag; });
+    if (found == table.end()) {
+      const auto& ignored = ignored_cas_flags();
+      if (std::find(ignored.begin(), ignored.end(), flag) != ignored.end()) continue;
+      std::string hint = did_you_mean(flag, names);
+      arg.fail("unknown flag: --" + flag + " (cluster-autoscaler exits at start)" +
+               (hint.empty() ? "" : "; did you mean \"--" + hint + "\"?"));
+    }
+    // A flag without `=` is a boolean switched on (pflag's NoOptDefVal).
+    const std::string value = eq == std::string::npos ? "true" : body.substr(eq + 1);
+    try {
+      const Value val(YAML::Node(value), arg.file_ptr());
+      std::string checked = flag_value(val, found->second);
+      if (flag == "nodes") check_nodes_flag(val);
+      if (flag == "expander") check_expander_flag(val, checked);
+      // Repeated list flags (--nodes, --node-group-auto-discovery) add up.
+      std::string& slot = spec.flags[flag];
+      slot = found->second == FlagKind::StringList && !slot.empty() ? slot + "\n" + checked : checked;
+    } catch (const InputError& e) {
+      arg.fail("--" + flag + ": " + e.message());
+    }
+  }
+  return spec;
+}
+
 }  // namespace eksim::scenario

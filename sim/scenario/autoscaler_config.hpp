@@ -1,6 +1,8 @@
 #pragma once
 // The `autoscaler:` section of a cluster: cluster-autoscaler flags or Karpenter settings, each
 // checked against the real component's own table of flags and their value kinds.
+#include <vector>
+
 #include "models/cluster/cluster_spec.hpp"
 #include "sim/scenario/yaml_reader.hpp"
 
@@ -9,5 +11,9 @@ namespace eksim::scenario {
 // `none`, {clusterAutoscaler: {flag: value}} or {karpenter: {setting: value}}; flag names may be
 // given in camelCase (read as the kebab-case flag).
 AutoscalerSpec read_autoscaler(const Value& v);
+// Cluster Autoscaler's flags as its container's command and args pass them
+// ("--scan-interval=10s"), checked with the same table; flags eksim does not model (logging,
+// --cloud-provider, ...) are accepted and ignored, an unknown one is pflag's `unknown flag`.
+AutoscalerSpec read_cluster_autoscaler_args(const std::vector<Value>& args);
 
 }  // namespace eksim::scenario

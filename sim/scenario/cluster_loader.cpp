@@ -501,6 +501,12 @@ std::optional<Value> read_vpc(const Value& vpc, ClusterSpec& c) {
 
 }  // namespace
 
+std::vector<AddonSpec> read_addon_list(const Value& addons) {
+  ClusterSpec scratch;
+  read_addons(addons, scratch);
+  return scratch.addons;
+}
+
 ClusterSpec read_cluster(const Value& v, const aws::InstanceCatalog& catalog) {
   MapReader r(v, "cluster");
   ClusterSpec c;

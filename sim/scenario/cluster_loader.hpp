@@ -23,5 +23,7 @@ SecurityGroupRuleSpec read_sg_rule(const Value& v, const ClusterSpec& cluster);
 void check_security_group_exists(const ClusterSpec& cluster, const std::string& name, const Value& at);
 // Reads onDemand/spot from a reader positioned on a mapping that has them.
 QuotaSpec read_quotas(const Value& at, MapReader& r);
+// Helm add-ons as `cluster.addons` declares them (a terraform.apply's `addons` too).
+std::vector<AddonSpec> read_addon_list(const Value& addons);
 
 }  // namespace eksim::scenario

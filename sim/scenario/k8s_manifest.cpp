@@ -11,6 +11,7 @@
 #include "models/k8s/scheduling/predicates.hpp"
 #include "sim/engine/numbers.hpp"
 #include "sim/scenario/crd_manifest.hpp"
+#include "sim/scenario/controller_deployment.hpp"
 #include "sim/scenario/k8s_syntax.hpp"
 #include "sim/scenario/karpenter_manifest.hpp"
 #include "sim/scenario/pod_spec_decoding.hpp"
@@ -357,7 +358,11 @@ void decode_workload(const Ctx& ctx, const Value& v, Fields& top, Manifest& m) {
   WorkloadSpec w{*spec_v, f, go_struct, std::nullopt, std::nullopt};
   w.tv = f.get("template");
   w.sel_v = f.get("selector");
-  if (m.kind == "Deployment") m.object = decode_deployment(ctx, w, std::move(meta));
+  if (m.kind == "Deployment") {
+    m.object = decode_deployment(ctx, w, std::move(meta));
+    m.karpenter = decode_karpenter_deployment(std::get<k8s::Deployment>(m.object), v);
+    m.cluster_autoscaler = decode_cluster_autoscaler_deployment(std::get<k8s::Deployment>(m.object), v);
+  }
   else if (m.kind == "DaemonSet") m.object = decode_daemon_set(ctx, w, std::move(meta));
   else m.object = decode_job(ctx, w, std::move(meta));
   top.allow({"status"});

@@ -23,6 +23,8 @@
 #include <vector>
 
 #include "models/autoscaling/karpenter/nodepool.hpp"
+#include "models/autoscaling/karpenter/settings.hpp"
+#include "models/cluster/cluster_spec.hpp"
 #include "models/cluster/disruption_controller.hpp"
 #include "models/k8s/api/custom_resources.hpp"
 #include "models/k8s/api/objects.hpp"
@@ -65,6 +67,11 @@ struct Manifest {
   // The object as written, as JSON text, for the kinds the API server may keep whole: custom
   // kinds (a NodePool whose Karpenter is not running yet) and the kinds eksim does not model.
   std::string object_json;
+  // A Deployment running Karpenter's controller image: its settings, decoded from the container's
+  // env (sim/scenario/controller_deployment.hpp).
+  std::optional<autoscaling::karpenter::Settings> karpenter;
+  // A Deployment running Cluster Autoscaler's image: its flags, from the container's command.
+  std::optional<AutoscalerSpec> cluster_autoscaler;
 };
 
 // list_or_object: the scenario's `manifests:` value (a list of inline objects and {file: path}

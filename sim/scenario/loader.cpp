@@ -39,7 +39,8 @@ const std::vector<std::string>& known_actions() {
       "ec2.send-spot-instance-interruptions",
       "autoscaling.set-desired-capacity", "autoscaling.terminate-instance-in-auto-scaling-group",
       "kubectl.scale",    "kubectl.cordon",         "kubectl.uncordon",            "kubectl.drain",
-      "kubectl.label",    "kubectl.taint",
+      "kubectl.label",    "kubectl.taint",          "kubectl.create",              "eks.create-addon",
+      "eks.delete-addon",
   };
   return actions;
 }
@@ -81,7 +82,7 @@ void read_spot_interruption(const Value& v, MapReader& r, const ClusterSpec& clu
 
 void read_kubectl_apply(const Value& v, MapReader& r, FileLoader& files, Action& a) {
   bool has_manifest = r.has("manifest"), has_file = r.has("file");
-  if (has_manifest == has_file) v.fail("kubectl.apply needs exactly one of \"manifest\" or \"file\"");
+  if (has_manifest == has_file) v.fail(a.action + " needs exactly one of \"manifest\" or \"file\"");
   if (has_manifest) {
     a.manifests = parse_manifests(*r.get("manifest"), files);
   } else {
@@ -167,8 +168,19 @@ void read_terraform_apply(const Value& v, MapReader& r, const ClusterSpec& clust
     }
   }
   if (auto sgs = r.get("securityGroups")) a.security_groups = read_security_groups(*sgs);
-  if (a.node_group_changes.empty() && a.security_groups.empty())
-    v.fail("terraform.apply needs \"nodeGroups\" and/or \"securityGroups\"");
+  // The module's helm_release add-ons switched on by this apply (lab 000's
+  // `-var enable_gpu_operator=true` creates its gpu-operator release), as `cluster.addons`.
+  if (auto addons = r.get("addons")) a.addons = read_addon_list(*addons);
+  if (a.node_group_changes.empty() && a.security_groups.empty() && a.addons.empty())
+    v.fail("terraform.apply needs \"nodeGroups\", \"securityGroups\" and/or \"addons\"");
+}
+
+// eks.create-addon / eks.delete-addon --addon-name NAME: the EKS add-ons eksim models.
+void read_eks_addon_action(MapReader& r, Action& a) {
+  Value name_v = r.require("addonName");
+  a.name = name_v.as_string();
+  check_one_of(name_v, a.name, {"vpc-cni", "kube-proxy", "coredns", "metrics-server", "eks-pod-identity-agent"},
+               "EKS add-on");
 }
 
 Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster) {
@@ -183,8 +195,10 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
     std::string hint = did_you_mean(a.action, actions);
     action_v.fail("unknown action \"" + a.action + "\"" + (hint.empty() ? "" : "; did you mean \"" + hint + "\"?"));
   }
-  if (a.action == "kubectl.apply") {
+  if (a.action == "kubectl.apply" || a.action == "kubectl.create") {
     read_kubectl_apply(v, r, files, a);
+  } else if (a.action == "eks.create-addon" || a.action == "eks.delete-addon") {
+    read_eks_addon_action(r, a);
   } else if (a.action == "kubectl.label") {
     read_kubectl_label(r, a);
   } else if (a.action == "kubectl.taint") {

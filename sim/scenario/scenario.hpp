@@ -30,9 +30,10 @@ struct Action {
   engine::SimTime at;
   std::string action;  // kubectl.apply, kubectl.delete, eks.update-nodegroup-config, ...
   Location where;
-  // kubectl.apply
+  // kubectl.apply, kubectl.create
   std::vector<Manifest> manifests;
-  // kubectl.delete, kubectl.scale, kubectl.label (kind, name, namespace); kubectl.cordon,
+  // kubectl.delete, kubectl.scale, kubectl.label (kind, name, namespace); eks.create-addon and
+  // eks.delete-addon (name: the EKS add-on's name); kubectl.cordon,
   // kubectl.uncordon, kubectl.drain and kubectl.taint name a node (node below).
   std::string kind, name, ns;
   std::int32_t replicas = 0;                                  // kubectl.scale --replicas
@@ -46,6 +47,7 @@ struct Action {
   // terraform.apply
   std::vector<NodeGroupChange> node_group_changes;
   std::vector<SecurityGroupSpec> security_groups;
+  std::vector<AddonSpec> addons;  // helm_release add-ons the apply creates
   // ec2.set-quota
   QuotaSpec quotas;
   // sg.authorize-ingress, sg.revoke-ingress

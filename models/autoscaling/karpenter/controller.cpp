@@ -67,6 +67,12 @@ Controller::Controller(Cluster& cluster, Settings settings)
   // publishes no settings of its own for them.
   cluster.log.limit_sink(source(), k8s::SinkLimits{200, 300, 1000});
   watch(cluster);
+  // Installed into a running cluster (its Deployment applied mid-run): the unbound pods already
+  // there are what its informers list when it starts. (At t=0 there are none yet.)
+  for (std::size_t i = 0; i < cluster.api.pod_slots(); ++i) {
+    const k8s::PodId id{static_cast<std::uint32_t>(i)};
+    if (!cluster.api.pod(id).deleted && !cluster.api.pod(id).node.valid()) provisioner_.pod_added(id);
+  }
 }
 
 // Who watches what, in the order the notifications reach them.

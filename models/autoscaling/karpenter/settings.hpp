@@ -22,6 +22,10 @@ struct Settings {
   // interruptions itself.
   std::string interruption_queue;
   std::string version = "1.8.3";
+  std::string cluster_name;        // CLUSTER_NAME (required by the controller; the chart's settings.clusterName)
+  std::string log_level = "info";  // LOG_LEVEL: debug | info | error
+  // LEADER_ELECT (default true): one replica acts; false makes every Running replica act.
+  bool leader_elect = true;
   bool auto_mode = false;
   // EKS Auto Mode nodes run the NVIDIA driver and device plugin in the node image, not as a
   // DaemonSet ("EKS Auto Mode includes the NVIDIA device plugin for Kubernetes. This plugin runs

@@ -64,10 +64,29 @@ bool Provisioner::memo_holds() {
   return true;
 }
 
+// Nothing tells a user why pods stay Pending when Karpenter's own pods cannot schedule (the
+// FailedScheduling is on the controller's pod, not theirs): eksim says so once per outage.
+void Provisioner::hint_not_running() {
+  const ControllerReplicas* replicas = ctx_.world.autoscaler_replicas.get();
+  if (not_running_hinted_ || !replicas || !replicas->unschedulable_replica() || !any_provisionable()) return;
+  not_running_hinted_ = true;
+  auto& api = ctx_.world.api;
+  const k8s::Deployment& d = api.deployments()[replicas->deployment()];
+  const k8s::Pod& pod = api.pod(*replicas->unschedulable_replica()).pod;
+  ctx_.world.hint("ControllerNotRunning", {"Deployment", d.meta.ns, d.meta.name},
+                  "Karpenter provisions nothing while none of its controller pods runs: " + pod.meta.ns + "/" +
+                      pod.meta.name + " is Pending (" + replicas->unschedulable_message() +
+                      "); pending pods wait until a replica is scheduled and running");
+}
+
 void Provisioner::provision() {
   // The provisioner runs inside the controller pods: with none Running, pending pods wait (the
   // disruption poll triggers again once one runs).
-  if (!ctx_.world.autoscaler_running()) return;
+  if (!ctx_.world.autoscaler_running()) {
+    hint_not_running();
+    return;
+  }
+  not_running_hinted_ = false;
   ++ctx_.state.pass;
   if (memo_holds()) return;
   auto& api = ctx_.world.api;

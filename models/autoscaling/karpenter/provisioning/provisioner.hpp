@@ -47,6 +47,7 @@ class Provisioner {
 
  private:
   bool provisionable(const k8s::PodRecord& r) const;
+  void hint_not_running();
   // The part of provisionable() that can change while a pod waits.
   static bool unbound_pending(const k8s::PodRecord& r);
   PendingPods::Filter pending_filter() const;
@@ -72,6 +73,7 @@ class Provisioner {
   Lifecycle& lifecycle_;
   PendingPods pending_;  // pods that may be provisionable, in Solve's order
   std::uint64_t pending_version_ = 0;  // moves when a pod joins pending_ or a pending pod changes
+  bool not_running_hinted_ = false;  // ControllerNotRunning said for the current outage
   // A provisioning pass reads the pending pods, the cluster state, the NodeClaimTemplates and
   // the NodePools' usage. When none of them moved since a pass that launched nothing, the
   // scheduling simulation would plan exactly what it planned then: the pass only republishes

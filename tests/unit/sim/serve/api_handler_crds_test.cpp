@@ -46,7 +46,7 @@ struct Served {
 
 // A fixture file as the JSON body kubectl sends for it.
 json fixture(const std::string& name) {
-  return scenario::yaml_to_json(YAML::LoadFile(std::string(EKSIM_SOURCE_DIR) + "/tests/fixtures/karpenter-v1.8.3/" + name));
+  return scenario::yaml_to_json(YAML::LoadFile(std::string(EKSIM_SOURCE_DIR) + "/scenarios/labs/manifests/002/crds/" + name));
 }
 
 const char* kNodePool =

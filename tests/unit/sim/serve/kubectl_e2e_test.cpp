@@ -387,7 +387,7 @@ TEST(KubectlE2E, KarpenterCrdsCreatedAsTheLabDoes) {
   EXPECT_NE(get.text.find("error: the server doesn't have a resource type \"nodepools\""), std::string::npos) << get.text;
   EXPECT_EQ(lab.kubectl("create ns karpenter").rc, 0);
   for (const char* f : {"karpenter.sh_nodepools.yaml", "karpenter.sh_nodeclaims.yaml", "karpenter.k8s.aws_ec2nodeclasses.yaml"}) {
-    Output created = lab.kubectl("create -f " + source(std::string("tests/fixtures/karpenter-v1.8.3/") + f));
+    Output created = lab.kubectl("create -f " + source(std::string("scenarios/labs/manifests/002/crds/") + f));
     EXPECT_EQ(created.rc, 0) << created.text;
     EXPECT_NE(created.text.find("created"), std::string::npos) << created.text;
   }
