@@ -40,8 +40,7 @@ CollectiveTiming all_to_all(const RingTopology& topo, double bytes, const NcclPa
   if (ppn > 1) transfer = bytes * (ppn - 1) / n / (topo.intra_gbytes_per_s * 1e3);
   double lat = 0;
   if (topo.nodes > 1) {
-    const double eff = topo.inter.transport == NetTransport::Efa ? nccl.efa_bandwidth_efficiency : 1.0;
-    const double nic = topo.inter.gbytes_per_s * eff;
+    const double nic = collective_gbytes_per_s(topo.inter, nccl);
     transfer = std::max(transfer, bytes * ppn * (n - ppn) / n / (nic * 1e3));
     lat = topo.inter.hop_latency_us;
   }

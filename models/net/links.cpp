@@ -39,10 +39,16 @@ NodeLink node_to_node_link(const NodeNetworkSpec& spec, const LinkOptions& optio
   capacity(0) = link.nic_gbps;
   Eigen::VectorXd caps = Eigen::VectorXd::Constant(link.flows, link.per_flow_cap_gbps);
   const double shared = max_min_fair_rates(incidence, capacity, caps).sum();
-  link.gbytes_per_s = (n.socket_max_gbps > 0 ? std::min(shared, n.socket_max_gbps) : shared) / 8.0;
+  link.gbytes_per_s = shared / 8.0;
   link.tuner_gbytes_per_s = n.ena_assumed_gbps / 8.0;
   link.hop_latency_us = link.rtt_us / 2.0;
   return link;
+}
+
+double collective_gbytes_per_s(const NodeLink& link, const NcclParams& nccl) {
+  const double rate = link.gbytes_per_s * nccl.net_bandwidth_efficiency;
+  if (link.transport == NetTransport::Efa || nccl.socket_max_gbps <= 0) return rate;
+  return std::min(rate, nccl.socket_max_gbps / 8.0);
 }
 
 RingTopology make_ring_topology(const NodeNetworkSpec& spec, int nodes, int gpus_per_node,

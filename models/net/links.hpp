@@ -45,8 +45,8 @@ struct NodeLink {
   double nic_gbps = 0;           // NIC rate used: baseline, or burst when allowed
   int flows = 0;                 // TCP connections per node pair: channels x threads x sockets; 0 for EFA
   double per_flow_cap_gbps = 0;  // 0 for EFA (SRD sprays packets over many paths)
-  double gbytes_per_s = 0;       // effective one-direction bandwidth (max-min share of the NIC; sockets
-                                 // also held to nccl.socket_max_gbps)
+  double gbytes_per_s = 0;       // one-direction line rate the pair gets (max-min share of the NIC);
+                                 // collective_gbytes_per_s says what NCCL moves over it
   double rtt_us = 0;             // from the AZ pair
   // What NCCL's tuner believes the inter-node bandwidth is: ENA reports no link speed, so NCCL
   // assumes ena_assumed_gbps for sockets; EFA reports its real speed.
@@ -59,6 +59,12 @@ struct NodeLink {
 };
 
 NodeLink node_to_node_link(const NodeNetworkSpec& spec, const LinkOptions& options, const NetParams& params);
+
+// What a collective moves per direction over the link: the share of the line rate NCCL's pipeline
+// sees (nccl.net_bandwidth_efficiency, whatever the transport), over TCP also held to what NCCL's
+// socket transport moves at most (nccl.socket_max_gbps). So EFA and TCP on one NIC carry the same
+// bytes; what EFA saves is latency and the host copies that cap sockets on fast NICs.
+double collective_gbytes_per_s(const NodeLink& link, const NcclParams& nccl);
 
 double rtt_us(bool cross_az, const NetParams& params);
 

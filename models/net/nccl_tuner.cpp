@@ -86,9 +86,7 @@ bool available(Collective c, const RingTopology& t, Algorithm a, Protocol p) {
 
 // The node's NICs as this view sees them (GB/s, all NICs together).
 double net_bandwidth(const RingTopology& t, View v, const NcclParams& nccl) {
-  if (v == View::Tuner) return t.inter.tuner_gbytes_per_s;
-  const double eff = t.inter.transport == NetTransport::Efa ? nccl.efa_bandwidth_efficiency : 1.0;
-  return t.inter.gbytes_per_s * eff;
+  return v == View::Tuner ? t.inter.tuner_gbytes_per_s : collective_gbytes_per_s(t.inter, nccl);
 }
 
 struct Steps {
@@ -191,9 +189,9 @@ double latency(Collective c, const RingTopology& t, Algorithm a, Protocol p, Vie
 AlgoCost algo_cost(Collective c, const RingTopology& t, Algorithm a, Protocol p, View v, const NcclParams& nccl) {
   if (t.ranks() <= 1 || !available(c, t, a, p)) return {};
   AlgoCost cost{latency(c, t, a, p, v, nccl), bus_bandwidth(c, t, a, p, v, nccl), 0, 0};
-  // Over EFA, Simple moves whole chunks: the first few (up to the message) cross at the GPU's
-  // share of the NICs before the pipeline runs at rate.
-  if (v == View::Real && t.inter.transport == NetTransport::Efa && t.nodes > 1 && p == Protocol::Simple) {
+  // Across nodes Simple moves whole chunks through NCCL's network proxy, EFA and sockets alike: the
+  // first few (up to the message) cross at the GPU's share of the NICs before the pipeline runs at rate.
+  if (v == View::Real && t.nodes > 1 && p == Protocol::Simple) {
     cost.fill_bytes = nccl.simple_net_fill_chunks * nccl.simple_net_chunk_bytes;
     cost.fill_gbytes_per_s = net_bandwidth(t, v, nccl) / t.gpus_per_node;
   }

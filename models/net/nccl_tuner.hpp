@@ -30,7 +30,7 @@ enum class View { Tuner, Real };
 struct AlgoCost {
   double latency_us = 0;
   double bandwidth = 0;  // NCCL's algorithm bandwidth in GB/s (bus bandwidth x its ratio); 0: not available
-  double fill_bytes = 0;         // Simple over EFA: the first bytes cross at fill_gbytes_per_s first
+  double fill_bytes = 0;         // Simple across nodes: the first bytes cross at fill_gbytes_per_s first
   double fill_gbytes_per_s = 0;  // 0: no fill
 };
 

@@ -100,7 +100,7 @@ void parse_hardware(const json& doc, NetParams& p) {
 void parse_calibration(const json& n, NcclParams& c) {
   const std::string np = "nccl.";
   c.socket_max_gbps = num(n, "socket_max_gbps", np);
-  c.efa_bandwidth_efficiency = num(n, "efa_bandwidth_efficiency", np);
+  c.net_bandwidth_efficiency = num(n, "net_bandwidth_efficiency", np);
   c.nvls_bandwidth_efficiency = num(n, "nvls_bandwidth_efficiency", np);
   c.nvls_latency_us = num(n, "nvls_latency_us", np);
   c.simple_net_fill_chunks = integer(n, "simple_net_fill_chunks", np);

@@ -27,7 +27,7 @@ struct NcclParams {
   int socket_retry_sleep_ms = 0;  // NCCL_SOCKET_RETRY_SLEEP_MSEC
   // Calibration against published nccl-tests (az_latency.json nccl._source_calibration).
   double socket_max_gbps = 0;            // what NCCL's socket transport moves per node pair at most
-  double efa_bandwidth_efficiency = 0;   // share of the EFA line rate a collective sees
+  double net_bandwidth_efficiency = 0;   // share of the NIC line rate a collective sees (EFA or TCP)
   double nvls_bandwidth_efficiency = 0;  // share of NVLink bandwidth NVLS reaches
   double nvls_latency_us = 0;            // NVLS's start-up time (NCCL's tuner says 25 us)
   int simple_net_fill_chunks = 0;        // Simple over the network: chunks in flight before data flows

@@ -107,8 +107,12 @@ void TrainingController::Impl::reshare() {
       NodeLink l = node_to_node_link(r.specs[static_cast<std::size_t>(a)], o, r.params);
       double cap = std::numeric_limits<double>::infinity();
       if (l.transport == NetTransport::Socket) {
+        // Flows share line rates; the socket transport's ceiling is on what a collective moves, so
+        // in line-rate terms it is socket_max / efficiency (collective_gbytes_per_s undoes it).
         cap = l.flows * l.per_flow_cap_gbps;
-        if (r.params.nccl.socket_max_gbps > 0) cap = std::min(cap, r.params.nccl.socket_max_gbps);
+        const NcclParams& n = r.params.nccl;
+        if (n.socket_max_gbps > 0 && n.net_bandwidth_efficiency > 0)
+          cap = std::min(cap, n.socket_max_gbps / n.net_bandwidth_efficiency);
       }
       flows.push_back({i, link(r, a, 0), link(r, b, 1), cap});
     }

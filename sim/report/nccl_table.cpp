@@ -95,13 +95,13 @@ std::string format_all_reduce_table(const NcclTableRequest& req, const net::NetP
     const net::NodeLink& l = topo.inter;
     if (l.transport == net::NetTransport::Efa) {
       out += printf_string("# inter-node: EFA, NIC %g Gbps, %.4g GB/s, hop %g us (aws-ofi-nccl tells NCCL %g us)\n",
-                           l.nic_gbps, l.gbytes_per_s, l.hop_latency_us, l.tuner_latency_us);
+                           l.nic_gbps, net::collective_gbytes_per_s(l, params.nccl), l.hop_latency_us, l.tuner_latency_us);
     } else {
       out += printf_string(
           "# inter-node: Socket%s, NIC %g Gbps%s, %d flows x %g Gbps cap, %.4g GB/s, RTT %g us\n",
           !req.node.efa ? "" : (req.link.cross_az ? " (EFA does not cross AZs)" : " (EFA off)"), l.nic_gbps,
           req.node.nic_up_to ? (req.link.allow_burst ? " (burst)" : " (baseline)") : "", l.flows,
-          l.per_flow_cap_gbps, l.gbytes_per_s, l.rtt_us);
+          l.per_flow_cap_gbps, net::collective_gbytes_per_s(l, params.nccl), l.rtt_us);
     }
   }
   if (topo.gpus_per_node > 1) {

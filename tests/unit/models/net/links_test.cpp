@@ -79,7 +79,14 @@ TEST(NetLinks, PerFlowCapBindsWhenFewSockets) {
   EXPECT_DOUBLE_EQ(node_to_node_link(s, pg, p).gbytes_per_s, 10.0 / 8);
   // The AWS default 2 x 8 sockets x 2 channels = 32 flows: 160 Gbps of caps and a 100 Gb NIC, but
   // NCCL's socket transport itself tops out at 39 Gb/s (4.7-5 GB/s measured on 100 Gb NICs).
-  EXPECT_DOUBLE_EQ(node_to_node_link(s, {}, default_net_params()).gbytes_per_s, 39.0 / 8);
+  const NodeLink wide = node_to_node_link(s, {}, default_net_params());
+  EXPECT_DOUBLE_EQ(wide.gbytes_per_s, 100.0 / 8);
+  EXPECT_DOUBLE_EQ(collective_gbytes_per_s(wide, default_net_params().nccl), 39.0 / 8);
+  // On a 40 Gbps NIC the line rate binds first: a collective sees the same share as over EFA.
+  s.nic_baseline_gbps = s.nic_burst_gbps = 40;
+  const double eff = default_net_params().nccl.net_bandwidth_efficiency;
+  EXPECT_DOUBLE_EQ(collective_gbytes_per_s(node_to_node_link(s, {}, default_net_params()), default_net_params().nccl),
+                   40.0 / 8 * eff);
 }
 
 TEST(NetLinks, EfaUsesTheWholeNicWithoutFlowCaps) {
@@ -111,7 +118,7 @@ TEST(NetLinks, EfaNeverCrossesAnAz) {
   cross.cross_az = true;
   const NodeLink l = node_to_node_link(p5, cross, default_net_params());
   EXPECT_EQ(l.transport, NetTransport::Socket);
-  EXPECT_DOUBLE_EQ(l.gbytes_per_s, 39.0 / 8);
+  EXPECT_DOUBLE_EQ(collective_gbytes_per_s(l, default_net_params().nccl), 39.0 / 8);
   EXPECT_DOUBLE_EQ(l.hop_latency_us, 500.0);  // RTT/2 across AZs
   const NodeLink same = node_to_node_link(p5, {}, default_net_params());
   EXPECT_EQ(same.transport, NetTransport::Efa);
