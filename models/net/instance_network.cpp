@@ -14,6 +14,12 @@ NodeNetworkSpec node_network_spec(const aws::InstanceType& t, const NetParams& p
   s.gpus = std::max(1, t.gpu.count);
   s.cpu_amd = t.cpu_manufacturer == "amd";
   if (s.efa) s.efa_hw = efa_hardware(params, t.family);
+  // Two vCPUs per core; more vCPUs than one socket's cores give the type both sockets.
+  auto cores = params.cores_per_socket.find(t.family);
+  if (cores != params.cores_per_socket.end() && t.vcpu > 2 * cores->second) {
+    s.cpu_sockets = (t.vcpu + 2 * cores->second - 1) / (2 * cores->second);
+    s.socket_link_gbytes_per_s = s.cpu_amd ? params.amd_socket_link_gbytes_per_s : params.intel_socket_link_gbytes_per_s;
+  }
   auto board = params.gpus.find(t.gpu.name);
   if (board != params.gpus.end() && t.gpu.count > 1) {
     // NVLink as NCCL's topology counts it (links x per-link GB/s), not the marketing figure.

@@ -33,6 +33,9 @@ NodeLink node_to_node_link(const NodeNetworkSpec& spec, const LinkOptions& optio
   link.flows = std::max(1, n.channels) * std::max(1, n.socket_nthreads) * std::max(1, n.nsocks_perthread);
   link.per_flow_cap_gbps =
       options.placement_group ? params.per_flow_cap_placement_group_gbps : params.per_flow_cap_gbps;
+  // A flow moves at most one receive window per round trip: it binds over long RTTs only.
+  if (params.tcp_window_bytes > 0 && link.rtt_us > 0)
+    link.per_flow_cap_gbps = std::min(link.per_flow_cap_gbps, params.tcp_window_bytes * 8 / (link.rtt_us * 1e3));
   // The pair's TCP flows share the sender's NIC max-min fairly, each also held to the per-flow cap.
   Eigen::MatrixXd incidence = Eigen::MatrixXd::Ones(link.flows, 1);
   Eigen::VectorXd capacity(1);
@@ -58,6 +61,13 @@ RingTopology make_ring_topology(const NodeNetworkSpec& spec, int nodes, int gpus
   t.gpus_per_node = std::max(1, gpus_per_node);
   t.intra = spec.intra;
   t.intra_gbytes_per_s = spec.intra_gbytes_per_s > 0 ? spec.intra_gbytes_per_s : params.pcie_gen4_gbytes_per_s;
+  // More GPUs than one socket holds: NCCL's ring leaves one socket's PCIe tree for the other's, and
+  // that edge runs at the socket link's rate.
+  if (spec.intra == Interconnect::PCIe && spec.cpu_sockets > 1 && spec.socket_link_gbytes_per_s > 0 &&
+      t.gpus_per_node > spec.gpus / spec.cpu_sockets) {
+    t.cpu_sockets_crossed = spec.cpu_sockets;
+    t.intra_gbytes_per_s = std::min(t.intra_gbytes_per_s, spec.socket_link_gbytes_per_s);
+  }
   t.inter = node_to_node_link(spec, options, params);
   // NCCL enables LL128 by default only with NVLink inside the node and, across nodes, a NIC close
   // to the GPU (GPUDirect RDMA, i.e. EFA here); TCP sockets go through host memory.

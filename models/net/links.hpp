@@ -26,6 +26,10 @@ struct NodeNetworkSpec {
   GpuHardware gpu;      // arch, NVSwitch, NVLS, channels (PCIe boards: the defaults)
   EfaHardware efa_hw;   // meaningful when efa
   bool cpu_amd = false; // NCCL's LL bandwidth cap across nodes depends on the CPU vendor
+  // PCIe boards over two CPU sockets: a ring over more GPUs than one socket holds crosses the
+  // socket link (0: one socket).
+  int cpu_sockets = 1;
+  double socket_link_gbytes_per_s = 0;
 };
 
 struct LinkOptions {
@@ -74,6 +78,7 @@ struct RingTopology {
   int gpus_per_node = 1;
   Interconnect intra = Interconnect::PCIe;
   double intra_gbytes_per_s = 0;
+  int cpu_sockets_crossed = 1;  // 2: the ring's PCIe edges include the link between two sockets
   NodeLink inter;           // meaningful when nodes > 1
   bool ll128_enabled = false;
   GpuHardware gpu;

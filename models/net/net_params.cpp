@@ -90,6 +90,16 @@ void parse_hardware(const json& doc, NetParams& p) {
     h.channels = integer(g, "channels", gp);
     p.gpus[name] = h;
   }
+  const json& hosts = at(hw, "pcie_hosts", "nccl_hardware.");
+  for (const auto& [family, cores] : at(hosts, "cores_per_socket", "nccl_hardware.pcie_hosts.").items()) {
+    if (family.front() == '_') continue;
+    if (!cores.is_number_integer() || cores.get<int>() < 1)
+      throw std::runtime_error("az_latency.json: nccl_hardware.pcie_hosts.cores_per_socket." + family +
+                               " is not a positive integer");
+    p.cores_per_socket[family] = cores.get<int>();
+  }
+  p.amd_socket_link_gbytes_per_s = num(hosts, "amd_socket_link_gbytes_per_s", "nccl_hardware.pcie_hosts.");
+  p.intel_socket_link_gbytes_per_s = num(hosts, "intel_socket_link_gbytes_per_s", "nccl_hardware.pcie_hosts.");
   for (const auto& [family, e] : at(hw, "efa", "nccl_hardware.").items()) {
     const std::string ep = "nccl_hardware.efa." + family + ".";
     p.efa[family] = EfaHardware{num(e, "plugin_latency_us", ep), num(e, "hop_latency_us", ep),
@@ -122,6 +132,7 @@ NetParams parse_net_params(std::string_view json_text) {
   const json& tcp = at(doc, "tcp", "");
   p.tcp_syn_retries = integer(tcp, "syn_retries", "tcp.");
   p.tcp_initial_rto_s = num(tcp, "initial_rto_s", "tcp.");
+  p.tcp_window_bytes = num(tcp, "rmem_max_bytes", "tcp.") / 2;
   const json& torch = at(doc, "pytorch", "");
   p.watchdog_timeout_ms = integer(torch, "watchdog_timeout_ms", "pytorch.");
   p.watchdog_overshoot_ms = integer(torch, "watchdog_overshoot_ms", "pytorch.");

@@ -64,11 +64,17 @@ struct NetParams {
   double pcie_gen4_gbytes_per_s = 0;
   int tcp_syn_retries = 0;
   double tcp_initial_rto_s = 0;
+  double tcp_window_bytes = 0;  // the largest receive window a flow advertises: one flow moves at most this per RTT
   std::int64_t watchdog_timeout_ms = 0;
   std::int64_t watchdog_overshoot_ms = 0;
   NcclParams nccl;
   std::map<std::string, GpuHardware> gpus;  // by GPU name as the catalog gives it: "a100", "h100"
   std::map<std::string, EfaHardware> efa;   // by instance family; "default" for the rest
+  // PCIe GPU boards of two CPU sockets (nccl_hardware.pcie_hosts): a ring over all their GPUs
+  // crosses the socket link, which NCCL rates by CPU vendor.
+  std::map<std::string, int> cores_per_socket;  // by instance family
+  double amd_socket_link_gbytes_per_s = 0;      // NCCL topo.h AMD_BW
+  double intel_socket_link_gbytes_per_s = 0;    // NCCL topo.h SKL_QPI_BW
 };
 
 // The EFA entry of an instance family, or the "default" one.

@@ -105,7 +105,8 @@ std::string format_all_reduce_table(const NcclTableRequest& req, const net::NetP
     }
   }
   if (topo.gpus_per_node > 1) {
-    out += printf_string("# intra-node: %s %.4g GB/s\n", net::interconnect_name(topo.intra), topo.intra_gbytes_per_s);
+    out += printf_string("# intra-node: %s %.4g GB/s%s\n", net::interconnect_name(topo.intra), topo.intra_gbytes_per_s,
+                         topo.cpu_sockets_crossed > 1 ? " (the ring crosses the CPU socket link)" : "");
   }
   out += choice_line(rows);
   const std::uint64_t factor = req.step_factor < 2 ? 2 : req.step_factor;

@@ -89,6 +89,21 @@ TEST(NetLinks, PerFlowCapBindsWhenFewSockets) {
                    40.0 / 8 * eff);
 }
 
+// One flow moves at most a window (3 MiB) per round trip: at AWS's cross-AZ 1 ms that is 25 Gb/s,
+// above the 5 Gbps flow cap; over 10 ms it is 2.5 Gb/s and binds.
+TEST(NetLinks, TcpWindowBindsOnlyOverLongRoundTrips) {
+  NetParams p = default_net_params();
+  NodeNetworkSpec s;
+  s.nic_baseline_gbps = s.nic_burst_gbps = 100;
+  LinkOptions cross;
+  cross.cross_az = true;
+  EXPECT_DOUBLE_EQ(node_to_node_link(s, cross, p).per_flow_cap_gbps, 5.0);
+  p.cross_az_rtt_ms = 10;
+  const NodeLink far = node_to_node_link(s, cross, p);
+  EXPECT_DOUBLE_EQ(far.per_flow_cap_gbps, 3145728.0 * 8 / 1e7);
+  EXPECT_DOUBLE_EQ(far.gbytes_per_s, far.flows * 3145728.0 / 1e7);  // 32 flows x 2.52 Gb/s = 80.5 Gb/s
+}
+
 TEST(NetLinks, EfaUsesTheWholeNicWithoutFlowCaps) {
   NodeNetworkSpec p4d;
   p4d.instance_type = "p4d.24xlarge";
