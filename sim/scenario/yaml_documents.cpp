@@ -4,6 +4,7 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -179,7 +180,45 @@ class StructureCheck : public YAML::EventHandler {
   std::vector<Frame> stack_;
 };
 
+// One UTF-8 sequence at text[i]: its length, or 0 with the reader's complaint in *why (libyaml's
+// and go-yaml's texts; the API server and kubectl decode YAML with go-yaml, which reads UTF-8 only).
+std::size_t utf8_sequence(const std::string& text, std::size_t i, const char** why) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char c = byte(i);
+  const std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+  if (len == 0) return (*why = "invalid leading UTF-8 octet"), 0;
+  if (i + len > text.size()) return (*why = "incomplete UTF-8 octet sequence"), 0;
+  std::uint32_t value = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return (*why = "invalid trailing UTF-8 octet"), 0;
+    value = (value << 6) | (byte(i + k) & 0x3F);
+  }
+  const bool overlong = (len == 2 && value < 0x80) || (len == 3 && value < 0x800) || (len == 4 && value < 0x10000);
+  if (overlong) return (*why = "invalid length of a UTF-8 sequence"), 0;
+  if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) return (*why = "invalid Unicode character"), 0;
+  return len;
+}
+
+// Text that is not UTF-8 is refused where the reader would stop, before yaml-cpp (which passes
+// bytes through) hands strings on that the JSON written for kubectl could not hold.
+void check_utf8(const std::string& text, const std::string& file) {
+  int line = 1, column = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const char* why = nullptr;
+    const std::size_t len = utf8_sequence(text, i, &why);
+    if (len == 0) throw InputError(Location{file, line, column}, malformed(file) + why);
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+    i += len;
+  }
+}
+
 void check_structure(const std::string& text, const std::string& file, bool first_only) {
+  check_utf8(text, file);
   std::istringstream in(text);
   YAML::Parser parser(in);
   StructureCheck check(text, file);

@@ -32,6 +32,21 @@ TEST(YamlDocuments, OrdinaryYamlLoadsAsLoadAllDoes) {
   EXPECT_EQ(error_of("a: {k: 1}\nb: {k: 2}\n---\nx: &a 1\n---\ny: &a 2\n"), "no error");
 }
 
+// Bytes that are not UTF-8 stop the reader where go-yaml would, with its texts (a CRD holding one
+// made the JSON kept for kubectl throw when it was written: fuzz_manifest).
+TEST(YamlDocuments, TextThatIsNotUtf8IsLocatedAtTheBadByte) {
+  EXPECT_EQ(error_of("a: b\nc: \xff\n"), "f.yaml:2:4: error: malformed YAML: invalid leading UTF-8 octet");
+  EXPECT_EQ(error_of("a: \xc3"), "f.yaml:1:4: error: malformed YAML: incomplete UTF-8 octet sequence");
+  EXPECT_EQ(error_of("a: \xc3("), "f.yaml:1:4: error: malformed YAML: invalid trailing UTF-8 octet");
+  EXPECT_EQ(error_of("a: \xc0\xaf"), "f.yaml:1:4: error: malformed YAML: invalid length of a UTF-8 sequence");
+  EXPECT_EQ(error_of("a: \xed\xa0\x80"), "f.yaml:1:4: error: malformed YAML: invalid Unicode character");
+  EXPECT_EQ(error_of("{\"a\": \"\xfe\"}", "f.json"), "f.json:1:8: error: malformed JSON: invalid leading UTF-8 octet");
+  // Multi-byte characters count as one column; valid text of every length passes.
+  EXPECT_EQ(error_of("a: \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 \xff"), "f.yaml:1:8: error: malformed YAML: invalid leading UTF-8 octet");
+  EXPECT_EQ(error_of("name: caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\n"), "no error");
+  EXPECT_THROW(parse_yaml_document("a: \xff\n", "f.yaml"), InputError);
+}
+
 TEST(YamlDocuments, StrayTokenThatMakesLoadAllLoopIsLocated) {
   EXPECT_EQ(error_of("{x: 1},\n"), "f.yaml:1:7: error: malformed YAML: unexpected \",\" outside any mapping or sequence");
   EXPECT_EQ(error_of("a: 1\n---\n[1],\n"), "f.yaml:3:4: error: malformed YAML: unexpected \",\" outside any mapping or sequence");
