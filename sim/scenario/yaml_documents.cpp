@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "sim/scenario/input_error.hpp"
 #include "sim/scenario/input_limits.hpp"
@@ -40,6 +41,25 @@ Location location_of(const YAML::Exception& e, const std::string& file) {
 }
 
 // The token that starts at pos, for messages: up to the next blank, at most 20 characters.
+// One UTF-8 sequence at text[i]: its length, or 0 with the reader's complaint in *why (libyaml's
+// and go-yaml's texts; the API server and kubectl decode YAML with go-yaml, which reads UTF-8 only).
+std::size_t utf8_sequence(const std::string& text, std::size_t i, const char** why) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char c = byte(i);
+  const std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+  if (len == 0) return (*why = "invalid leading UTF-8 octet"), 0;
+  if (i + len > text.size()) return (*why = "incomplete UTF-8 octet sequence"), 0;
+  std::uint32_t value = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
+  for (std::size_t k = 1; k < len; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return (*why = "invalid trailing UTF-8 octet"), 0;
+    value = (value << 6) | (byte(i + k) & 0x3F);
+  }
+  const bool overlong = (len == 2 && value < 0x80) || (len == 3 && value < 0x800) || (len == 4 && value < 0x10000);
+  if (overlong) return (*why = "invalid length of a UTF-8 sequence"), 0;
+  if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) return (*why = "invalid Unicode character"), 0;
+  return len;
+}
+
 std::string token_at(const std::string& text, int pos) {
   if (pos < 0 || static_cast<std::size_t>(pos) >= text.size()) return "";
   std::size_t end = static_cast<std::size_t>(pos) + 1;
@@ -70,6 +90,7 @@ class StructureCheck : public YAML::EventHandler {
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, std::nullopt); }
   void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
     check_quote_closed(mark);
+    check_escapes_decoded(mark, value);
     leaf(mark, anchor, value);
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
@@ -122,6 +143,20 @@ class StructureCheck : public YAML::EventHandler {
       else if (text_[i] == quote) return;
     }
     fail(mark, malformed(file_) + "illegal EOF in scalar: the quoted string that starts here is never closed");
+  }
+
+  // The text is UTF-8, so a scalar that is not came from an escape: yaml-cpp 0.7 decodes \N and \_
+  // to the single bytes 0x85 and 0xA0 (not U+0085 and U+00A0), and \uD800-\uDFFF to surrogates,
+  // which go-yaml refuses. Neither could be written back as JSON.
+  void check_escapes_decoded(const YAML::Mark& mark, const std::string& value) const {
+    for (std::size_t i = 0; i < value.size();) {
+      const char* why = nullptr;
+      const std::size_t len = utf8_sequence(value, i, &why);
+      if (len == 0 && std::string_view(why) == "invalid Unicode character")
+        fail(mark, malformed(file_) + "found invalid Unicode character escape code");
+      if (len == 0) fail(mark, malformed(file_) + "the escapes \\N and \\_ are not supported here: write the character itself");
+      i += len;
+    }
   }
 
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& message) const {
@@ -179,25 +214,6 @@ class StructureCheck : public YAML::EventHandler {
   std::uint64_t alias_nodes_ = 0;
   std::vector<Frame> stack_;
 };
-
-// One UTF-8 sequence at text[i]: its length, or 0 with the reader's complaint in *why (libyaml's
-// and go-yaml's texts; the API server and kubectl decode YAML with go-yaml, which reads UTF-8 only).
-std::size_t utf8_sequence(const std::string& text, std::size_t i, const char** why) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char c = byte(i);
-  const std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-  if (len == 0) return (*why = "invalid leading UTF-8 octet"), 0;
-  if (i + len > text.size()) return (*why = "incomplete UTF-8 octet sequence"), 0;
-  std::uint32_t value = len == 1 ? c : len == 2 ? (c & 0x1F) : len == 3 ? (c & 0x0F) : (c & 0x07);
-  for (std::size_t k = 1; k < len; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return (*why = "invalid trailing UTF-8 octet"), 0;
-    value = (value << 6) | (byte(i + k) & 0x3F);
-  }
-  const bool overlong = (len == 2 && value < 0x80) || (len == 3 && value < 0x800) || (len == 4 && value < 0x10000);
-  if (overlong) return (*why = "invalid length of a UTF-8 sequence"), 0;
-  if ((value >= 0xD800 && value <= 0xDFFF) || value > 0x10FFFF) return (*why = "invalid Unicode character"), 0;
-  return len;
-}
 
 // Text that is not UTF-8 is refused where the reader would stop, before yaml-cpp (which passes
 // bytes through) hands strings on that the JSON written for kubectl could not hold.

@@ -47,6 +47,18 @@ TEST(YamlDocuments, TextThatIsNotUtf8IsLocatedAtTheBadByte) {
   EXPECT_THROW(parse_yaml_document("a: \xff\n", "f.yaml"), InputError);
 }
 
+// yaml-cpp decodes \N and \_ to lone bytes; a scalar holding one is refused where it starts.
+// Escapes that decode to UTF-8 (\x85 is U+0085) load.
+TEST(YamlDocuments, EscapesYamlCppDecodesToBytesAreLocated) {
+  EXPECT_EQ(error_of("a: 1\nb: \"x\\Ny\"\n"),
+            "f.yaml:2:4: error: malformed YAML: the escapes \\N and \\_ are not supported here: write the character itself");
+  EXPECT_EQ(error_of("b: \"\\_\"\n"),
+            "f.yaml:1:4: error: malformed YAML: the escapes \\N and \\_ are not supported here: write the character itself");
+  const auto docs = parse_yaml_documents("a: \"\\x85\\u00e9\"\n", "f.yaml");
+  EXPECT_EQ(docs[0]["a"].as<std::string>(), "\xc2\x85\xc3\xa9");
+  EXPECT_NE(error_of("a: \"\\ud800\"\n"), "no error");
+}
+
 TEST(YamlDocuments, StrayTokenThatMakesLoadAllLoopIsLocated) {
   EXPECT_EQ(error_of("{x: 1},\n"), "f.yaml:1:7: error: malformed YAML: unexpected \",\" outside any mapping or sequence");
   EXPECT_EQ(error_of("a: 1\n---\n[1],\n"), "f.yaml:3:4: error: malformed YAML: unexpected \",\" outside any mapping or sequence");
