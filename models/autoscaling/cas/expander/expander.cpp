@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "models/k8s/api/resources.hpp"
+#include "sim/engine/saturating.hpp"
 
 namespace eksim::autoscaling::cas {
 
@@ -15,8 +16,8 @@ std::pair<std::int64_t, std::int64_t> requested_cpu_memory(const std::vector<con
   std::int64_t cpu = 0, mem = 0;
   for (const k8s::Pod* p : pods)
     for (const auto& c : p->spec.containers) {
-      cpu += c.requests.get(k8s::kCpu);
-      mem += c.requests.get(k8s::kMemory);
+      cpu = engine::sat_add(cpu, c.requests.get(k8s::kCpu));
+      mem = engine::sat_add(mem, c.requests.get(k8s::kMemory));
     }
   return {cpu, mem};
 }
