@@ -187,6 +187,12 @@ CLI::App* add_ctl(CLI::App& app, CtlArgs& a) {
   return ctl;
 }
 
+// `--json ""` (an unset $VARIABLE) is an error, not "no --json": every value a flag takes must be
+// non-empty, so that no output silently goes missing.
+const CLI::Validator kNonEmpty(
+    [](std::string& text) -> std::string { return text.empty() ? "expected a value, got an empty string" : ""; },
+    "");
+
 void add_subcommands(CLI::App& app, Subcommands& s) {
   s.run = add_run(app, s.run_args);
   s.check = add_check(app, s.check_args);
@@ -195,6 +201,9 @@ void add_subcommands(CLI::App& app, Subcommands& s) {
   s.catalog = add_catalog(app, s.catalog_filter, s.catalog_output);
   s.serve = add_serve(app, s.serve_args);
   s.ctl = add_ctl(app, s.ctl_args);
+  for (CLI::App* sub : {s.run, s.check, s.sweep, s.nccl, s.catalog, s.serve, s.ctl})
+    for (CLI::Option* opt : sub->get_options())
+      if (opt->get_type_size() != 0 && !opt->get_positional()) opt->check(kNonEmpty);
 }
 
 // `ctl [--server URL] aws ...` takes the aws CLI's own flags (--cluster-name, --group-id, ...),

@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string_view>
 
@@ -134,6 +136,9 @@ int run_command(const RunArgs& args) {
       progress(reached, end, events);
     };
   scenario::Scenario s = scenario::load_scenario(args.scenario);
+  // Before the run: an output naming the scenario or a file it reads fails now, not after it.
+  for (const std::string* out : {&args.json_file, &args.trace_file, &args.metrics_file, &args.record_file})
+    if (!out->empty()) refuse_input_as_output(*out);
   ops::RunResult run;
   try {
     run = ops::run_scenario(s, options);
@@ -150,7 +155,14 @@ int run_command(const RunArgs& args) {
   for (const auto& r : results)
     if (!r.passed) rc = 1;
   // Freeing a week of simulated state object by object costs seconds and gives nothing back to a
-  // process that is about to exit: flush and leave.
+  // process that is about to exit: flush and leave. A timeline that could not be written
+  // (stdout on a full disk) is a failed run, as for any other output.
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "eksim: error: cannot write the standard output: %s\n",
+                 std::strerror(errno ? errno : EIO));
+    rc = 2;
+  }
   std::fflush(nullptr);
   std::_Exit(rc);
 }
