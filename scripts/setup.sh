@@ -7,6 +7,8 @@ packages=(
   # scripts/dev builds through ccache when it is present: rebuilds compile only what changed
   ccache
   libboost-dev nlohmann-json3-dev libyaml-cpp-dev libcli11-dev libfmt-dev libeigen3-dev
+  # RE2: user-written regexps (Cluster Autoscaler's priority expander) with Go's linear-time semantics
+  libre2-dev
   googletest libgtest-dev libbenchmark-dev
   # the sanitizer stage and the fuzz targets: clang with libFuzzer, ASan and UBSan runtimes
   clang-14 libclang-rt-14-dev llvm-14

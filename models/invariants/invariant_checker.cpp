@@ -29,7 +29,50 @@ void grow(V& v, std::size_t n, const T& fill) {
   if (v.size() < n) v.resize(n, fill);
 }
 
+std::string wide_text(__int128 v) {
+  if (v == 0) return "0";
+  const bool negative = v < 0;
+  std::string out;
+  for (; v != 0; v /= 10) out.insert(out.begin(), static_cast<char>('0' + (negative ? -(v % 10) : v % 10)));
+  return negative ? "-" + out : out;
+}
+
 }  // namespace
+
+__int128 WideRequests::get(k8s::ResourceId id) const {
+  for (const auto& [rid, v] : amounts)
+    if (rid == id) return v;
+  return 0;
+}
+
+void WideRequests::add(k8s::ResourceId id, __int128 v) {
+  for (auto& [rid, have] : amounts)
+    if (rid == id) {
+      have += v;
+      return;
+    }
+  amounts.emplace_back(id, v);
+}
+
+void WideRequests::max_with(k8s::ResourceId id, __int128 v) {
+  for (auto& [rid, have] : amounts)
+    if (rid == id) {
+      have = std::max(have, v);
+      return;
+    }
+  amounts.emplace_back(id, v);
+}
+
+WideRequests wide_pod_requests(const k8s::PodSpec& spec) {
+  // Each container's amount is an int64 checked when it was read; at most 2^32 of them fit
+  // far inside 128 bits.
+  WideRequests out;
+  for (const auto& c : spec.containers)
+    for (const auto& e : c.requests) out.add(e.id, e.amount);
+  for (const auto& c : spec.init_containers)
+    for (const auto& e : c.requests) out.max_with(e.id, e.amount);
+  return out;
+}
 
 Violation::Violation(engine::SimTime t, const std::string& what)
     : std::runtime_error("eksim: invariant violated at " + engine::format_clock(t) + ": " + what), at(t) {}
@@ -77,10 +120,10 @@ void InvariantChecker::on_bound(k8s::PodId p) {
   if (c_.api.node_deleted(r.node)) fail(pod_name(r) + " was bound to deleted " + node_name(c_.api.node(r.node)));
   dirty_pods_.push_back(p);
   if (finished(r) || r.deleted) return;
-  grow(requested_, c_.api.node_slots(), k8s::ResourceList{});
+  grow(requested_, c_.api.node_slots(), WideRequests{});
   grow(counted_pods_, c_.api.node_slots(), std::int64_t{0});
-  k8s::ResourceList req = k8s::pod_requests(r.pod.spec);
-  requested_[r.node.v] += req;
+  WideRequests req = wide_pod_requests(r.pod.spec);
+  for (const auto& [id, v] : req.amounts) requested_[r.node.v].add(id, v);
   ++counted_pods_[r.node.v];
   counted_[p.v] = std::move(req);
 }
@@ -89,7 +132,7 @@ void InvariantChecker::uncount(k8s::PodId p) {
   auto it = counted_.find(p.v);
   if (it == counted_.end()) return;
   const std::uint32_t n = bound_to_[p.v];
-  requested_[n] -= it->second;
+  for (const auto& [id, v] : it->second.amounts) requested_[n].add(id, -v);
   --counted_pods_[n];
   counted_.erase(it);
 }
@@ -106,17 +149,16 @@ void InvariantChecker::on_scheduled(k8s::PodId p, k8s::NodeId n) {
     fail("the scheduler bound " + pod_name(r) + " to cordoned " + node_name(node));
   // NodeResourcesFit: every resource the pod requests, and the pod count. The node's other pods
   // only: the kubelet may already have rejected this one (OutOfcpu) inside the bind.
-  grow(requested_, c_.api.node_slots(), k8s::ResourceList{});
+  grow(requested_, c_.api.node_slots(), WideRequests{});
   grow(counted_pods_, c_.api.node_slots(), std::int64_t{0});
   const bool counted = counted_.count(p.v) > 0;
-  const k8s::ResourceList req = k8s::pod_requests(r.pod.spec);
-  for (const auto& e : req) {
-    if (e.amount <= 0) continue;
-    const std::int64_t used = requested_[n.v].get(e.id) + (counted ? 0 : e.amount);
-    const std::int64_t alloc = node.node.allocatable.get(e.id);
+  for (const auto& [id, amount] : wide_pod_requests(r.pod.spec).amounts) {
+    if (amount <= 0) continue;
+    const __int128 used = requested_[n.v].get(id) + (counted ? 0 : amount);
+    const std::int64_t alloc = node.node.allocatable.get(id);
     if (used > alloc)
       fail("the scheduler bound " + pod_name(r) + " to " + node_name(node) + ": its pods request " +
-           std::to_string(used) + " " + k8s::resource_name(e.id) + ", allocatable is " + std::to_string(alloc));
+           wide_text(used) + " " + k8s::resource_name(id) + ", allocatable is " + std::to_string(alloc));
   }
   const std::int64_t pods = counted_pods_[n.v] + (counted ? 0 : 1);
   const std::int64_t max_pods = node.node.allocatable.get(k8s::kPods);

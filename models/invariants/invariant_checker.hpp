@@ -47,6 +47,19 @@ class Violation : public std::runtime_error {
 // 2 bad input).
 inline constexpr int kInvariantExitCode = 3;
 
+// Resource requests as the checker counts them: 128-bit sums, computed here from the containers'
+// own amounts. The checker does not share the arithmetic it checks (ResourceList's saturating
+// int64 sums, pod_requests): a wrap or a wrong rail there shows up as a bind the node cannot hold.
+struct WideRequests {
+  std::vector<std::pair<k8s::ResourceId, __int128>> amounts;
+  __int128 get(k8s::ResourceId id) const;
+  void add(k8s::ResourceId id, __int128 v);
+  void max_with(k8s::ResourceId id, __int128 v);
+};
+// A pod's requests as the scheduler must count them: the sum over app containers, at least the
+// largest init container, per resource.
+WideRequests wide_pod_requests(const k8s::PodSpec& spec);
+
 class InvariantChecker {
  public:
   // Subscribes to the cluster's notifications and installs itself as the engine's after-event
@@ -81,9 +94,9 @@ class InvariantChecker {
   // Per pod (by PodId): the node it was bound to while live (UINT32_MAX none), and whether its
   // requests are counted on that node (bound, not finished, not removed).
   std::vector<std::uint32_t> bound_to_;
-  std::unordered_map<std::uint32_t, k8s::ResourceList> counted_;  // by PodId: requests as counted
+  std::unordered_map<std::uint32_t, WideRequests> counted_;  // by PodId: requests as counted
   // Per node (by NodeId): requests of its counted pods, and how many.
-  std::vector<k8s::ResourceList> requested_;
+  std::vector<WideRequests> requested_;
   std::vector<std::int64_t> counted_pods_;
   // This event's pods bound or removed, and instances that began shutting down.
   std::vector<k8s::PodId> dirty_pods_;

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -54,6 +55,19 @@ const CLI::Validator kSeedCheck(
       return "expected a seed from 0 to 18446744073709551615, got \"" + text + "\"";
     },
     "SEED");
+
+// An integer flag within its real range, checked as written: CLI11 alone turns "-1" into 2^64-1
+// for an unsigned flag and lets a product of two in-range ints wrap later ("-2 ranks").
+CLI::Validator integer_in(std::int64_t lo, std::int64_t hi, const std::string& why) {
+  return CLI::Validator(
+      [lo, hi, why](std::string& text) -> std::string {
+        auto v = engine::parse_integer<std::int64_t>(text);
+        if (v.ok() && v.value >= lo && v.value <= hi) return "";
+        return "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + why + ", got \"" +
+               text + "\"";
+      },
+      "INT");
+}
 
 // Each subcommand's arguments and, once parsed, whether it was the one given.
 struct Subcommands {
@@ -114,13 +128,18 @@ CLI::App* add_sweep(CLI::App& app, SweepArgs& a) {
 CLI::App* add_nccl(CLI::App& app, NcclArgs& a) {
   auto* nccl = app.add_subcommand("nccl", "Print an nccl-tests table (all_reduce_perf, --op for others) for a topology");
   nccl->add_option("--instance", a.instance, "Instance type, e.g. g5.xlarge")->required();
-  nccl->add_option("--nodes", a.nodes, "Number of nodes");
-  nccl->add_option("--gpus-per-node", a.gpus_per_node, "GPUs per node (default: all of the type's)");
+  nccl->add_option("--nodes", a.nodes, "Number of nodes")
+      ->check(integer_in(1, 100000, " (EKS's largest cluster is 100,000 nodes)"));
+  nccl->add_option("--gpus-per-node", a.gpus_per_node, "GPUs per node (default: all of the type's)")
+      ->check(integer_in(1, 64, ""));
   nccl->add_flag("--cross-az", a.cross_az, "Put consecutive nodes in different AZs");
   nccl->add_flag("--burst", a.burst, "Let \"up to\" network types run at their burst rate");
-  nccl->add_option("--min-bytes,-b", a.min_bytes, "Smallest message size");
-  nccl->add_option("--max-bytes,-e", a.max_bytes, "Largest message size");
-  nccl->add_option("--step-factor,-f", a.step_factor, "Multiply the size by this between rows");
+  // nccl-tests reads sizes into a size_t and counts elements in an int64; a factor below 2 never grows.
+  const auto bytes = integer_in(1, INT64_MAX, "");
+  nccl->add_option("--min-bytes,-b", a.min_bytes, "Smallest message size")->check(bytes);
+  nccl->add_option("--max-bytes,-e", a.max_bytes, "Largest message size")->check(bytes);
+  nccl->add_option("--step-factor,-f", a.step_factor, "Multiply the size by this between rows")
+      ->check(integer_in(2, INT64_MAX, ""));
   nccl->add_option("--security-groups", a.security_groups,
                    "Security groups on every node's ENI (comma-separated), defined in --scenario")
       ->delimiter(',');
@@ -168,6 +187,12 @@ CLI::App* add_ctl(CLI::App& app, CtlArgs& a) {
   return ctl;
 }
 
+// `--json ""` (an unset $VARIABLE) is an error, not "no --json": every value a flag takes must be
+// non-empty, so that no output silently goes missing.
+const CLI::Validator kNonEmpty(
+    [](std::string& text) -> std::string { return text.empty() ? "expected a value, got an empty string" : ""; },
+    "");
+
 void add_subcommands(CLI::App& app, Subcommands& s) {
   s.run = add_run(app, s.run_args);
   s.check = add_check(app, s.check_args);
@@ -176,6 +201,9 @@ void add_subcommands(CLI::App& app, Subcommands& s) {
   s.catalog = add_catalog(app, s.catalog_filter, s.catalog_output);
   s.serve = add_serve(app, s.serve_args);
   s.ctl = add_ctl(app, s.ctl_args);
+  for (CLI::App* sub : {s.run, s.check, s.sweep, s.nccl, s.catalog, s.serve, s.ctl})
+    for (CLI::Option* opt : sub->get_options())
+      if (opt->get_type_size() != 0 && !opt->get_positional()) opt->check(kNonEmpty);
 }
 
 // `ctl [--server URL] aws ...` takes the aws CLI's own flags (--cluster-name, --group-id, ...),

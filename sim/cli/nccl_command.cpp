@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "models/aws/instance_catalog.hpp"
@@ -116,8 +117,9 @@ int nccl_command(const NcclArgs& args) {
                 (t->network_performance.empty() ? std::string() : " (EC2 lists \"" + t->network_performance + "\")") +
                 ", so eksim cannot model NCCL between nodes");
   int gpus = t->gpu.count;
+  // A type without GPUs runs one rank per node (the process NCCL would drive).
   int gpus_per_node = args.gpus_per_node > 0 ? args.gpus_per_node : (gpus > 0 ? gpus : 1);
-  if (gpus > 0 && gpus_per_node > gpus)
+  if (gpus_per_node > std::max(gpus, 1))
     return fail(fmt::format("--gpus-per-node {} exceeds the {} GPU(s) of {}", gpus_per_node, gpus, args.instance));
   if (args.min_bytes == 0 || args.min_bytes > args.max_bytes) return fail("--min-bytes must be between 1 and --max-bytes");
   if (args.step_factor < 2) return fail("--step-factor must be at least 2");

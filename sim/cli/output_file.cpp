@@ -7,9 +7,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "sim/scenario/input_error.hpp"
+#include "sim/scenario/input_file.hpp"
 
 namespace eksim::cli {
 
@@ -52,19 +52,38 @@ int create_temporary(const std::string& tmp) {
 }
 }  // namespace
 
+void refuse_input_as_output(const std::string& path) {
+  if (scenario::is_input_file(path)) cannot_write(path, "it is an input of this run; write the output elsewhere");
+}
+
 void write_output_file(const std::string& path, const std::string& text) {
-  errno = 0;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) out << text;
-  if (!out) cannot_write(path);
+  write_output_file(path, [&text](const std::function<void(std::string_view)>& out) { out(text); });
 }
 
 void write_output_file(const std::string& path,
                        const std::function<void(const std::function<void(std::string_view)>&)>& produce) {
-  errno = 0;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) produce([&out](std::string_view piece) { out.write(piece.data(), static_cast<std::streamsize>(piece.size())); });
-  if (!out) cannot_write(path);
+  // Plain descriptors, not a std::ofstream: a stream's failure shows only once its buffer is
+  // flushed at the close, after the text has been "written" (/dev/full, a full disk, a quota), and
+  // then without the reason. Every write and the close are checked here, with errno's reason.
+  refuse_input_as_output(path);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+  if (fd < 0) cannot_write(path);
+  std::string buffer;
+  constexpr std::size_t kChunk = 1 << 16;
+  try {
+    produce([&](std::string_view piece) {
+      buffer.append(piece);
+      if (buffer.size() >= kChunk) {
+        write_all(fd, buffer, path);
+        buffer.clear();
+      }
+    });
+    write_all(fd, buffer, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  if (::close(fd) != 0) cannot_write(path);
 }
 
 bool is_output_stream(const std::string& path) {
@@ -74,6 +93,7 @@ bool is_output_stream(const std::string& path) {
 
 void replace_output_file(const std::string& path, const std::string& text) {
   if (path.empty()) cannot_write(path, "no such file");
+  refuse_input_as_output(path);
   struct stat st {};
   bool exists = ::stat(path.c_str(), &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) cannot_write(path, "is a directory");

@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <string_view>
 
@@ -55,6 +57,19 @@ bool read_durations(const RunArgs& args, ops::RunOptions& options) {
     options.sample_interval = *d;
   }
   return true;
+}
+
+// The samples --metrics keeps (one at 0, then one per interval up to the end) within
+// kMaxMetricsSamples; false once the error is printed.
+bool metrics_fit(const RunArgs& args, const ops::RunOptions& options, const scenario::Scenario& s) {
+  if (args.metrics_file.empty()) return true;
+  const engine::Duration end = options.until.value_or(s.duration);
+  const engine::Duration every = options.sample_interval;
+  if (every.us <= 0 || end.us / every.us + 1 <= scenario::kMaxMetricsSamples) return true;
+  std::fprintf(stderr, "error: --metrics-interval: %s over %s is %lld samples; at most %lld (use a longer interval)\n",
+               engine::format_duration(every).c_str(), engine::format_duration(end).c_str(),
+               static_cast<long long>(end.us / every.us + 1), static_cast<long long>(scenario::kMaxMetricsSamples));
+  return false;
 }
 
 // Progress on stderr for long runs: a line redrawn in place on a terminal, a plain line every
@@ -111,7 +126,8 @@ void write_outputs(const RunArgs& args, const scenario::Scenario& s, const ops::
   }
   if (!args.json_file.empty())
     write_output_file(args.json_file, [&](const auto& out) { report::write_json_report(run, results, out); });
-  if (!args.metrics_file.empty()) write_output_file(args.metrics_file, metrics.csv());
+  if (!args.metrics_file.empty())
+    write_output_file(args.metrics_file, [&](const auto& out) { metrics.write_csv(out); });
   if (!args.trace_file.empty()) write_output_file(args.trace_file, report::chrome_trace(run));
   if (!args.record_file.empty()) write_record(args, s, run, options);
 }
@@ -134,6 +150,10 @@ int run_command(const RunArgs& args) {
       progress(reached, end, events);
     };
   scenario::Scenario s = scenario::load_scenario(args.scenario);
+  if (!metrics_fit(args, options, s)) return 2;
+  // Before the run: an output naming the scenario or a file it reads fails now, not after it.
+  for (const std::string* out : {&args.json_file, &args.trace_file, &args.metrics_file, &args.record_file})
+    if (!out->empty()) refuse_input_as_output(*out);
   ops::RunResult run;
   try {
     run = ops::run_scenario(s, options);
@@ -150,7 +170,14 @@ int run_command(const RunArgs& args) {
   for (const auto& r : results)
     if (!r.passed) rc = 1;
   // Freeing a week of simulated state object by object costs seconds and gives nothing back to a
-  // process that is about to exit: flush and leave.
+  // process that is about to exit: flush and leave. A timeline that could not be written
+  // (stdout on a full disk) is a failed run, as for any other output.
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "eksim: error: cannot write the standard output: %s\n",
+                 std::strerror(errno ? errno : EIO));
+    rc = 2;
+  }
   std::fflush(nullptr);
   std::_Exit(rc);
 }

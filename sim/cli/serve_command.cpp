@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
@@ -94,10 +93,10 @@ std::optional<std::string> write_kubeconfig(const ServeArgs& args, std::uint16_t
   std::string path = args.kubeconfig.empty() ? serve::default_kubeconfig_path(port) : args.kubeconfig;
   std::error_code ec;
   if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty()) std::filesystem::create_directories(dir, ec);
-  std::ofstream out(path);
-  out << serve::kubeconfig_text(url, cluster_name);
-  if (!out) {
-    std::fprintf(stderr, "error: --kubeconfig: cannot write %s\n", path.c_str());
+  try {
+    write_output_file(path, serve::kubeconfig_text(url, cluster_name));
+  } catch (const scenario::InputError& e) {
+    std::fprintf(stderr, "error: --kubeconfig: %s\n", e.message().c_str());
     return std::nullopt;
   }
   return path;

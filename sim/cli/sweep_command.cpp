@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -452,7 +454,9 @@ std::map<std::size_t, std::string> resumed_runs(const SweepArgs& args, const sce
                                                 const std::vector<std::size_t>& runs) {
   std::map<std::size_t, std::string> lines;
   std::set<std::size_t> mine(runs.begin(), runs.end());
-  ResultFile rf = parse_result_lines(read_text(args.out), args.out);
+  // Read back to be extended: --out is this sweep's own output, not one of its inputs.
+  ResultFile rf = parse_result_lines(
+      scenario::read_input_file(args.out, scenario::Location{}, scenario::InputRole::OwnOutput), args.out);
   for (const auto& [run, line] : rf.lines) {
     Json j = Json::parse(line);
     bool ok = mine.count(run) && j.value("plan", "") == plan.name && j.value("of", std::size_t{0}) == plan.run_count() &&
@@ -493,7 +497,8 @@ std::string run_line(const scenario::SweepPlan& plan, const scenario::Scenario& 
 // kept in lines. The errors, one line each.
 std::vector<std::string> run_all(const scenario::SweepPlan& plan, const PointScenarios& scenarios,
                                  const std::vector<std::size_t>& todo, int jobs, std::FILE* out,
-                                 std::map<std::size_t, std::string>& lines, Progress& progress) {
+                                 const std::string& out_path, std::map<std::size_t, std::string>& lines,
+                                 Progress& progress) {
   std::mutex mu;
   std::vector<std::string> errors;
   std::atomic<std::size_t> next{0};
@@ -509,10 +514,9 @@ std::vector<std::string> run_all(const scenario::SweepPlan& plan, const PointSce
         continue;
       }
       std::lock_guard lock(mu);
-      if (out) {
-        std::fputs(line.c_str(), out);
-        std::fflush(out);
-      }
+      errno = 0;
+      if (out && (std::fputs(line.c_str(), out) < 0 || std::fflush(out) != 0) && errors.empty())
+        errors.push_back(fmt::format("eksim: error: cannot write \"{}\": {}", out_path, std::strerror(errno ? errno : EIO)));
       lines.emplace(run.index, std::move(line));
       progress.tick();
     }
@@ -539,6 +543,7 @@ int sweep_command(const SweepArgs& args) {
   std::vector<std::size_t> runs = scenario::shard_runs(plan.run_count(), shard->first, shard->second);
   PointScenarios scenarios;
   if (!load_points(plan, runs, scenarios)) return 2;
+  refuse_input_as_output(args.out);  // the plan, its scenario or a file they name
 
   // A FIFO or a device (--out /dev/null) is written once, sorted, at the end: it cannot be read
   // back for --resume nor rewritten after the runs appended to it.
@@ -554,8 +559,10 @@ int sweep_command(const SweepArgs& args) {
   int jobs = args.jobs > 0 ? args.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   jobs = std::max(1, std::min<int>(jobs, static_cast<int>(todo.size())));
   Progress progress(runs.size(), lines.size());
-  std::vector<std::string> errors = run_all(plan, scenarios, todo, jobs, out, lines, progress);
-  if (out) std::fclose(out);
+  std::vector<std::string> errors = run_all(plan, scenarios, todo, jobs, out, args.out, lines, progress);
+  errno = 0;
+  if (out && std::fclose(out) != 0 && errors.empty())
+    errors.push_back(fmt::format("eksim: error: cannot write \"{}\": {}", args.out, std::strerror(errno ? errno : EIO)));
   progress.finish();
   for (const auto& e : errors) std::fprintf(stderr, "%s\n", e.c_str());
   if (!errors.empty()) return 2;

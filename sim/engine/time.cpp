@@ -6,7 +6,15 @@
 
 namespace eksim::engine {
 
-Duration Duration::from_seconds(double s) { return {static_cast<std::int64_t>(std::llround(s * 1e6))}; }
+Duration Duration::from_seconds(double s) {
+  const double us = s * 1e6;
+  if (std::isnan(us)) return {};
+  // 2^63 is a double; llround of anything at or past it (or below -2^63) is undefined. Doubles
+  // that large are integers, so no rounding can cross the rail.
+  if (us >= 9223372036854775808.0) return {kInt64Max};
+  if (us <= -9223372036854775808.0) return {kInt64Min};
+  return {static_cast<std::int64_t>(std::llround(us))};
+}
 
 namespace {
 

@@ -8,38 +8,46 @@
 #include <string>
 #include <string_view>
 
+#include "sim/engine/saturating.hpp"
+
 namespace eksim::engine {
 
+// Both types saturate: arithmetic past the int64 range of microseconds (about 292,000 years)
+// stays at max() or min() instead of wrapping, so a user's "sleep 1e300" or a grace period of
+// 2^63-1 seconds lasts forever (past the end of any run) rather than ending at once.
 struct Duration {
   std::int64_t us = 0;
 
+  static constexpr Duration max() { return {kInt64Max}; }
   static constexpr Duration micros(std::int64_t v) { return {v}; }
-  static constexpr Duration millis(std::int64_t v) { return {v * 1000}; }
-  static constexpr Duration seconds(std::int64_t v) { return {v * 1000000}; }
-  static constexpr Duration minutes(std::int64_t v) { return {v * 60000000}; }
-  static constexpr Duration hours(std::int64_t v) { return {v * 3600000000LL}; }
-  // Rounds to the nearest microsecond; for values computed by models (transfer times, draws).
+  static constexpr Duration millis(std::int64_t v) { return {sat_mul(v, 1000)}; }
+  static constexpr Duration seconds(std::int64_t v) { return {sat_mul(v, 1000000)}; }
+  static constexpr Duration minutes(std::int64_t v) { return {sat_mul(v, 60000000)}; }
+  static constexpr Duration hours(std::int64_t v) { return {sat_mul(v, 3600000000LL)}; }
+  // Rounds to the nearest microsecond; for values computed by models (transfer times, draws)
+  // and read from commands (sleep 1e300). Saturates past the range (infinities included); NaN,
+  // which no model means, is zero.
   static Duration from_seconds(double s);
 
   constexpr double to_seconds() const { return static_cast<double>(us) / 1e6; }
   constexpr auto operator<=>(const Duration&) const = default;
-  constexpr Duration operator+(Duration o) const { return {us + o.us}; }
-  constexpr Duration operator-(Duration o) const { return {us - o.us}; }
-  constexpr Duration operator*(std::int64_t k) const { return {us * k}; }
-  constexpr Duration& operator+=(Duration o) { us += o.us; return *this; }
+  constexpr Duration operator+(Duration o) const { return {sat_add(us, o.us)}; }
+  constexpr Duration operator-(Duration o) const { return {sat_sub(us, o.us)}; }
+  constexpr Duration operator*(std::int64_t k) const { return {sat_mul(us, k)}; }
+  constexpr Duration& operator+=(Duration o) { us = sat_add(us, o.us); return *this; }
 };
 
 struct SimTime {
   std::int64_t us = 0;  // since the start of the simulation
 
   static constexpr SimTime zero() { return {0}; }
-  static constexpr SimTime max() { return {INT64_MAX}; }
+  static constexpr SimTime max() { return {kInt64Max}; }
   constexpr double to_seconds() const { return static_cast<double>(us) / 1e6; }
   constexpr auto operator<=>(const SimTime&) const = default;
-  constexpr SimTime operator+(Duration d) const { return {us + d.us}; }
-  constexpr SimTime operator-(Duration d) const { return {us - d.us}; }
-  constexpr Duration operator-(SimTime o) const { return {us - o.us}; }
-  constexpr SimTime& operator+=(Duration d) { us += d.us; return *this; }
+  constexpr SimTime operator+(Duration d) const { return {sat_add(us, d.us)}; }
+  constexpr SimTime operator-(Duration d) const { return {sat_sub(us, d.us)}; }
+  constexpr Duration operator-(SimTime o) const { return {sat_sub(us, o.us)}; }
+  constexpr SimTime& operator+=(Duration d) { us = sat_add(us, d.us); return *this; }
 };
 
 // Parses a Go duration: a sequence of decimal numbers with units ns, us (µs), ms, s, m, h, e.g.

@@ -51,8 +51,18 @@ Manifest stamp(const WorkloadGenerator& g, const Arrival& a) {
 
 }  // namespace
 
-std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster, engine::SimTime end) {
+std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster, engine::SimTime end,
+                                   std::size_t drawn_before) {
   std::vector<Arrival> out;
+  auto check_room = [&] {
+    if (drawn_before + out.size() < scenario::kMaxArrivals) return;
+    throw scenario::InputError(
+        g.where, drawn_before == 0
+                     ? fmt::format("workload \"{}\" would make more than {} arrivals before the run ends; lower "
+                                   "ratePerHour or set maxArrivals", g.name, scenario::kMaxArrivals)
+                     : fmt::format("workload \"{}\" would take the arrivals of all workloads past {} before the run "
+                                   "ends; lower ratePerHour or set maxArrivals", g.name, scenario::kMaxArrivals));
+  };
   engine::SimTime stop = g.until ? std::min(end, engine::SimTime{} + *g.until) : end;
   engine::SimTime first = engine::SimTime{} + g.start;
   auto& durations = cluster.rng.get("workloads/" + g.name + "/durations");
@@ -69,6 +79,7 @@ std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster,
     for (const auto& row : g.trace) {
       engine::SimTime at = engine::SimTime{} + row.time;
       if (at < first || at >= stop || full()) continue;
+      check_room();
       out.push_back(Arrival{at, row.kind, row.name, row.gpus, row.duration});
     }
     return out;
@@ -80,9 +91,7 @@ std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster,
   double t = first.to_seconds();
   int n = 0;
   while (!full()) {
-    if (out.size() >= scenario::kMaxArrivalsPerWorkload)
-      throw scenario::InputError(g.where, fmt::format("workload \"{}\" would make more than {} arrivals before the run ends; lower "
-                                            "ratePerHour or set maxArrivals", g.name, scenario::kMaxArrivalsPerWorkload));
+    check_room();
     t += rng.exponential(mean_gap);
     if (t >= stop.to_seconds()) break;
     if (g.arrival == "diurnal") {
@@ -99,8 +108,11 @@ std::vector<Arrival> draw_arrivals(const WorkloadGenerator& g, Cluster& cluster,
 }
 
 void schedule_workloads(Cluster& cluster, const std::vector<WorkloadGenerator>& generators, engine::SimTime end) {
+  std::size_t drawn = 0;
   for (const auto& g : generators) {
-    for (const auto& a : draw_arrivals(g, cluster, end)) {
+    std::vector<Arrival> arrivals = draw_arrivals(g, cluster, end, drawn);
+    drawn += arrivals.size();
+    for (const auto& a : arrivals) {
       Cluster* c = &cluster;
       const WorkloadGenerator* gen = &g;
       cluster.sim.schedule_at(a.at, [c, gen, a] {

@@ -18,7 +18,10 @@ struct Arrival {
   engine::Duration duration;
 };
 // The arrivals of generator g in [g.start, until or end), in time order.
-std::vector<Arrival> draw_arrivals(const scenario::WorkloadGenerator& g, Cluster& cluster, engine::SimTime end);
+// drawn_before: the arrivals earlier generators of the run made; all of them together stay
+// within scenario::kMaxArrivals (an InputError at the generator that would pass it).
+std::vector<Arrival> draw_arrivals(const scenario::WorkloadGenerator& g, Cluster& cluster, engine::SimTime end,
+                                   std::size_t drawn_before = 0);
 
 // Schedules every generator's arrivals on the cluster's simulator.
 void schedule_workloads(Cluster& cluster, const std::vector<scenario::WorkloadGenerator>& generators, engine::SimTime end);

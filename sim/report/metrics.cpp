@@ -37,23 +37,30 @@ MetricsSample sample_metrics(const Cluster& c) {
   return s;
 }
 
-std::string MetricsRecorder::csv() const {
+void MetricsRecorder::write_csv(const std::function<void(std::string_view)>& out) const {
   std::set<std::string> groups;
   for (const auto& s : samples_)
     for (const auto& [g, n] : s.nodes_by_group) groups.insert(g);
-  std::string out = "time_s,nodes,nodes_ready,pods_pending,pods_running,gpus_allocatable,gpus_allocated,gpus_idle,cost_usd";
-  for (const auto& g : groups) out += ",nodes:" + g;
-  out += "\n";
+  std::string line = "time_s,nodes,nodes_ready,pods_pending,pods_running,gpus_allocatable,gpus_allocated,gpus_idle,cost_usd";
+  for (const auto& g : groups) line += ",nodes:" + g;
+  line += "\n";
+  out(line);
   for (const auto& s : samples_) {
-    out += fmt::format("{},{},{},{},{},{},{},{},{:.4f}", s.time_s, s.nodes, s.nodes_ready, s.pods_pending, s.pods_running,
-                       s.gpus_allocatable, s.gpus_allocated, s.gpus_idle, s.cost_usd);
+    line = fmt::format("{},{},{},{},{},{},{},{},{:.4f}", s.time_s, s.nodes, s.nodes_ready, s.pods_pending,
+                       s.pods_running, s.gpus_allocatable, s.gpus_allocated, s.gpus_idle, s.cost_usd);
     for (const auto& g : groups) {
       auto it = s.nodes_by_group.find(g);
-      out += fmt::format(",{}", it == s.nodes_by_group.end() ? 0 : it->second);
+      line += fmt::format(",{}", it == s.nodes_by_group.end() ? 0 : it->second);
     }
-    out += "\n";
+    line += "\n";
+    out(line);
   }
-  return out;
+}
+
+std::string MetricsRecorder::csv() const {
+  std::string text;
+  write_csv([&text](std::string_view line) { text.append(line); });
+  return text;
 }
 
 }  // namespace eksim::report

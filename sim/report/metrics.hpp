@@ -4,8 +4,10 @@
 // capacity type seen during the run, sorted by name; a group absent at a sample counts 0.
 //
 //   time_s,nodes,nodes_ready,pods_pending,pods_running,gpus_allocatable,gpus_allocated,gpus_idle,cost_usd,nodes:gpu:on-demand,...
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/cluster/cluster.hpp"
@@ -27,6 +29,8 @@ class MetricsRecorder {
  public:
   void sample(const Cluster& cluster) { samples_.push_back(sample_metrics(cluster)); }
   const std::vector<MetricsSample>& samples() const { return samples_; }
+  // The CSV, handed to out a line at a time: a year of samples is never one string.
+  void write_csv(const std::function<void(std::string_view)>& out) const;
   std::string csv() const;
 
  private:

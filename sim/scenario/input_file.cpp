@@ -6,6 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <utility>
 
 namespace eksim::scenario {
 
@@ -31,9 +34,38 @@ struct FdGuard {
   ~FdGuard() { ::close(fd); }
 };
 
+// The inputs read so far: (device, inode) -> the path it was read by. `eksim check --jobs` reads
+// from several threads.
+struct InputFiles {
+  std::mutex mu;
+  std::map<std::pair<dev_t, ino_t>, std::string> ids;
+};
+
+InputFiles& input_files() {
+  static InputFiles files;
+  return files;
+}
+
 }  // namespace
 
-std::string read_input_file(const std::string& path, const Location& at) {
+bool is_input_file(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || ::stat(path.c_str(), &st) != 0) return false;
+  std::string read_as;
+  {
+    InputFiles& files = input_files();
+    std::lock_guard lock(files.mu);
+    auto it = files.ids.find({st.st_dev, st.st_ino});
+    if (it == files.ids.end()) return false;
+    read_as = it->second;
+  }
+  // Still the same file by the path it was read by: an input deleted since (a test's temporary
+  // file) may have left its inode number to a new, unrelated file.
+  struct stat then {};
+  return ::stat(read_as.c_str(), &then) == 0 && then.st_dev == st.st_dev && then.st_ino == st.st_ino;
+}
+
+std::string read_input_file(const std::string& path, const Location& at, InputRole role) {
   if (path.empty()) cannot_open(path, at, "no such file");
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer before fstat could
   // tell what it is. The type is checked on the open descriptor, so a path swapped between a
@@ -47,6 +79,11 @@ std::string read_input_file(const std::string& path, const Location& at) {
   if (!S_ISREG(st.st_mode)) {
     std::string kind = kind_of(st.st_mode);
     cannot_open(path, at, kind == "not a regular file" ? "is not a regular file" : "is " + kind + ", not a regular file");
+  }
+  if (role == InputRole::Input) {
+    InputFiles& files = input_files();
+    std::lock_guard lock(files.mu);
+    files.ids[{st.st_dev, st.st_ino}] = path;
   }
   // A regular file never blocks; clear O_NONBLOCK anyway so that read() has its plain meaning.
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);

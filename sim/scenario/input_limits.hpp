@@ -16,12 +16,15 @@ inline constexpr engine::Duration kMaxSimulatedTime = engine::Duration::hours(24
 // interval would fire forever at one instant; a microsecond one billions of times an hour.
 inline constexpr engine::Duration kMinLoopPeriod = engine::Duration::seconds(1);
 
-// `--metrics-interval`: at least one second of simulated time between samples.
+// `--metrics-interval`: at least one second of simulated time between samples, and at most a
+// million samples in one run (a year at the default minute is 525,601; a year at 1s would be 31.5
+// million rows held until the run ends).
 inline constexpr engine::Duration kMinMetricsInterval = engine::Duration::seconds(1);
+inline constexpr std::int64_t kMaxMetricsSamples = 1000000;
 
-// A workload generator makes at most this many arrivals in one run (more is a rate typo, and
-// would hold gigabytes of pending objects).
-inline constexpr std::size_t kMaxArrivalsPerWorkload = 1000000;
+// The workload generators of one run make at most this many arrivals, all generators together
+// (more is a rate typo, and would hold gigabytes of pending objects: they are drawn up front).
+inline constexpr std::size_t kMaxArrivals = 1000000;
 
 // YAML aliases may expand a document by at most this many nodes ("billion laughs").
 inline constexpr std::uint64_t kMaxAliasExpandedNodes = 100000;

@@ -1,5 +1,7 @@
 #include "sim/scenario/run_record.hpp"
 
+#include "sim/scenario/yaml_documents.hpp"
+
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -80,13 +82,9 @@ RunRecord load_record(const std::string& path) {
 }
 
 Scenario record_scenario(const RunRecord& r) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(r.scenario_text);
-  } catch (const YAML::Exception& e) {
-    throw InputError(Location{r.scenario_file, e.mark.line + 1, e.mark.column + 1}, "recorded scenario: " + e.msg);
-  }
-  return load_scenario(root, r.scenario_file);
+  // The same pre-pass as a scenario file (duplicate keys, alias cycles and bombs): the recorded
+  // text is as untrusted as the file it was copied from.
+  return load_scenario(parse_yaml_document(r.scenario_text, r.scenario_file), r.scenario_file);
 }
 
 }  // namespace eksim::scenario

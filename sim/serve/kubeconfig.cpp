@@ -1,8 +1,12 @@
 #include "sim/serve/kubeconfig.hpp"
 
+#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
+
+#include "sim/scenario/input_file.hpp"
+#include "sim/scenario/yaml_documents.hpp"
 
 namespace eksim::serve {
 
@@ -35,8 +39,13 @@ std::string default_kubeconfig_path(std::uint16_t port) {
 }
 
 std::string server_from_kubeconfig(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return "";  // as kubectl, a missing file is no kubeconfig
+  // Read as every file a user names is: a FIFO or a device is refused (an InputError, exit 2)
+  // instead of waiting for ever on a writer, and the YAML goes through the same pre-pass.
+  const std::string text = scenario::read_input_file(path, scenario::Location{});
   try {
-    YAML::Node doc = YAML::LoadFile(path);
+    YAML::Node doc = scenario::parse_yaml_document(text, path);
     std::string context = doc["current-context"] ? doc["current-context"].as<std::string>() : "";
     std::string cluster;
     for (const auto& c : doc["contexts"])

@@ -67,6 +67,19 @@ for case in "run $fifos/scenario.yaml|eksim: error: cannot open \"$fifos/scenari
     echo "ok   eksim $args"
   fi
 done
+# $KUBECONFIG naming a FIFO: eksim ctl refuses it instead of waiting for a writer for ever.
+mkfifo "$fifos/kubeconfig"
+expected="eksim: error: cannot open \"$fifos/kubeconfig\": is a FIFO, not a regular file"
+stderr=$(env -u EKSIM_SERVER KUBECONFIG="$fifos/kubeconfig" timeout 10 "$eksim" ctl status 2>&1 >/dev/null)
+rc=$?
+if [ "$rc" -ne 2 ] || [ "$stderr" != "$expected" ]; then
+  echo "FAIL KUBECONFIG=FIFO eksim ctl status (exit $rc)"
+  echo "  expected: $expected"
+  echo "  got:      $stderr"
+  fail=1
+else
+  echo "ok   KUBECONFIG=FIFO eksim ctl status"
+fi
 rm -rf "$fifos"
 # Flag errors: exit 2 with an "error:" line.
 for args in "run" "run $dir/../../../scenarios/examples/two-nodegroups.yaml --until forever" "nccl --instance g5.xlarg --nodes 2" "frobnicate"; do

@@ -23,4 +23,17 @@ check "allowed SG: the table follows" "$allowed" 'all [0-9]+ NCCL connections al
 moderate=$(timeout 10 "$eksim" nccl --instance m4.large --nodes 2 2>&1; echo "rc=$?")
 check "no bandwidth figure: refused" "$moderate" 'error: instance type "m4.large" has no baseline network bandwidth in the catalog \(EC2 lists "Moderate"\).*'
 check "no bandwidth figure: exit 2" "$moderate" '^rc=2$'
+# Issue 42 item 3: integer flags have their real ranges, checked as written; nodes x GPUs once
+# wrapped to "-2 ranks" and CLI11 read a step factor of -1 as 2^64-1.
+huge=$("$eksim" nccl --instance g5.xlarge --nodes 2 --gpus-per-node 2147483647 2>&1; echo "rc=$?")
+check "gpus-per-node range" "$huge" '^error: --gpus-per-node: expected an integer from 1 to 64, got "2147483647"$'
+check "gpus-per-node range: exit 2" "$huge" '^rc=2$'
+cpu=$("$eksim" nccl --instance c5n.18xlarge --nodes 2 --gpus-per-node 2 2>&1; echo "rc=$?")
+check "no GPUs: one rank per node" "$cpu" '^error: --gpus-per-node 2 exceeds the 0 GPU\(s\) of c5n.18xlarge$'
+nodes=$("$eksim" nccl --instance g5.xlarge --nodes 100001 2>&1; echo "rc=$?")
+check "nodes range" "$nodes" '^error: --nodes: expected an integer from 1 to 100000 \(EKS.s largest cluster is 100,000 nodes\), got "100001"$'
+step=$("$eksim" nccl --instance g5.xlarge --nodes 2 --step-factor -1 2>&1; echo "rc=$?")
+check "step factor as written" "$step" '^error: --step-factor: expected an integer from 2 to 9223372036854775807, got "-1"$'
+bytes=$("$eksim" nccl --instance g5.xlarge --nodes 2 --max-bytes 1e9 2>&1; echo "rc=$?")
+check "bytes as written" "$bytes" '^rc=2$'
 exit $fail

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "models/k8s/api/quantity.hpp"
+#include "sim/engine/saturating.hpp"
 
 namespace eksim::k8s {
 
@@ -110,7 +111,15 @@ void ResourceList::set(ResourceId id, std::int64_t amount) {
 void ResourceList::add(ResourceId id, std::int64_t amount) {
   Entry* e = find(id);
   if (!e) return insert(id, amount);
-  e->amount += amount;
+  e->amount = engine::sat_add(e->amount, amount);
+  if (id < kKnownResources) known_[id] = e->amount;
+}
+
+void ResourceList::sub(ResourceId id, std::int64_t amount) {
+  // Not add(id, -amount): -INT64_MIN is undefined.
+  Entry* e = find(id);
+  if (!e) return insert(id, engine::sat_sub(0, amount));
+  e->amount = engine::sat_sub(e->amount, amount);
   if (id < kKnownResources) known_[id] = e->amount;
 }
 
@@ -120,7 +129,7 @@ ResourceList& ResourceList::operator+=(const ResourceList& o) {
 }
 
 ResourceList& ResourceList::operator-=(const ResourceList& o) {
-  for (const Entry& oe : o.entries_) add(oe.id, -oe.amount);
+  for (const Entry& oe : o.entries_) sub(oe.id, oe.amount);
   return *this;
 }
 

@@ -53,7 +53,11 @@ ResourceId resource_id(std::string_view name);
 int find_resource_id(std::string_view name);
 const std::string& resource_name(ResourceId id);
 
-// A small sorted map name -> amount. Absent names are zero.
+// A small sorted map name -> amount. Absent names are zero. Sums and differences saturate at the
+// int64 range (engine/saturating.hpp): two containers of `cpu: 5e15` request "more than any node
+// has", never a wrapped negative amount that fits everywhere. A saturated sum is not undone
+// exactly by subtracting a term again; nothing saturated ever fits a node, so no node's usage
+// (the incremental sums that are subtracted from) gets there.
 class ResourceList {
  public:
   struct Entry {
@@ -98,6 +102,7 @@ class ResourceList {
   void set(ResourceId id, std::int64_t amount);
   void add(std::string_view name, std::int64_t amount) { add(resource_id(name), amount); }
   void add(ResourceId id, std::int64_t amount);
+  void sub(ResourceId id, std::int64_t amount);
   bool has(std::string_view name) const;
 
   ResourceList& operator+=(const ResourceList& o);

@@ -44,7 +44,7 @@ std::optional<Duration> parse_sleep_arg(const std::string& arg, bool& forever) {
   if (arg.empty()) return std::nullopt;
   char* end = nullptr;
   double v = std::strtod(arg.c_str(), &end);
-  if (end == arg.c_str() || v < 0) return std::nullopt;
+  if (end == arg.c_str() || !(v >= 0)) return std::nullopt;  // "nan" too: sleep refuses it
   std::string unit(end);
   double mult = 1;
   if (unit.empty() || unit == "s") mult = 1;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "sim/engine/saturating.hpp"
+
 namespace eksim::k8s {
 
 namespace {
@@ -16,8 +18,8 @@ PodSchedulingInfo pod_scheduling_info(const Pod& pod) {
   // Same shape as PodRequests (sum of app containers, at least the largest init container),
   // with the scoring defaults applied per container (NonMissingContainerRequests).
   for (const auto& c : pod.spec.containers) {
-    s.non_zero_cpu += non_zero(c.requests.get(kCpu), kDefaultMilliCpuRequest);
-    s.non_zero_memory += non_zero(c.requests.get(kMemory), kDefaultMemoryRequest);
+    s.non_zero_cpu = engine::sat_add(s.non_zero_cpu, non_zero(c.requests.get(kCpu), kDefaultMilliCpuRequest));
+    s.non_zero_memory = engine::sat_add(s.non_zero_memory, non_zero(c.requests.get(kMemory), kDefaultMemoryRequest));
   }
   for (const auto& c : pod.spec.init_containers) {
     s.non_zero_cpu = std::max(s.non_zero_cpu, non_zero(c.requests.get(kCpu), kDefaultMilliCpuRequest));
@@ -50,8 +52,8 @@ void add_pod(NodeInfo& info, const Pod& pod) {
   PodSchedulingInfo s = pod_scheduling_info(pod);
   info.pods.push_back(&pod);
   info.requested += s.requests;
-  info.non_zero_cpu += s.non_zero_cpu;
-  info.non_zero_memory += s.non_zero_memory;
+  info.non_zero_cpu = engine::sat_add(info.non_zero_cpu, s.non_zero_cpu);
+  info.non_zero_memory = engine::sat_add(info.non_zero_memory, s.non_zero_memory);
   for (auto& hp : s.host_ports)
     info.used_ports.insert(std::upper_bound(info.used_ports.begin(), info.used_ports.end(), hp), hp);
   info.pods_with_affinity += s.has_pod_affinity ? 1 : 0;
@@ -70,8 +72,8 @@ bool remove_pod(NodeInfo& info, const Pod& pod) {
   PodSchedulingInfo s = pod_scheduling_info(**it);
   info.pods.erase(it);
   info.requested -= s.requests;
-  info.non_zero_cpu -= s.non_zero_cpu;
-  info.non_zero_memory -= s.non_zero_memory;
+  info.non_zero_cpu = engine::sat_sub(info.non_zero_cpu, s.non_zero_cpu);
+  info.non_zero_memory = engine::sat_sub(info.non_zero_memory, s.non_zero_memory);
   for (auto& hp : s.host_ports) {
     auto p = std::lower_bound(info.used_ports.begin(), info.used_ports.end(), hp);
     if (p != info.used_ports.end() && *p == hp) info.used_ports.erase(p);

@@ -1,10 +1,12 @@
 #include "models/autoscaling/cas/expander/expander.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
-#include <regex>
 #include <sstream>
 
 #include "models/k8s/api/resources.hpp"
+#include "sim/engine/saturating.hpp"
 
 namespace eksim::autoscaling::cas {
 
@@ -15,8 +17,8 @@ std::pair<std::int64_t, std::int64_t> requested_cpu_memory(const std::vector<con
   std::int64_t cpu = 0, mem = 0;
   for (const k8s::Pod* p : pods)
     for (const auto& c : p->spec.containers) {
-      cpu += c.requests.get(k8s::kCpu);
-      mem += c.requests.get(k8s::kMemory);
+      cpu = engine::sat_add(cpu, c.requests.get(k8s::kCpu));
+      mem = engine::sat_add(mem, c.requests.get(k8s::kMemory));
     }
   return {cpu, mem};
 }
@@ -70,10 +72,8 @@ std::vector<ExpansionOption> filter_price(const std::vector<ExpansionOption>& op
 
 namespace {
 
-// std::regex compiles and matches by recursion, about one frame per nesting level and per
-// literal character, so a rule like 30,000 nested groups overflows the stack. Go's regexp/syntax
-// refuses nesting beyond 1000 ("expression nests too deeply"); eksim also bounds a rule's
-// length, which Go does not need to.
+// Go's regexp/syntax refuses nesting beyond 1000 ("expression nests too deeply"), which RE2
+// does not check; eksim also bounds a rule's length, which Go does not need to.
 constexpr int kMaxRegexpNesting = 1000;       // regexp/syntax maxHeight
 constexpr std::size_t kMaxRegexpLength = 10000;  // eksim's own bound
 
@@ -96,37 +96,51 @@ std::optional<std::string> regexp_limit_error(const std::string& re) {
   return std::nullopt;
 }
 
+// A rule as Go's regexp.Compile reads it: RE2 is the same design (Perl syntax, UTF-8, leftmost-
+// first, linear-time matching), so `(.*)*x$` matches or fails in one pass over the id instead of
+// backtracking for ever as std::regex did.
+RE2::Options go_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_max_mem(8 << 20);  // RE2's default; a larger program is "expression too large"
+  return o;
+}
+
+// Go regexp/syntax ErrorCode texts; `arg` is the offending fragment, as Go's Error.Expr.
+std::string go_regexp_error(RE2::ErrorCode code, const std::string& arg) {
+  std::string what = "invalid syntax";
+  switch (code) {
+    case RE2::ErrorBadEscape: what = "invalid escape sequence"; break;
+    case RE2::ErrorBadCharClass: what = "invalid character class"; break;
+    case RE2::ErrorBadCharRange: what = "invalid character class range"; break;
+    case RE2::ErrorMissingBracket: what = "missing closing ]"; break;
+    case RE2::ErrorMissingParen: what = "missing closing )"; break;
+    case RE2::ErrorUnexpectedParen: what = "unexpected )"; break;
+    case RE2::ErrorTrailingBackslash: what = "trailing backslash at end of expression"; break;
+    case RE2::ErrorRepeatArgument: what = "missing argument to repetition operator"; break;
+    case RE2::ErrorRepeatSize: what = "invalid repeat count"; break;
+    case RE2::ErrorRepeatOp: what = "invalid nested repetition operator"; break;
+    case RE2::ErrorBadPerlOp: what = "invalid or unsupported Perl syntax"; break;
+    case RE2::ErrorBadUTF8: what = "invalid UTF-8"; break;
+    case RE2::ErrorBadNamedCapture: what = "invalid named capture"; break;
+    case RE2::ErrorPatternTooLarge: what = "expression too large"; break;
+    default: break;
+  }
+  return "error parsing regexp: " + what + ": `" + arg + "`";
+}
+
 }  // namespace
 
 bool priority_group_matches(const std::string& group_id, const std::vector<std::string>& patterns) {
   for (const auto& pattern : patterns) {
     if (regexp_limit_error(pattern)) continue;  // refused by check_priority_regexps as well
-    try {
-      if (std::regex_search(group_id, std::regex(pattern))) return true;
-    } catch (const std::regex_error&) {
-      // parse_priority_config rejects such configs; a hand-built config just does not match.
-    }
+    // A rule that does not compile (parse_priority_config rejects such configs; a hand-built
+    // config) matches nothing.
+    RE2 re(pattern, go_options());
+    if (re.ok() && RE2::PartialMatch(group_id, re)) return true;
   }
   return false;
 }
-
-namespace {
-
-// Go regexp/syntax ErrorCode texts for the std::regex errors that have one.
-std::string go_regexp_error(const std::regex_error& e, const std::string& re) {
-  std::string what = "invalid syntax";  // nearest general text
-  switch (e.code()) {
-    case std::regex_constants::error_brack: what = "missing closing ]"; break;
-    case std::regex_constants::error_paren: what = "missing closing )"; break;
-    case std::regex_constants::error_badrepeat: what = "missing argument to repetition operator"; break;
-    case std::regex_constants::error_escape: what = "invalid escape sequence"; break;
-    case std::regex_constants::error_range: what = "invalid character class range"; break;
-    default: break;
-  }
-  return "error parsing regexp: " + what + ": `" + re + "`";
-}
-
-}  // namespace
 
 std::optional<std::string> check_priority_regexps(const PriorityConfig& config) {
   // Go ranges over the map in random order; std::map's order reports the lowest priority first.
@@ -134,12 +148,10 @@ std::optional<std::string> check_priority_regexps(const PriorityConfig& config) 
     for (const auto& re : patterns) {
       if (auto limit = regexp_limit_error(re))
         return "Can't compile regexp rule for priority " + std::to_string(prio) + " and rule " + re + ": " + *limit;
-      try {
-        std::regex compiled(re);
-      } catch (const std::regex_error& e) {
+      RE2 compiled(re, go_options());
+      if (!compiled.ok())
         return "Can't compile regexp rule for priority " + std::to_string(prio) + " and rule " + re + ": " +
-               go_regexp_error(e, re);
-      }
+               go_regexp_error(compiled.error_code(), compiled.error_arg());
     }
   return std::nullopt;
 }

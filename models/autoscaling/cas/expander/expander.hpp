@@ -48,8 +48,8 @@ struct PriorityConfigMap {
 
 // expander/priority parsePrioritiesYAMLString, second half: every rule must compile. Returns
 // upstream's error ("Can't compile regexp rule for priority 10 and rule [a: error parsing regexp:
-// missing closing ]: `[a`"), nullopt when all compile. Regexps are std::regex (ECMAScript), not
-// Go's RE2: the common syntax agrees, the error detail is the nearest Go ErrorCode text. The YAML
+// missing closing ]: `[a`"), nullopt when all compile. Regexps are RE2, the library Go's regexp
+// package follows (syntax, leftmost-first matching, linear time), with Go's error texts. The YAML
 // half (map[int][]string) is read where the ConfigMap is (sim/scenario/cas_config_map).
 std::optional<std::string> check_priority_regexps(const PriorityConfig& config);
 // Whether any regexp matches somewhere in the id (regexp.FindStringIndex != nil).

@@ -106,6 +106,29 @@ TEST(Invariants, TaintsAndCordonAfterTheBindAreLegal) {
   EXPECT_NO_THROW(w.checker->sweep());
 }
 
+// Issue 42 item 3: two containers of cpu 5e15 (5e18 millicores each) sum past int64. Whatever
+// the scheduler's own sums do with that, the checker counts in 128 bits and sees 10^19.
+TEST(Invariants, BindOfRequestsPastInt64Fires) {
+  InvariantWorld w;
+  k8s::NodeId n = w.nodes("system").at(0);
+  k8s::Pod huge;
+  huge.meta.name = "huge";
+  huge.meta.ns = "default";
+  huge.spec.scheduler_name = "by-hand";
+  for (const char* name : {"a", "b"}) {
+    k8s::Container ctr;
+    ctr.name = name;
+    ctr.image = "nginx:1.27";
+    ctr.requests.set(k8s::kCpu, 5'000'000'000'000'000'000);
+    huge.spec.containers.push_back(ctr);
+  }
+  EXPECT_EQ(wide_pod_requests(huge.spec).get(k8s::resource_id(k8s::kCpu)), __int128{10'000'000'000'000'000'000u});
+  k8s::PodId p = w.c->api.create_pod(std::move(huge));
+  std::string msg = violation_of([&] { w.schedule(p, n); });
+  EXPECT_NE(msg.find(": its pods request 10000000000000000"), std::string::npos) << msg;  // 10^19 and more: past int64
+  EXPECT_NE(msg.find(" cpu, allocatable is "), std::string::npos) << msg;
+}
+
 TEST(Invariants, BindBeyondAllocatableFires) {
   InvariantWorld w;
   k8s::NodeId n = w.nodes("system").at(0);

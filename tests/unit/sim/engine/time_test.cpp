@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 namespace eksim::engine {
 namespace {
 
@@ -67,6 +70,41 @@ TEST(Duration, FromSecondsRoundsToMicroseconds) {
   EXPECT_EQ(Duration::from_seconds(58.965).us, 58965000);
   EXPECT_EQ(Duration::from_seconds(0.0000004).us, 0);
   EXPECT_EQ(Duration::from_seconds(0.0000006).us, 1);
+}
+
+// Issue 42 item 3: `sleep 1e300` and a grace period of 2^63-1 seconds wrapped to negative
+// durations (done at once); they saturate at the rails and so last past the end of any run.
+TEST(Duration, SaturatesInsteadOfWrapping) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  EXPECT_EQ(Duration::from_seconds(1e300), Duration::max());
+  EXPECT_EQ(Duration::from_seconds(std::numeric_limits<double>::infinity()), Duration::max());
+  EXPECT_EQ(Duration::from_seconds(9223372036854.775807), Duration::max());  // 2^63 us, rounded to a double
+  EXPECT_EQ(Duration::from_seconds(-1e300).us, kMin);
+  EXPECT_EQ(Duration::from_seconds(std::nan("")).us, 0);
+  EXPECT_EQ(Duration::seconds(kMax), Duration::max());
+  EXPECT_EQ(Duration::seconds(kMin).us, kMin);
+  EXPECT_EQ(Duration::hours(kMax / 1000), Duration::max());
+  EXPECT_EQ(Duration::millis(-kMax).us, kMin);
+  EXPECT_EQ(Duration::max() + Duration::seconds(1), Duration::max());
+  EXPECT_EQ(Duration{kMin} - Duration::seconds(1), Duration{kMin});
+  EXPECT_EQ(Duration::seconds(3) * kMax, Duration::max());
+  EXPECT_EQ(Duration::seconds(-3) * kMax, Duration{kMin});
+  Duration d = Duration::max();
+  d += Duration::seconds(1);
+  EXPECT_EQ(d, Duration::max());
+  static_assert(Duration::seconds(kMax) == Duration::max(), "constexpr and saturating");
+}
+
+TEST(SimTime, SaturatesInsteadOfWrapping) {
+  const SimTime now = SimTime{} + Duration::hours(1);
+  EXPECT_EQ(now + Duration::max(), SimTime::max());
+  EXPECT_EQ(now + Duration::from_seconds(1e300), SimTime::max());
+  SimTime t = SimTime::max();
+  t += Duration::seconds(1);
+  EXPECT_EQ(t, SimTime::max());
+  EXPECT_EQ(SimTime::max() - SimTime{-1}, Duration::max());
+  EXPECT_LT(now, now + Duration::seconds(std::numeric_limits<std::int64_t>::max()));
 }
 
 TEST(ParseRfc3339, ReadsWhatGoReads) {

@@ -57,6 +57,21 @@ TEST(RunRecord, RoundTripsAndLoadsTheScenarioAsRunDoes) {
   fs::remove(path);
 }
 
+// Issue 42 item 2: `serve --replay` read the recorded scenario with a bare YAML::Load, and an
+// alias inside the node it names recursed until memory ran out; it goes through the pre-pass.
+TEST(RunRecord, RecordedScenarioGoesThroughTheYamlPrePass) {
+  RunRecord r;
+  r.scenario_file = "recorded.yaml";
+  r.scenario_text = "apiVersion: eksim/v1\nkind: Scenario\nmetadata: &m {name: x, labels: *m}\n";
+  std::string what;
+  try {
+    (void)record_scenario(r);
+  } catch (const InputError& e) {
+    what = e.what();
+  }
+  EXPECT_EQ(what, "recorded.yaml:3:32: error: alias *m refers to a node that contains it (a cycle)");
+}
+
 TEST(RunRecord, NotARecordIsALocatedError) {
   std::string e = load_error("scenario.json", R"({"apiVersion": "eksim/v1", "kind": "Scenario"})");
   EXPECT_NE(e.find(":1:"), std::string::npos) << e;

@@ -8,6 +8,7 @@
 #include "models/k8s/api/quantity.hpp"
 #include "models/k8s/scheduling/pod_classes.hpp"
 #include "models/k8s/scheduling/predicates.hpp"
+#include "sim/engine/saturating.hpp"
 
 namespace eksim::autoscaling::karpenter {
 
@@ -71,7 +72,7 @@ PodOrder PodOrder::of(const k8s::Pod& pod) {
   // One resource of pod_requests, without building the whole list.
   auto requested = [](const k8s::PodSpec& spec, std::string_view resource) {
     std::int64_t total = 0;
-    for (const auto& c : spec.containers) total += c.requests.get(resource);
+    for (const auto& c : spec.containers) total = engine::sat_add(total, c.requests.get(resource));
     for (const auto& c : spec.init_containers) total = std::max(total, c.requests.get(resource));
     return total;
   };

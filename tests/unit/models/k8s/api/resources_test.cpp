@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
+#include "models/k8s/api/objects.hpp"
 #include "models/k8s/api/quantity.hpp"
 
 namespace eksim::k8s {
@@ -81,6 +83,34 @@ TEST(ResourceList, ArithmeticAndMax) {
   m.max_with(a);
   EXPECT_EQ(m.get("cpu"), 1000);
   EXPECT_EQ(m.get("memory"), 8192);
+}
+
+// Issue 42 item 3: two containers of cpu 5e15 (5e18 millicores each) once summed to a negative
+// request that fit any node; sums saturate, and so does what a pod requests.
+TEST(ResourceList, SumsSaturateInsteadOfWrapping) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  ResourceList a{{"cpu", 5'000'000'000'000'000'000}, {"example.com/foo", kMax}};
+  ResourceList sum = a;
+  sum += a;
+  EXPECT_EQ(sum.get("cpu"), kMax);
+  EXPECT_EQ(sum.known(0), kMax);  // the well-known slot agrees
+  EXPECT_EQ(sum.get("example.com/foo"), kMax);
+  ResourceList low{{"cpu", kMin}};
+  ResourceList diff;
+  diff -= low;  // -kMin does not exist: the difference saturates
+  EXPECT_EQ(diff.get("cpu"), kMax);
+  low -= a;
+  EXPECT_EQ(low.get("cpu"), kMin);
+
+  PodSpec spec;
+  for (const char* name : {"a", "b"}) {
+    Container c;
+    c.name = name;
+    c.requests.set(kCpu, 5'000'000'000'000'000'000);
+    spec.containers.push_back(c);
+  }
+  EXPECT_EQ(pod_requests(spec).get(kCpu), kMax);
 }
 
 TEST(ResourceList, AbsentEqualsZero) {

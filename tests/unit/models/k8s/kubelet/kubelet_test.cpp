@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "tests/unit/models/k8s/k8s_test_util.hpp"
 
 namespace eksim::k8s {
@@ -41,6 +43,8 @@ TEST(KubeletContainerRun, ReadsCommandsAsTheLabsWriteThem) {
       {{"python", "train.py"}, {}, {}, std::nullopt, 0},
       {{}, {}, {}, std::nullopt, 0},
       {{"nvidia-smi"}, {}, runs_for(engine::Duration::minutes(2), 3), 120.0, 3},
+      // GNU sleep takes 1e300 seconds (longer than any run): saturated, not wrapped to "done".
+      {{"sleep", "1e300"}, {}, {}, engine::Duration::max().to_seconds(), 0},
   };
   for (const auto& c : cases) {
     Pod p = make_pod("p", "img", c.command, c.args);
@@ -261,6 +265,24 @@ TEST(Kubelet, GracefulDeletionHonoursTheGracePeriod) {
   EXPECT_FALSE(w.api.pod(s).deleted);
   w.run_until_s(145.1);
   EXPECT_TRUE(w.api.pod(s).deleted);
+}
+
+// Issue 42 item 3: a grace period of 2^63-1 seconds once wrapped to a negative delay (killed at
+// once); it is as long as it says.
+TEST(Kubelet, HugeGracePeriodDoesNotKillAtOnce) {
+  K8sWorld w;
+  Kubelet kubelet(w.api);
+  NodeId node = w.add_ready_node("n1", node_alloc());
+  Pod sleeper = make_pod("sleeper", "busybox", {"sleep", "1e300"});
+  sleeper.spec.termination_grace_period_seconds = std::numeric_limits<std::int64_t>::max();
+  PodId s = w.api.create_pod(sleeper);
+  w.api.bind(s, node);
+  w.run_until_s(100);
+  ASSERT_EQ(w.api.pod(s).pod.status.phase, PodPhase::Running);  // sleep 1e300 has not finished
+  kubelet.delete_pod(s);
+  w.run_until_s(100000);
+  EXPECT_FALSE(w.api.pod(s).deleted);
+  EXPECT_TRUE(w.api.pod(s).terminating);
 }
 
 TEST(Kubelet, AdmissionRejectsWhatTheNodeCannotHold) {

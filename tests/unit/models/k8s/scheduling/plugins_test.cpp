@@ -62,6 +62,18 @@ TEST(SchedulingFilters, InitContainerMaxAndTerminalPodsIgnored) {
   EXPECT_EQ(fits(p, info, {}).reasons, std::vector<std::string>{"Insufficient cpu"});
 }
 
+// Issue 42 item 3: two containers of cpu 5e15 once summed to a negative request that fit a
+// 2-vCPU node.
+TEST(SchedulingFilters, RequestsPastInt64DoNotFit) {
+  Node n = make_node("n", 2000, 4 * kGi);
+  NodeInfo info = make_node_info(n);
+  Pod p = make_pod("huge", 5'000'000'000'000'000'000, 0);
+  Container second = p.spec.containers[0];
+  second.name = "second";
+  p.spec.containers.push_back(second);
+  EXPECT_EQ(fits(p, info, {}).reasons, std::vector<std::string>{"Insufficient cpu"});
+}
+
 TEST(SchedulingFilters, FirstFailingPluginWins) {
   Node n = make_node("n", 100, kGi);
   n.unschedulable = true;
