@@ -33,7 +33,7 @@ void NodeClassController::apply(NodeClass node_class) {
     // calls: every condition Unknown (AwaitingReconciliation), so its NodePools are
     // NodeClassReady=False (NodeClassReadinessUnknown) and Ready=False meanwhile.
     NodeClass& nc = classes[name];
-    nc.conditions = new_condition_set(node_class_condition_types(), now);
+    nc.conditions = new_condition_set(node_class_condition_types(), now, true);
     refresh_pool_readiness(name);
     ctx_.world.sim.schedule(ctx_.settings.node_class_resolve_time, [this, name] {
       auto it = ctx_.state.node_classes.find(name);

@@ -211,6 +211,9 @@ TEST(NodeClassResolution, ANewClassLeavesItsPoolNotReadyUntilItsFirstReconcile) 
   w.k->apply_node_pool(other);
   EXPECT_TRUE(w.k->node_pools().at("other").ready());
   EXPECT_EQ(w.k->node_pools().at("other").created, applied + engine::Duration::seconds(6));
+  // The history the expectations read: Ready Unknown at the apply, False, then True at 6 s.
+  ASSERT_FALSE(p.conditions.history.empty());
+  EXPECT_EQ(p.conditions.history.front().time, applied);
 }
 
 }  // namespace
