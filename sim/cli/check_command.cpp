@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "models/invariants/invariant_checker.hpp"
+#include "sim/cli/container_log_reader.hpp"
 #include "sim/cli/output_file.hpp"
 #include "sim/report/expectations.hpp"
 #include "sim/ops/runner.hpp"
@@ -119,7 +120,7 @@ int check_command(const CheckArgs& args) {
         options.keep_all_occurrences = false;
         options.check_invariants = args.check_invariants;
         ops::RunResult run = ops::run_scenario(s, options);
-        o.results = report::check_expectations(run);
+        o.results = report::check_expectations(run, container_log_reader());
         o.sim_seconds = run.end.to_seconds();
       } catch (const scenario::InputError& e) {
         o.invalid = true;

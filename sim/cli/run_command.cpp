@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "models/invariants/invariant_checker.hpp"
+#include "sim/cli/container_log_reader.hpp"
 #include "sim/cli/output_file.hpp"
 #include "sim/report/json_report.hpp"
 #include "sim/report/metrics.hpp"
@@ -164,7 +165,7 @@ int run_command(const RunArgs& args) {
     std::_Exit(invariants::kInvariantExitCode);
   }
   progress.end();
-  auto results = report::check_expectations(run);
+  auto results = report::check_expectations(run, container_log_reader());
   write_outputs(args, s, run, options, results, metrics);
   int rc = 0;
   for (const auto& r : results)

@@ -20,6 +20,7 @@
 #include <sstream>
 #include <thread>
 
+#include "sim/cli/container_log_reader.hpp"
 #include "sim/cli/output_file.hpp"
 #include "sim/report/expectations.hpp"
 #include "sim/report/text_table.hpp"
@@ -489,7 +490,7 @@ std::string run_line(const scenario::SweepPlan& plan, const scenario::Scenario& 
   options.spill_events_in_batches_of = ops::kLongRunEventBatch;
   options.drop_finished_job_templates = true;
   ops::RunResult result = ops::run_scenario(s, options);
-  auto results = report::check_expectations(result);
+  auto results = report::check_expectations(result, container_log_reader());
   return sweep_run_line(plan, run, report::run_headline(result, results), result.end.to_seconds());
 }
 

@@ -53,11 +53,21 @@ RunResult start_run(const Scenario& scenario, const RunOptions& options) {
   c.api.on_pod_added.push_back(record);
   c.api.on_pod_phase.push_back(record);
   c.api.on_pod_bound.push_back(record);
+  // Its deletion ends the pod's history: a pod deleted at 1m is not Running at 9m.
+  c.api.on_pod_deleted.push_back([history, last, &c](k8s::PodId id) {
+    if (last->size() <= id.v || (*last)[id.v] == kNone) return;  // not followed
+    const k8s::Pod& p = c.api.pod(id).pod;
+    history->push_back(PodPhaseChange{c.sim.now(), p.meta.ns, p.meta.name, "", "", true});
+    (*last)[id.v] = kNone;
+  });
 
   if (!options.keep_all_occurrences) {
     auto reasons = std::make_shared<std::set<std::string, std::less<>>>();
-    for (const auto& e : scenario.expectations)
+    for (const auto& e : scenario.expectations) {
       if (!e.event_reason.empty()) reasons->insert(e.event_reason);
+      // A training worker's log lines are ContainerLog events on its pod (sim/serve/container_logs.cpp).
+      if (e.subject == "log") reasons->insert("ContainerLog");
+    }
     c.log.keep_occurrences_if([reasons](std::string_view reason) { return reasons->contains(reason); });
   }
   c.log.spill_series(options.spill_events_in_batches_of);

@@ -51,6 +51,7 @@ struct PodPhaseChange {
   std::string ns, name;
   std::string phase;
   std::string reason;
+  bool deleted = false;  // the pod object went from the API server (no phase from here on)
 };
 
 struct RunResult {

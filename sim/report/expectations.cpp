@@ -66,11 +66,12 @@ ExpectationResult check_pod(const Expectation& e, const RunResult& run) {
     r.detail = "pod " + e.ns + "/" + e.name + " was never created";
     return r;
   }
+  // A deleted pod is in no phase: it matches nothing from its deletion on.
   auto matches = [&](const ops::PodPhaseChange& h) {
-    return (e.phase.empty() || h.phase == e.phase) && (e.reason.empty() || h.reason == e.reason);
+    return !h.deleted && (e.phase.empty() || h.phase == e.phase) && (e.reason.empty() || h.reason == e.reason);
   };
   auto describe = [](const ops::PodPhaseChange& h) {
-    return h.phase + (h.reason.empty() ? "" : " (" + h.reason + ")");
+    return h.deleted ? std::string("deleted") : h.phase + (h.reason.empty() ? "" : " (" + h.reason + ")");
   };
   SimTime t = horizon(e, run);
   if (e.by) {
@@ -105,17 +106,49 @@ ExpectationResult check_pod(const Expectation& e, const RunResult& run) {
   return r;
 }
 
+bool event_matches(const Expectation& e, const k8s::Event& ev) {
+  return ev.reason == e.event_reason && (e.event_type.empty() || e.event_type == k8s::to_string(ev.type)) &&
+         object_matches(e.object, ev.object.str()) &&
+         (e.message_contains.empty() || ev.message.find(e.message_contains) != std::string::npos);
+}
+
+// The count of the Event object the API server holds: after the last matching occurrence up to
+// the horizon (`by`: after any of them), as the correlator and the spam filter left it.
+ExpectationResult check_stored_count(const Expectation& e, const RunResult& run) {
+  ExpectationResult r{e.description, false, "", e.where};
+  const SimTime t = horizon(e, run);
+  const k8s::Event* last = nullptr;
+  for (const auto& ev : run.cluster->log.events()) {
+    if (ev.time > t) break;
+    if (!event_matches(e, ev)) continue;
+    last = &ev;
+    if (e.by && ev.stored_count == *e.stored_count) {
+      r.passed = true;
+      r.detail = "stored with count " + std::to_string(ev.stored_count) + " at " + fmt_time(ev.time);
+      return r;
+    }
+  }
+  if (!last) {
+    r.detail = "no matching event by " + fmt_time(t);
+    return r;
+  }
+  r.passed = !e.by && last->stored_count == *e.stored_count;
+  r.detail = (last->stored_count ? "stored with count " + std::to_string(last->stored_count)
+                                 : std::string("not yet in the API server (the spam filter held every occurrence)")) +
+             " at " + fmt_time(t) + " (last occurrence at " + fmt_time(last->time) + "), expected " +
+             std::to_string(*e.stored_count);
+  return r;
+}
+
 ExpectationResult check_event(const Expectation& e, const RunResult& run) {
+  if (e.stored_count) return check_stored_count(e, run);
   ExpectationResult r{e.description, false, "", e.where};
   SimTime t = horizon(e, run);
   std::int64_t n = 0;
   const k8s::Event* first = nullptr;
   for (const auto& ev : run.cluster->log.events()) {
     if (ev.time > t) break;
-    if (ev.reason != e.event_reason) continue;
-    if (!e.event_type.empty() && e.event_type != k8s::to_string(ev.type)) continue;
-    if (!object_matches(e.object, ev.object.str())) continue;
-    if (!e.message_contains.empty() && ev.message.find(e.message_contains) == std::string::npos) continue;
+    if (!event_matches(e, ev)) continue;
     if (!first) first = &ev;
     ++n;
   }
@@ -323,29 +356,120 @@ ExpectationResult check_subnet(const Expectation& e, const RunResult& run) {
   return r;
 }
 
+bool condition_matches(const Expectation& e, const autoscaling::karpenter::Condition& c) {
+  return c.status == e.condition_status && (e.condition_reason.empty() || c.reason == e.condition_reason) &&
+         (e.message_contains.empty() || c.message.find(e.message_contains) != std::string::npos);
+}
+
+std::string describe_condition(const autoscaling::karpenter::Condition& c) {
+  return c.type + "=" + c.status + " reason " + c.reason + (c.message.empty() ? "" : ": " + c.message);
+}
+
+// A condition as it stood at `at` (the last change written by then), or at any change up to `by`,
+// from the object's condition history.
+ExpectationResult check_condition_in_time(const Expectation& e, const autoscaling::karpenter::ConditionSet& cs,
+                                          SimTime t, ExpectationResult r) {
+  const autoscaling::karpenter::Condition* state = nullptr;
+  for (const auto& change : cs.history) {
+    if (change.time > t) break;
+    if (change.condition.type != e.condition_type) continue;
+    state = &change.condition;
+    if (e.by && condition_matches(e, *state)) {
+      r.passed = true;
+      r.detail = describe_condition(*state) + " at " + fmt_time(change.time);
+      return r;
+    }
+  }
+  if (!state) {
+    r.detail = "no condition " + e.condition_type + " by " + fmt_time(t);
+    return r;
+  }
+  r.passed = !e.by && condition_matches(e, *state);
+  r.detail = describe_condition(*state) + (e.by ? " by " : " at ") + fmt_time(t);
+  return r;
+}
+
 ExpectationResult check_karpenter_condition(const Expectation& e, const RunResult& run) {
   ExpectationResult r{e.description, false, "", e.where};
   const autoscaling::karpenter::Controller* k = run.cluster->controllers.karpenter.get();
   const autoscaling::karpenter::ConditionSet* cs = nullptr;
+  SimTime created;
   if (k && e.subject == "nodePool") {
     auto it = k->node_pools().find(e.name);
-    if (it != k->node_pools().end()) cs = &it->second.conditions;
+    if (it != k->node_pools().end()) {
+      cs = &it->second.conditions;
+      created = it->second.created;
+    }
   } else if (k) {
     auto it = k->node_classes().find(e.name);
-    if (it != k->node_classes().end()) cs = &it->second.conditions;
+    if (it != k->node_classes().end()) {
+      cs = &it->second.conditions;
+      created = it->second.created;
+    }
   }
   if (!cs) {
     r.detail = "no " + e.subject + " " + e.name;
     return r;
   }
+  const SimTime t = horizon(e, run);
+  if (e.age) {
+    // kubectl's AGE column: duration.HumanDuration of now - creationTimestamp.
+    if (t < created) {
+      r.detail = "created only at " + fmt_time(created);
+      return r;
+    }
+    const std::string age = engine::human_duration(t - created), want = engine::human_duration(*e.age);
+    r.passed = age == want;
+    r.detail = "AGE " + age + " at " + fmt_time(t) + " (created at " + fmt_time(created) + "), expected " + want;
+    return r;
+  }
+  if (e.at || e.by) return check_condition_in_time(e, *cs, t, r);
   const autoscaling::karpenter::Condition* c = autoscaling::karpenter::find_condition(*cs, e.condition_type);
   if (!c) {
     r.detail = "no condition " + e.condition_type;
     return r;
   }
-  r.passed = c->status == e.condition_status && (e.condition_reason.empty() || c->reason == e.condition_reason) &&
-             (e.message_contains.empty() || c->message.find(e.message_contains) != std::string::npos);
-  r.detail = c->type + "=" + c->status + " reason " + c->reason + (c->message.empty() ? "" : ": " + c->message);
+  r.passed = condition_matches(e, *c);
+  r.detail = describe_condition(*c);
+  return r;
+}
+
+// `kubectl logs [--previous] POD [-c CONTAINER]` at the end of the run.
+ExpectationResult check_log(const Expectation& e, const RunResult& run, const ContainerLogReader& logs) {
+  ExpectationResult r{e.description, false, "", e.where};
+  const Cluster& c = *run.cluster;
+  const std::optional<k8s::PodId> id = c.api.find_pod(e.ns, e.name);
+  if (!id) {
+    r.detail = "no pod " + e.ns + "/" + e.name + " at the end of the run";
+    return r;
+  }
+  const k8s::PodRecord& rec = c.api.pod(*id);
+  const auto& containers = rec.pod.spec.containers;
+  auto it = std::find_if(containers.begin(), containers.end(),
+                         [&](const k8s::Container& k) { return e.log_container.empty() || k.name == e.log_container; });
+  if (it == containers.end()) {
+    r.detail = "no container " + e.log_container + " in pod " + e.ns + "/" + e.name;
+    return r;
+  }
+  // The kubelet keeps the previous run of a restarted container (the first one alone, in eksim).
+  if (e.log_previous && (!rec.pod.status.last_termination || it != containers.begin())) {
+    r.detail = "no previous terminated container " + it->name;
+    return r;
+  }
+  if (!logs) {
+    r.detail = "container logs are not available to this check";
+    return r;
+  }
+  const std::string text = logs(c, rec, *it, e.log_previous);
+  const auto pos = text.find(e.message_contains);
+  r.passed = (pos != std::string::npos) != e.absent;
+  if (pos == std::string::npos) {
+    r.detail = "not in the " + std::to_string(text.size()) + "-byte log of " + it->name;
+  } else {
+    const auto bol = text.rfind('\n', pos), eol = text.find('\n', pos);
+    const std::size_t from = bol == std::string::npos ? 0 : bol + 1;
+    r.detail = "found: " + text.substr(from, eol == std::string::npos ? std::string::npos : eol - from);
+  }
   return r;
 }
 
@@ -375,9 +499,17 @@ ExpectationResult check_cost(const Expectation& e, const RunResult& run) {
 
 }  // namespace
 
-std::vector<ExpectationResult> check_expectations(const RunResult& run) {
+std::vector<ExpectationResult> check_expectations(const RunResult& run, const ContainerLogReader& logs) {
   std::vector<ExpectationResult> out;
   for (const auto& e : run.scenario->expectations) {
+    // The run ended before the time the expectation names (`--until`, or a sweep's `until`).
+    if ((e.at && *e.at > run.end) || (e.by && *e.by > run.end)) {
+      out.push_back(ExpectationResult{e.description, false,
+                                      "the run ended at " + fmt_time(run.end) + ", before " +
+                                          (e.at ? "\"at\" " + fmt_time(*e.at) : "\"by\" " + fmt_time(*e.by)),
+                                      e.where});
+      continue;
+    }
     if (e.subject == "pod") out.push_back(check_pod(e, run));
     else if (e.subject == "event") out.push_back(check_event(e, run));
     else if (e.subject == "hint") out.push_back(check_hint(e, run));
@@ -386,6 +518,7 @@ std::vector<ExpectationResult> check_expectations(const RunResult& run) {
     else if (e.subject == "job") out.push_back(check_job(e, run));
     else if (e.subject == "subnet") out.push_back(check_subnet(e, run));
     else if (e.subject == "nodePool" || e.subject == "nodeClass") out.push_back(check_karpenter_condition(e, run));
+    else if (e.subject == "log") out.push_back(check_log(e, run, logs));
     else out.push_back(check_cost(e, run));
   }
   return out;

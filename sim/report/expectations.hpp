@@ -1,5 +1,6 @@
 #pragma once
 // Checks a run against its scenario's `expect:` entries.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,12 @@ struct ExpectationResult {
   scenario::Location where;
 };
 
-std::vector<ExpectationResult> check_expectations(const ops::RunResult& run);
+// A container's log as `kubectl logs [--previous]` prints it at the end of the run. The CLI passes
+// the one `eksim serve` answers with (sim/serve/container_logs.hpp; report does not use serve);
+// without one, log expectations fail saying so.
+using ContainerLogReader =
+    std::function<std::string(const Cluster&, const k8s::PodRecord&, const k8s::Container&, bool previous)>;
+
+std::vector<ExpectationResult> check_expectations(const ops::RunResult& run, const ContainerLogReader& logs = {});
 
 }  // namespace eksim::report

@@ -37,6 +37,7 @@ void write_karpenter_status(JsonWriter& w, const Cluster& c) {
   for (const auto& [name, pool] : k->node_pools()) {
     w.begin_object();
     w.key("name").string(name);
+    w.key("createdAt").number(pool.created.to_seconds());
     w.key("nodeClassRef").begin_object();
     w.key("group").string(pool.node_class_group);
     w.key("kind").string(pool.node_class_kind);
@@ -51,6 +52,7 @@ void write_karpenter_status(JsonWriter& w, const Cluster& c) {
     w.begin_object();
     w.key("kind").string(nc.kind);
     w.key("name").string(name);
+    w.key("createdAt").number(nc.created.to_seconds());
     // status.subnets and status.securityGroups: what the selector terms resolved to.
     w.key("subnets").begin_array();
     for (const auto& id : nc.subnet_ids) {

@@ -229,15 +229,38 @@ Action read_action(const Value& v, FileLoader& files, const ClusterSpec& cluster
   return a;
 }
 
-std::optional<engine::SimTime> opt_time(MapReader& r, const char* key) {
-  if (auto v = r.get(key)) return engine::SimTime{} + v->as_duration();
-  return std::nullopt;
+// `by`/`at`: a time within the run (an expectation past its end could never be judged).
+std::optional<engine::SimTime> opt_time(MapReader& r, const char* key, engine::Duration run_duration) {
+  auto v = r.get(key);
+  if (!v) return std::nullopt;
+  engine::Duration d = v->as_duration();
+  if (d.us > run_duration.us)
+    v->fail(std::string("\"") + key + "\" " + engine::format_duration(d) + " is after the end of the run (duration " +
+            engine::format_duration(run_duration) + ")");
+  return engine::SimTime{} + d;
+}
+
+// " by 5m" / " at 5m" / "" for generated descriptions.
+std::string time_suffix(const Expectation& e) {
+  if (e.by) return " by " + engine::format_duration(engine::Duration{e.by->us});
+  if (e.at) return " at " + engine::format_duration(engine::Duration{e.at->us});
+  return "";
 }
 
 void read_counts(MapReader& r, Expectation& e) {
   if (auto c = r.get("count")) e.count = c->as_non_negative();
   if (auto c = r.get("atLeast")) e.min_count = c->as_non_negative();
   if (auto c = r.get("atMost")) e.max_count = c->as_non_negative();
+}
+
+// Count forms that contradict each other load as errors, not as an expectation that can never
+// hold (or always holds).
+void check_count_forms(const Value& v, const Expectation& e) {
+  if (e.absent && (e.count || e.min_count || e.max_count))
+    v.fail("\"absent: true\" means none; it takes no count, atLeast or atMost");
+  if (e.count && (e.min_count || e.max_count)) v.fail("\"count\" is exact; it takes no atLeast or atMost");
+  if (e.min_count && e.max_count && *e.min_count > *e.max_count)
+    v.fail("atLeast " + std::to_string(*e.min_count) + " is more than atMost " + std::to_string(*e.max_count));
 }
 
 // The keys every expectation about events or hints shares: object, messageContains, absent, counts.
@@ -269,7 +292,7 @@ void read_pod_expectation(const Value& v, MapReader& r, Expectation& e) {
                     (e.at ? " at " + engine::format_duration(engine::Duration{e.at->us}) : "");
 }
 
-void read_event_expectation(MapReader& r, Expectation& e) {
+void read_event_expectation(const Value& v, MapReader& r, Expectation& e) {
   Value reason_v = r.require("event");
   e.event_reason = reason_v.as_string();
   // These were events once; they are eksim's remarks now and no event ever carries them.
@@ -283,13 +306,22 @@ void read_event_expectation(MapReader& r, Expectation& e) {
     if (e.event_type != "Normal" && e.event_type != "Warning") x->fail("event type is Normal or Warning");
   }
   read_record_match(r, e);
-  if (e.description.empty()) e.description = record_description(e, "event " + e.event_reason);
+  check_count_forms(v, e);
+  if (auto x = r.get("storedCount")) {
+    e.stored_count = x->as_non_negative();
+    if (e.count || e.min_count || e.max_count || e.absent)
+      x->fail("storedCount is the count of the Event object; it takes no count, atLeast, atMost or absent");
+  }
+  if (e.description.empty())
+    e.description = record_description(e, "event " + e.event_reason) +
+                    (e.stored_count ? " stored with count " + std::to_string(*e.stored_count) + time_suffix(e) : "");
 }
 
 // eksim's own remarks (the HINTS section), matched like events: kind, object, message.
-void read_hint_expectation(MapReader& r, Expectation& e) {
+void read_hint_expectation(const Value& v, MapReader& r, Expectation& e) {
   e.hint_kind = r.require("hint").as_string();
   read_record_match(r, e);
+  check_count_forms(v, e);
   if (e.description.empty()) e.description = record_description(e, "hint " + e.hint_kind);
 }
 
@@ -324,6 +356,7 @@ void read_nodes_expectation(const Value& v, MapReader& r, Expectation& e) {
   sel.finish();
   read_counts(r, e);
   if (!e.count && !e.min_count && !e.max_count) v.fail("a nodes expectation needs count, atLeast or atMost");
+  check_count_forms(v, e);
   if (e.description.empty())
     e.description = "nodes" + (e.node_group.empty() ? "" : " in node group " + e.node_group) +
                     (e.node_pool.empty() ? "" : " in node pool " + e.node_pool);
@@ -380,6 +413,7 @@ void read_node_group_expectation(const Value& v, MapReader& r, Expectation& e) {
   if (auto x = r.get("health")) e.health_issue = x->as_string();
   if (auto x = r.get("absent")) e.absent = x->as_bool();
   read_counts(r, e);
+  check_count_forms(v, e);
   check_node_group_expectation(v, e);
   if (e.description.empty()) e.description = node_group_description(e);
 }
@@ -393,20 +427,43 @@ void read_subnet_expectation(const Value& v, MapReader& r, Expectation& e) {
     e.description = "subnet " + e.subnet + " has " + std::to_string(*e.available_addresses) + " free addresses at the end";
 }
 
-// A Karpenter object's status condition (kubectl get nodepool/ec2nodeclass -o yaml) at the end.
+// A Karpenter object's status condition (kubectl get nodepool/ec2nodeclass -o yaml), or its AGE
+// as `kubectl get` prints it, at the end, `at` or (a condition) `by` a time.
 void read_condition_expectation(const Value& v, MapReader& r, Expectation& e) {
   e.name = r.require(e.subject).as_string();
-  e.condition_type = r.require("condition").as_string();
-  Value st = r.require("status");
-  e.condition_status = st.as_string();
-  if (e.condition_status != "True" && e.condition_status != "False" && e.condition_status != "Unknown")
-    st.fail("a condition status is \"True\", \"False\" or \"Unknown\"");
-  if (auto x = r.get("reason")) e.condition_reason = x->as_string();
-  if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
-  if (e.by || e.at) v.fail("a " + e.subject + " expectation is judged at the end of the run; it takes no \"by\" or \"at\"");
+  if (auto x = r.get("age")) e.age = x->as_duration();
+  if (auto c = r.get("condition")) {
+    if (e.age) c->fail("a " + e.subject + " expectation is about a condition or the object's age, not both");
+    e.condition_type = c->as_string();
+    Value st = r.require("status");
+    e.condition_status = st.as_string();
+    if (e.condition_status != "True" && e.condition_status != "False" && e.condition_status != "Unknown")
+      st.fail("a condition status is \"True\", \"False\" or \"Unknown\"");
+    if (auto x = r.get("reason")) e.condition_reason = x->as_string();
+    if (auto x = r.get("messageContains")) e.message_contains = x->as_string();
+  } else if (!e.age) {
+    v.fail("a " + e.subject + " expectation needs \"condition\" (with \"status\") or \"age\"");
+  } else if (e.by) {
+    v.fail("an age is judged at one time: \"at\" (or the end of the run), not \"by\"");
+  }
   if (e.description.empty())
-    e.description = e.subject + " " + e.name + " " + e.condition_type + "=" + e.condition_status +
-                    (e.condition_reason.empty() ? "" : " (" + e.condition_reason + ")");
+    e.description = e.age ? e.subject + " " + e.name + " age " + engine::human_duration(*e.age) + time_suffix(e)
+                          : e.subject + " " + e.name + " " + e.condition_type + "=" + e.condition_status +
+                                (e.condition_reason.empty() ? "" : " (" + e.condition_reason + ")") + time_suffix(e);
+}
+
+// A container's log (`kubectl logs [--previous] POD [-c CONTAINER]`) at the end of the run.
+void read_log_expectation(const Value& v, MapReader& r, Expectation& e) {
+  e.ns = fix_ns(r.require("log").as_string(), &e.name);
+  if (auto x = r.get("container")) e.log_container = x->as_string();
+  if (auto x = r.get("previous")) e.log_previous = x->as_bool();
+  e.message_contains = r.require("contains").as_string();
+  if (auto x = r.get("absent")) e.absent = x->as_bool();
+  if (e.by || e.at) v.fail("a log expectation reads the log at the end of the run; it takes no \"by\" or \"at\"");
+  if (e.description.empty())
+    e.description = std::string(e.log_previous ? "previous log" : "log") + " of pod " + e.ns + "/" + e.name +
+                    (e.log_container.empty() ? "" : " container " + e.log_container) +
+                    (e.absent ? " does not contain \"" : " contains \"") + e.message_contains + "\"";
 }
 
 void read_job_expectation(const Value& v, MapReader& r, Expectation& e) {
@@ -429,7 +486,7 @@ void read_cost_expectation(const Value& v, MapReader& r, Expectation& e) {
 
 const std::vector<std::string>& expectation_subjects() {
   static const std::vector<std::string> subjects{"pod", "event", "hint", "nodes", "nodeGroup", "job", "cost", "subnet",
-                                                 "nodePool", "nodeClass"};
+                                                 "nodePool", "nodeClass", "log"};
   return subjects;
 }
 
@@ -448,21 +505,22 @@ std::string expectation_subject(const Value& v, MapReader& r) {
     std::string hint = did_you_mean(key, subjects);
     if (!hint.empty()) k.fail("unknown key \"" + key + "\" in expectation; did you mean \"" + hint + "\"?");
   }
-  v.fail("an expectation needs one of: pod, event, hint, nodes, nodeGroup, job, cost, subnet, nodePool, nodeClass");
+  v.fail("an expectation needs one of: pod, event, hint, nodes, nodeGroup, job, cost, subnet, nodePool, nodeClass, log");
 }
 
-Expectation read_expectation(const Value& v) {
+Expectation read_expectation(const Value& v, engine::Duration run_duration) {
   MapReader r(v, "expectation");
   Expectation e;
   e.where = v.where();
   e.subject = expectation_subject(v, r);
   if (auto d = r.get("description")) e.description = d->as_string();
-  e.by = opt_time(r, "by");
-  e.at = opt_time(r, "at");
+  e.by = opt_time(r, "by", run_duration);
+  e.at = opt_time(r, "at", run_duration);
   if (e.by && e.at) v.fail("an expectation takes \"by\" or \"at\", not both");
   if (e.subject == "pod") read_pod_expectation(v, r, e);
-  else if (e.subject == "event") read_event_expectation(r, e);
-  else if (e.subject == "hint") read_hint_expectation(r, e);
+  else if (e.subject == "event") read_event_expectation(v, r, e);
+  else if (e.subject == "hint") read_hint_expectation(v, r, e);
+  else if (e.subject == "log") read_log_expectation(v, r, e);
   else if (e.subject == "nodes") read_nodes_expectation(v, r, e);
   else if (e.subject == "nodeGroup") read_node_group_expectation(v, r, e);
   else if (e.subject == "subnet") read_subnet_expectation(v, r, e);
@@ -531,7 +589,7 @@ Scenario load_scenario_root(const Value& root, FileLoader& files, const std::str
   if (auto w = r.get("workloads")) s.workloads = read_workloads(*w, files);
   check_pods_at_once(s);
   if (auto e = r.get("expect"))
-    for (const auto& item : e->items()) s.expectations.push_back(read_expectation(item));
+    for (const auto& item : e->items()) s.expectations.push_back(read_expectation(item, s.duration));
   r.finish();
   return s;
 }

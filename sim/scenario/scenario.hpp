@@ -104,8 +104,17 @@ struct Expectation {
   // subnet: DescribeSubnets AvailableIpAddressCount at the end of the run
   std::string subnet;
   std::optional<std::int64_t> available_addresses;
-  // nodePool / nodeClass: a status condition of that Karpenter object at the end of the run
+  // nodePool / nodeClass: a status condition of that Karpenter object (at the end, `at` or `by`
+  // a time), or its age (now - metadata.creationTimestamp, as kubectl's AGE prints it)
   std::string condition_type, condition_status, condition_reason;
+  std::optional<engine::Duration> age;
+  // event: the count of the Event object the API server holds (after the correlator and the
+  // spam filter: `kubectl describe`'s "x6 over 3m21s"), not the number of occurrences
+  std::optional<std::int64_t> stored_count;
+  // log (pod in ns/name): the container's log contains message_contains (absent: it does not);
+  // the first container unless named; `previous`: the run before the last restart
+  std::string log_container;
+  bool log_previous = false;
   // job
   std::string job_status;
   // cost

@@ -113,7 +113,11 @@ void Controller::apply_node_pool(NodePool pool) {
   std::string name = pool.name;
   // A replaced NodePool keeps its status (an apply changes the spec only).
   auto old = state_.node_pools.find(name);
-  if (old != state_.node_pools.end()) pool.conditions = old->second.conditions;
+  pool.created = state_.world.sim.now();
+  if (old != state_.node_pools.end()) {
+    pool.conditions = old->second.conditions;
+    pool.created = old->second.created;
+  }
   NodePool& p = state_.node_pools[name] = std::move(pool);
   reconcile_node_pool_readiness(p, state_.node_class_of(p), state_.world.sim.now());
   ++state_.config_version;

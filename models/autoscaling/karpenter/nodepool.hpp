@@ -44,6 +44,9 @@ struct NodePool {
   // spec.limits: resource name -> canonical amount (cpu millicores, memory bytes, counts)
   std::map<std::string, std::int64_t> limits;
   bool built_in = false;  // Auto Mode's system / general-purpose
+  // metadata.creationTimestamp: when it was first applied (an apply that replaces it keeps it),
+  // so `kubectl get nodepools` shows its own AGE, not the cluster's.
+  engine::SimTime created;
   // status.conditions (ValidationSucceeded, NodeClassReady, Ready): nodeclass/discovery.cpp.
   ConditionSet conditions;
   bool ready() const { return is_true(conditions, "Ready"); }
@@ -81,6 +84,7 @@ struct NodeClass {
   // metadata.deletionTimestamp: deleted, held by the termination finalizer until no NodeClaim
   // uses it (nodeclass/termination.cpp).
   std::optional<engine::SimTime> deletion_timestamp;
+  engine::SimTime created;  // metadata.creationTimestamp, as for NodePool
   bool ready() const { return is_true(conditions, "Ready"); }
 };
 

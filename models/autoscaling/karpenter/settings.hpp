@@ -35,6 +35,14 @@ struct Settings {
   // resource with its next node status update (nodeStatusUpdateFrequency 10 s, half on average),
   // as k8s::AddonTimings::device_plugin_delay does for the DaemonSet plugin.
   engine::Duration auto_mode_device_plugin_delay = engine::Duration::seconds(5);
+  // How long a new EC2NodeClass (or Auto Mode NodeClass) takes to be resolved: the nodeclass
+  // controller's first reconcile makes its AWS calls one after another (DescribeImages,
+  // DescribeSubnets, DescribeSecurityGroups, IAM GetInstanceProfile, CreateInstanceProfile and
+  // AddRoleToInstanceProfile, DescribeCluster for AL2023's cluster CIDR, the CreateLaunchTemplate,
+  // CreateFleet and RunInstances dry runs of validation.go) and then patches the status. No
+  // published figure; assumed from lab 002, where `kubectl get nodepool` 5 s after the apply
+  // still shows READY False.
+  engine::Duration node_class_resolve_time = engine::Duration::seconds(6);
   // Wall-clock time (UTC, Unix seconds) of simulated time 0, for budget cron schedules. Default:
   // 1970-01-01T00:00:00Z, a Thursday midnight.
   std::int64_t start_unix_seconds = 0;

@@ -159,7 +159,7 @@ struct EventLog::Correlator::Occurrence {
   bool new_series = false;
 
   Event event(int count) const {
-    return Event{time, type, std::string(reason), object, std::string(message), std::string(source), count, time};
+    return Event{time, type, std::string(reason), object, std::string(message), std::string(source), count, 0, time};
   }
 };
 

@@ -33,6 +33,9 @@ struct Event {
   // filter skipped every occurrence so far); it is not listed. On an occurrence, the recorder's
   // count just after it, written or not.
   int count = 1;
+  // On an occurrence: the count of its Event in the API server just after it (0: not written
+  // yet), what `kubectl describe` would show then. Unused on a series Event.
+  int stored_count = 0;
   engine::SimTime last_time;  // lastTimestamp of a correlated Event
 };
 

@@ -57,7 +57,10 @@ void EventLog::record(engine::SimTime time, EventType type, std::string_view rea
   const bool kept = !keep_ || keep_(reason);
   c.observe(*this, o);
   c.write_event(*this, o);
-  if (kept) events_.push_back(o.event(o.series->count));
+  if (kept) {
+    events_.push_back(o.event(o.series->count));
+    events_.back().stored_count = at(o.series->index).count;
+  }
   if (spill_batch_ && series_.size() >= 2 * spill_batch_) spill_oldest(spill_batch_);
 }
 

@@ -48,8 +48,7 @@ json conditions(const kp::ConditionSet& cs, const TimeBase& tb) {
   return out;
 }
 
-json node_pool_object(const kp::Controller& k, const std::string& name, const kp::NodePool& pool, const TimeBase& tb,
-                      const std::string& t0) {
+json node_pool_object(const kp::Controller& k, const std::string& name, const kp::NodePool& pool, const TimeBase& tb) {
   int nodes = 0;
   k8s::ResourceList used;
   for (const auto& claim : k.node_claims())
@@ -76,7 +75,7 @@ json node_pool_object(const kp::Controller& k, const std::string& name, const kp
   json resources = json::object();
   for (auto [res, amount] : used.items()) resources[res] = k8s::format_amount(res, amount);
   resources["nodes"] = std::to_string(nodes);
-  json meta = {{"name", name}, {"uid", uid_of("NodePool", name)}, {"creationTimestamp", t0}, {"generation", 1}};
+  json meta = {{"name", name}, {"uid", uid_of("NodePool", name)}, {"creationTimestamp", tb.at(pool.created)}, {"generation", 1}};
   if (pool.built_in) meta["labels"] = {{"app.kubernetes.io/managed-by", "eks"}};
   return json{{"apiVersion", "karpenter.sh/v1"},
               {"kind", "NodePool"},
@@ -135,8 +134,8 @@ json node_class_status(const Cluster& c, const kp::NodeClass& nc, const TimeBase
 }
 
 void render_node_class(const Cluster& c, const std::string& name, const kp::NodeClass& nc, const TimeBase& tb,
-                       const std::string& t0, ObjectMap& ec2nodeclasses, ObjectMap& nodeclasses) {
-  json meta = {{"name", name}, {"uid", uid_of(nc.kind, name)}, {"creationTimestamp", t0}, {"generation", 1}};
+                       ObjectMap& ec2nodeclasses, ObjectMap& nodeclasses) {
+  json meta = {{"name", name}, {"uid", uid_of(nc.kind, name)}, {"creationTimestamp", tb.at(nc.created)}, {"generation", 1}};
   if (nc.deletion_timestamp) {
     // Held by the termination finalizer while NodeClaims use it.
     meta["deletionTimestamp"] = tb.at(*nc.deletion_timestamp);
@@ -163,12 +162,11 @@ void render_karpenter(const RenderContext& ctx, ObjectMap& nodepools, ObjectMap&
   const kp::Controller* k = c.controllers.karpenter.get();
   if (!k) return;
   const TimeBase& tb = ctx.time;
-  std::string t0 = tb.at(engine::SimTime{});
-  for (const auto& [name, pool] : k->node_pools()) nodepools[name] = node_pool_object(*k, name, pool, tb, t0);
+  for (const auto& [name, pool] : k->node_pools()) nodepools[name] = node_pool_object(*k, name, pool, tb);
   for (const auto& claim : k->node_claims())
     if (claim.phase != kp::NodeClaimPhase::Deleted)
       nodeclaims[claim.name] = node_claim_object(claim, k->settings().auto_mode, tb);
-  for (const auto& [name, nc] : k->node_classes()) render_node_class(c, name, nc, tb, t0, ec2nodeclasses, nodeclasses);
+  for (const auto& [name, nc] : k->node_classes()) render_node_class(c, name, nc, tb, ec2nodeclasses, nodeclasses);
 }
 
 }  // namespace eksim::serve

@@ -19,10 +19,29 @@ void NodeClassController::apply(NodeClass node_class) {
   auto& classes = ctx_.state.node_classes;
   ctx_.cloud.forget_instance_types(node_class.name);
   auto old = classes.find(node_class.name);
-  if (old != classes.end()) node_class.conditions = old->second.conditions;
+  const bool created = old == classes.end();
+  const engine::SimTime now = ctx_.world.sim.now();
+  node_class.created = now;
+  if (!created) {
+    node_class.conditions = old->second.conditions;
+    node_class.created = old->second.created;
+  }
   std::string name = node_class.name;
   classes[name] = std::move(node_class);
-  reconcile(name);
+  if (created) {
+    // A new NodeClass has no status until the controller's first reconcile has made its AWS
+    // calls: every condition Unknown (AwaitingReconciliation), so its NodePools are
+    // NodeClassReady=False (NodeClassReadinessUnknown) and Ready=False meanwhile.
+    NodeClass& nc = classes[name];
+    nc.conditions = new_condition_set(node_class_condition_types(), now, true);
+    refresh_pool_readiness(name);
+    ctx_.world.sim.schedule(ctx_.settings.node_class_resolve_time, [this, name] {
+      auto it = ctx_.state.node_classes.find(name);
+      if (it != ctx_.state.node_classes.end() && !it->second.deletion_timestamp) reconcile(name);
+    });
+  } else {
+    reconcile(name);  // the providers' caches answer at once for a class already resolved
+  }
   ++ctx_.state.config_version;
   ctx_.batcher.trigger();
 }

@@ -64,7 +64,7 @@ std::vector<std::string> node_class_condition_types() {
 std::vector<std::string> node_pool_condition_types() { return {"ValidationSucceeded", "NodeClassReady"}; }
 
 bool reconcile_node_class(NodeClass& nc, const aws::Ec2& ec2, const aws::SecurityGroups& groups, engine::SimTime now) {
-  if (nc.conditions.dependents.empty()) nc.conditions = new_condition_set(node_class_condition_types(), now);
+  if (nc.conditions.dependents.empty()) nc.conditions = new_condition_set(node_class_condition_types(), now, true);
   ConditionSet& cs = nc.conditions;
   bool changed = false;
   // The reconcilers in the controller's order: AMI, placement group, subnet, security group,
@@ -106,7 +106,7 @@ bool reconcile_node_class(NodeClass& nc, const aws::Ec2& ec2, const aws::Securit
 }
 
 bool reconcile_node_pool_readiness(NodePool& pool, const NodeClass* nc, engine::SimTime now) {
-  if (pool.conditions.dependents.empty()) pool.conditions = new_condition_set(node_pool_condition_types(), now);
+  if (pool.conditions.dependents.empty()) pool.conditions = new_condition_set(node_pool_condition_types(), now, true);
   ConditionSet& cs = pool.conditions;
   bool changed = set_true(cs, "ValidationSucceeded", now);
   if (!nc) return set_false(cs, "NodeClassReady", "NodeClassNotFound", "NodeClass not found on cluster", now) || changed;

@@ -34,8 +34,9 @@ void recompute_root(ConditionSet& set, engine::SimTime now) {
 
 }  // namespace
 
-ConditionSet new_condition_set(std::vector<std::string> dependents, engine::SimTime created) {
+ConditionSet new_condition_set(std::vector<std::string> dependents, engine::SimTime created, bool keep_history) {
   ConditionSet set;
+  set.keep_history = keep_history;
   set.dependents = std::move(dependents);
   set.created = created;
   // The root first, for consistent transition times (ConditionTypes.For).
@@ -59,6 +60,7 @@ bool set_condition(ConditionSet& set, Condition c, engine::SimTime now) {
   }
   if (!found) c.last_transition = is_dependent(set, c.type) ? set.created : now;
   out.push_back(c);
+  if (set.keep_history) set.history.push_back(ConditionChange{now, c});
   const std::string& root = set.root;
   std::stable_sort(out.begin(), out.end(), [&root](const Condition& a, const Condition& b) {
     if (a.type == root || b.type == root) return b.type == root && a.type != root;

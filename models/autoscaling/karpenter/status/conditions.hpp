@@ -19,15 +19,25 @@ struct Condition {
   engine::SimTime last_transition;
 };
 
+// A condition as one Set wrote it, and when.
+struct ConditionChange {
+  engine::SimTime time;
+  Condition condition;
+};
+
 struct ConditionSet {
   std::string root = "Ready";
   std::vector<std::string> dependents;
   std::vector<Condition> conditions;  // dependents by transition time, the root last
   engine::SimTime created;            // a dependent's first transition is the object's creation
+  // Every change in order, for expectations judged at a time; kept for NodePools and node
+  // classes (a handful of objects), not for NodeClaims.
+  bool keep_history = false;
+  std::vector<ConditionChange> history;
 };
 
 // ConditionTypes.For: every condition not yet set becomes Unknown (AwaitingReconciliation).
-ConditionSet new_condition_set(std::vector<std::string> dependents, engine::SimTime created);
+ConditionSet new_condition_set(std::vector<std::string> dependents, engine::SimTime created, bool keep_history = false);
 // ConditionSet.Set: returns whether anything changed; recomputes the root.
 bool set_condition(ConditionSet& set, Condition c, engine::SimTime now);
 // SetTrue: the reason is the condition type, no message.

@@ -149,6 +149,61 @@ TEST_F(LoaderTest, LocatedErrors) {
   }
 }
 
+// Issue 41 item 13: expectations on what the API shows, decoded once at load.
+TEST_F(LoaderTest, ReadsStoredCountAgeConditionAtATimeAndLogExpectations) {
+  std::string p = write("s.yaml", std::string(kHeader) + R"(duration: 10m
+cluster: {region: ap-northeast-2}
+expect:
+  - {event: Created, object: Pod/default/gpu-pod, storedCount: 6, at: 9m}
+  - {nodePool: gpu-pool, age: 8s, at: 5m8s}
+  - {nodePool: gpu-pool, condition: Ready, status: "False", at: 5m5s}
+  - {nodeClass: default, condition: Ready, status: "True", by: 6m}
+  - {log: default/gpu-pod, container: cuda-container, previous: true, contains: "NVIDIA-SMI 570"}
+)");
+  Scenario s = load_scenario(p);
+  ASSERT_EQ(s.expectations.size(), 5u);
+  EXPECT_EQ(s.expectations[0].stored_count, 6);
+  EXPECT_EQ(s.expectations[0].description, "event Created on Pod/default/gpu-pod stored with count 6 at 9m0s");
+  EXPECT_EQ(s.expectations[1].age->us, engine::Duration::seconds(8).us);
+  EXPECT_EQ(s.expectations[1].description, "nodePool gpu-pool age 8s at 5m8s");
+  EXPECT_EQ(s.expectations[2].description, "nodePool gpu-pool Ready=False at 5m5s");
+  EXPECT_EQ(s.expectations[3].by->us, engine::Duration::minutes(6).us);
+  EXPECT_EQ(s.expectations[4].subject, "log");
+  EXPECT_EQ(s.expectations[4].log_container, "cuda-container");
+  EXPECT_TRUE(s.expectations[4].log_previous);
+  EXPECT_EQ(s.expectations[4].message_contains, "NVIDIA-SMI 570");
+}
+
+// Issue 42 item 5: what could never be judged, or contradicts itself, does not load.
+TEST_F(LoaderTest, ExpectationsPastTheEndOrContradictoryAreLocatedErrors) {
+  struct Case {
+    const char* entry;
+    const char* expected;  // after "<path>:7:"
+  };
+  const Case cases[] = {
+      {"{pod: default/x, phase: Running, at: 11m}", "42: error: \"at\" 11m0s is after the end of the run (duration 10m0s)"},
+      {"{job: default/j, status: Complete, by: 2h}", "44: error: \"by\" 2h0m0s is after the end of the run (duration 10m0s)"},
+      {"{event: Created, count: 2, absent: true}", "5: error: \"absent: true\" means none; it takes no count, atLeast or atMost"},
+      {"{event: Created, count: 2, atLeast: 1}", "5: error: \"count\" is exact; it takes no atLeast or atMost"},
+      {"{hint: X, atLeast: 3, atMost: 1}", "5: error: atLeast 3 is more than atMost 1"},
+      {"{event: Created, storedCount: 6, count: 1}",
+       "35: error: storedCount is the count of the Event object; it takes no count, atLeast, atMost or absent"},
+      {"{nodePool: p, age: 5s, condition: Ready, status: \"True\"}",
+       "39: error: a nodePool expectation is about a condition or the object's age, not both"},
+      {"{nodePool: p, age: 5s, by: 1m}", "5: error: an age is judged at one time: \"at\" (or the end of the run), not \"by\""},
+      {"{nodeClass: c}", "5: error: a nodeClass expectation needs \"condition\" (with \"status\") or \"age\""},
+      {"{log: default/x, contains: hi, at: 1m}",
+       "5: error: a log expectation reads the log at the end of the run; it takes no \"by\" or \"at\""},
+      {"{logs: default/x, contains: hi}", "6: error: unknown key \"logs\" in expectation; did you mean \"log\"?"},
+      {"{log: default/x, contains: hi, containr: c}", "36: error: unknown key \"containr\" in expectation; did you mean \"container\"?"},
+  };
+  for (const auto& c : cases) {
+    std::string p = write("bad.yaml", std::string(kHeader) + "duration: 10m\ncluster: {region: ap-northeast-2}\nexpect:\n  - " +
+                                          c.entry + "\n");
+    EXPECT_EQ(error_of(p), p + ":7:" + c.expected) << c.entry;
+  }
+}
+
 TEST_F(LoaderTest, ManifestIncludesAreRelativeToTheIncludingFile) {
   write("manifests/pods.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c, image: busybox}]}\n"
                                "---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {containers: [{name: c, image: busybox}]}\n");

@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "models/cluster/controllers.hpp"
+#include "models/autoscaling/karpenter.hpp"
 #include "models/autoscaling/karpenter/controller.hpp"
+#include "models/cluster/controllers.hpp"
 
 namespace eksim::autoscaling::karpenter::test {
 
@@ -21,6 +22,9 @@ struct WorldOptions {
   std::vector<std::string> mapped_roles;
   bool auto_mode = false;  // EKS Auto Mode (cluster mode "auto")
   std::map<std::string, std::string> subnet_a_tags;  // private-a's tags (Karpenter discovery)
+  // How long a new NodeClass takes to resolve. The tests start from a class already resolved
+  // (0: its first reconcile runs at the start); Settings{} has the modelled default.
+  engine::Duration node_class_resolve_time{};
 };
 
 struct World {
@@ -39,7 +43,9 @@ struct World {
     spec.access.declared = o.declared_access;
     spec.access.mapped_roles = std::move(o.mapped_roles);
     cluster = std::make_unique<Cluster>(spec, 7);
-    install_karpenter(*cluster);
+    Settings settings = settings_from_flags(spec.autoscaler.flags, o.auto_mode);
+    settings.node_class_resolve_time = o.node_class_resolve_time;
+    cluster->controllers.karpenter = make_karpenter(*cluster, settings);
     k = cluster->controllers.karpenter.get();
     if (o.auto_mode) return;  // NodeClass "default" is built in
     NodeClass nc;

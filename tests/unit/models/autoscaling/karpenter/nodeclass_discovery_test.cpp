@@ -171,5 +171,50 @@ TEST_F(Discovery, TaggingTheGroupLaterIsPickedUpWithinAMinute) {
   EXPECT_EQ(w.live().size(), 1u);
 }
 
+// Issue 41 item 6 (lab 002: `gpu-pool  default  0  False  5s`): a new EC2NodeClass has no status
+// until the nodeclass controller's first reconcile (6 s); meanwhile its NodePool is
+// NodeClassReady=False (NodeClassReadinessUnknown) and Ready=False. Both carry their own
+// creationTimestamp; a pool applied to a class already resolved is Ready at once.
+TEST(NodeClassResolution, ANewClassLeavesItsPoolNotReadyUntilItsFirstReconcile) {
+  test::WorldOptions o;
+  o.node_class_resolve_time = Settings{}.node_class_resolve_time;
+  test::World w{o};
+  w.run_to(engine::Duration::minutes(2));
+  NodeClass gpu;
+  gpu.name = "gpu";
+  gpu.role = "KarpenterNodeRole";
+  NodePool pool;
+  pool.name = "gpu-pool";
+  pool.node_class_name = "gpu";
+  w.k->apply_node_pool(pool);
+  w.k->apply_node_class(gpu);
+  const engine::SimTime applied = engine::SimTime{} + engine::Duration::minutes(2);
+  w.run_to(engine::Duration::minutes(2) + engine::Duration::seconds(5));
+  const NodePool& p = w.k->node_pools().at("gpu-pool");
+  EXPECT_EQ(p.created, applied);
+  EXPECT_EQ(w.k->node_classes().at("gpu").created, applied);
+  EXPECT_FALSE(p.ready());
+  const Condition* ncr = find_condition(p.conditions, "NodeClassReady");
+  EXPECT_EQ(ncr->reason, "NodeClassReadinessUnknown");
+  EXPECT_EQ(ncr->message, "Node Class Readiness Unknown");
+  EXPECT_EQ(find_condition(w.k->node_classes().at("gpu").conditions, "Ready")->status, "Unknown");
+  w.run_to(engine::Duration::minutes(2) + engine::Duration::seconds(6));
+  EXPECT_TRUE(w.k->node_pools().at("gpu-pool").ready());
+  EXPECT_EQ(find_condition(w.k->node_pools().at("gpu-pool").conditions, "Ready")->last_transition,
+            applied + engine::Duration::seconds(6));
+  // Re-applied, a pool keeps its creationTimestamp; a second pool on the resolved class is Ready
+  // as soon as it is applied.
+  w.k->apply_node_pool(pool);
+  EXPECT_EQ(w.k->node_pools().at("gpu-pool").created, applied);
+  NodePool other = pool;
+  other.name = "other";
+  w.k->apply_node_pool(other);
+  EXPECT_TRUE(w.k->node_pools().at("other").ready());
+  EXPECT_EQ(w.k->node_pools().at("other").created, applied + engine::Duration::seconds(6));
+  // The history the expectations read: Ready Unknown at the apply, False, then True at 6 s.
+  ASSERT_FALSE(p.conditions.history.empty());
+  EXPECT_EQ(p.conditions.history.front().time, applied);
+}
+
 }  // namespace
 }  // namespace eksim::autoscaling::karpenter

@@ -29,7 +29,7 @@ TEST(EventSpill, ReadsBackInIndexOrderWithLateOnesMergedIn) {
   ASSERT_TRUE(spill.ok());
   auto ev = [](int i) {
     return Event{SimTime{i}, EventType::Warning, fmt::format("R{}", i), {"Pod", "ns", fmt::format("p{}", i)},
-                 std::string(i * 7, 'x'), "kubelet", i + 1, SimTime{i + 100}};
+                 std::string(i * 7, 'x'), "kubelet", i + 1, 0, SimTime{i + 100}};
   };
   spill.write_in_order(0, ev(0));
   spill.write_in_order(2, ev(2));
@@ -68,12 +68,12 @@ TEST(EventSpill, SpillingLogReadsTheSameSeriesAsAnInMemoryOne) {
     if (pick(3) == 0) {
       std::string message = fmt::format("Back-off {}", pick(14));
       e = Event{t, EventType::Warning, "BackOff", {"Pod", "default", fmt::format("steady-{}", pick(2))}, message,
-                "kubelet", 1, t};
+                "kubelet", 1, 0, t};
     } else {
       std::string object = fmt::format("pod-{}", i / 5 + pick(3));
       std::string message = fmt::format("message {}", pick(3));
       e = Event{t, pick(2) ? EventType::Normal : EventType::Warning, reasons[pick(4)], {"Pod", "default", object},
-                message, sources[pick(3)], 1, t};
+                message, sources[pick(3)], 1, 0, t};
     }
     kept.record(e);
     spilled.record(e);
