@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "models/autoscaling/cas/config/autoscaling_options.hpp"
+
 namespace eksim::scenario {
 namespace {
 
@@ -87,7 +89,8 @@ expect:
   EXPECT_EQ(s.cluster.quotas.spot.at("G"), 8);
   EXPECT_EQ(s.cluster.addons[0].values.at("gfd.enabled"), "true");
   EXPECT_EQ(s.cluster.autoscaler.kind, "clusterAutoscaler");
-  EXPECT_EQ(s.cluster.autoscaler.flags.at("scan-interval"), "10s");
+  ASSERT_TRUE(s.cluster.autoscaler.cluster_autoscaler);
+  EXPECT_EQ(s.cluster.autoscaler.cluster_autoscaler->scan_interval, engine::Duration::seconds(10));
   ASSERT_EQ(s.timeline.size(), 1u);
   EXPECT_EQ(s.timeline[0].at.us, engine::Duration::minutes(5).us);
   EXPECT_EQ(*s.timeline[0].desired_size, 2);
