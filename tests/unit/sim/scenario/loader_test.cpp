@@ -138,6 +138,13 @@ TEST_F(LoaderTest, LocatedErrors) {
        "6:31: error: availability zone \"us-east-1a\" is not in region ap-northeast-2"},
       {"cluster:\n  region: ap-northeast-2\n  nodeGroups: {g: {instance_types: [g5.xlarge], min_size: 3, max_size: 2, desired_size: 3}}\n",
        "6:19: error: InvalidParameterException: desiredSize can't be greater than maxSize"},
+      // disk_size is an EBS volume's GiB: whatever fits an int64 is not a size, and its bytes would wrap.
+      {"cluster:\n  region: ap-northeast-2\n  nodeGroups: {g: {instance_types: [m5.large], disk_size: 9223372036854775807}}\n",
+       "6:59: error: expected an EBS volume size in GiB from 1 to 16384, got 9223372036854775807"},
+      {"cluster:\n  region: ap-northeast-2\n  nodeGroups: {g: {instance_types: [m5.large], disk_size: 0}}\n",
+       "6:59: error: expected an EBS volume size in GiB from 1 to 16384, got 0"},
+      {"cluster: {region: ap-northeast-2, startTime: \"99999999999-01-01T00:00:00Z\"}\n",
+       "4:46: error: startTime must be an RFC 3339 time from 1970 to 9999 such as 2026-01-01T00:00:00Z, got \"99999999999-01-01T00:00:00Z\""},
       {"cluster: {region: ap-northeast-2, autoscaler: {clusterAutoscaler: {scanIntervall: 10s}}}\n",
        "4:68: error: unknown cluster-autoscaler flag \"scanIntervall\"; did you mean \"scan-interval\"?"},
       {"seed: -4\ncluster: {region: ap-northeast-2}\n", "4:7: error: expected a non-negative seed, got -4"},
