@@ -22,11 +22,13 @@ const std::map<std::string, ClusterAutoscaler::Unremovable>& ClusterAutoscaler::
 }
 
 std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster) {
-  return make_cluster_autoscaler(cluster, cluster.spec().autoscaler.flags);
+  // A spec built in code rather than read from a scenario may name the kind alone: defaults.
+  const auto& options = cluster.spec().autoscaler.cluster_autoscaler;
+  return make_cluster_autoscaler(cluster, options ? *options : CasOptions{});
 }
 
-std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster, const std::map<std::string, std::string>& flags) {
-  return std::make_unique<ClusterAutoscaler>(cluster, cas_options_from_flags(flags));
+std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster, CasOptions options) {
+  return std::make_unique<ClusterAutoscaler>(cluster, std::move(options));
 }
 
 }  // namespace eksim::autoscaling

@@ -77,7 +77,7 @@ class ClusterAutoscaler {
 // Builds the controller from cluster.spec().autoscaler (the flags typed at load) and subscribes
 // it to the cluster; install_cluster_autoscaler (models/cluster/controllers.hpp) calls it.
 std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster);
-// With the flags its controller Deployment's command passes.
-std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster, const std::map<std::string, std::string>& flags);
+// With the options its controller Deployment's command passes.
+std::unique_ptr<ClusterAutoscaler> make_cluster_autoscaler(Cluster& cluster, CasOptions options);
 
 }  // namespace eksim::autoscaling

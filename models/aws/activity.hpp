@@ -17,5 +17,4 @@ struct Activity {
   std::string status_message;
 };
 
-
 }  // namespace eksim::aws

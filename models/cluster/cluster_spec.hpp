@@ -4,6 +4,7 @@
 // terraform-aws-modules/eks node group keys, Helm values, autoscaler flags).
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,10 @@
 #include "sim/engine/time.hpp"
 
 namespace eksim {
+
+namespace autoscaling {
+struct CasOptions;
+}
 
 using aws::NodeGroupSpec;
 using aws::NodegroupTaint;
@@ -79,11 +84,14 @@ struct AddonSpec {
   std::map<std::string, std::string> values;
 };
 
-// Autoscaler flags as the real program spells them (kebab-case), already validated by the loader;
-// the controller applies its own defaults for flags that are absent.
+// The autoscaler the cluster runs. Cluster Autoscaler's flags are typed at load
+// (sim/scenario/cas_flags.cpp); shared and const because the spec is copied per run while the
+// options are read only by the controller (models/autoscaling, above this layer, so only named).
+// Karpenter's settings are kept as the real program spells them (kebab-case), checked at load.
 struct AutoscalerSpec {
   std::string kind = "none";  // none | clusterAutoscaler | karpenter
-  std::map<std::string, std::string> flags;
+  std::shared_ptr<const autoscaling::CasOptions> cluster_autoscaler;  // null = CA's defaults
+  std::map<std::string, std::string> flags;                           // karpenter settings
 };
 
 struct AccessSpec {

@@ -32,11 +32,11 @@ void install_cluster_autoscaler(Cluster& c) {
   wire_cluster_autoscaler(c);
 }
 
-void install_cluster_autoscaler_deployment(Cluster& c, std::size_t deployment, const std::map<std::string, std::string>& flags) {
+void install_cluster_autoscaler_deployment(Cluster& c, std::size_t deployment, const autoscaling::CasOptions& options) {
   // Its one replica acts while it runs (its leader election is not modelled).
   c.watch_autoscaler_deployment(deployment, LeaderElectionConfig{.enabled = false});
   if (c.controllers.cluster_autoscaler) return;
-  c.controllers.cluster_autoscaler = autoscaling::make_cluster_autoscaler(c, flags);
+  c.controllers.cluster_autoscaler = autoscaling::make_cluster_autoscaler(c, options);
   wire_cluster_autoscaler(c);
 }
 

@@ -9,7 +9,6 @@
 // order they are installed in is the order they react to one notification in, and the event log
 // follows it: assemble_controllers installs them in one fixed order.
 #include <cstddef>
-#include <map>
 #include <memory>
 #include <string>
 
@@ -20,6 +19,7 @@ class DisruptionController;
 class NodegroupUpdater;
 namespace autoscaling {
 class ClusterAutoscaler;
+struct CasOptions;
 namespace karpenter {
 class Controller;
 struct Settings;
@@ -54,9 +54,8 @@ struct Controllers {
 // subscribes it to the cluster from now on.
 void install_cluster_autoscaler(Cluster& cluster);
 // Cluster Autoscaler as its Deployment (the autodiscover manifest) installs it: built with the
-// flags of the container's command, acting while its replica runs.
-void install_cluster_autoscaler_deployment(Cluster& cluster, std::size_t deployment,
-                                           const std::map<std::string, std::string>& flags);
+// options of the container's command, acting while its replica runs.
+void install_cluster_autoscaler_deployment(Cluster& cluster, std::size_t deployment, const autoscaling::CasOptions& options);
 // Karpenter, or EKS Auto Mode's when cluster.spec().mode is "auto".
 void install_karpenter(Cluster& cluster);
 // Karpenter as its controller Deployment (applied at `deployment` in the Deployment controller)

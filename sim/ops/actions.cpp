@@ -195,7 +195,7 @@ void apply_manifests(Cluster& c, const std::vector<Manifest>& manifests) {
       const std::size_t index = c.deployments->apply(*d);
       // An autoscaler's controller Deployment (recognised by its image at load) installs it.
       if (m.karpenter) install_karpenter_deployment(c, index, *m.karpenter);
-      if (m.cluster_autoscaler) install_cluster_autoscaler_deployment(c, index, m.cluster_autoscaler->flags);
+      if (m.cluster_autoscaler) install_cluster_autoscaler_deployment(c, index, *m.cluster_autoscaler);
     } else if (const auto* j = std::get_if<k8s::Job>(&m.object)) {
       c.jobs->apply(*j);
     } else if (const auto* ds = std::get_if<k8s::DaemonSet>(&m.object)) {

@@ -79,14 +79,6 @@ const std::vector<std::string>& known_addons() {
   return names;
 }
 
-// Cluster Autoscaler flags (kubernetes/autoscaler cluster-autoscaler/FAQ.md, "What are the
-// parameters to CA?") with the kind of value each takes. camelCase spellings are accepted too
-// (scanInterval), and stored under the flag's real name.
-// Numbers are checked against the range the model can use, so that a model reading the stored
-// text back never meets "1e300" where it casts to an int: Integer is a whole number from 0 to
-// 2^31-1, Fraction a number from 0 to 1, Percent from 0 to 100. Period is a control loop's
-// interval, at least kMinLoopPeriod.
-
 AccessSpec read_access(const Value& v) {
   MapReader r(v, "access");
   AccessSpec a;

@@ -138,7 +138,7 @@ std::optional<kp::Settings> decode_karpenter_deployment(const k8s::Deployment& d
   return std::nullopt;
 }
 
-std::optional<AutoscalerSpec> decode_cluster_autoscaler_deployment(const k8s::Deployment& d, const Value& object) {
+std::optional<autoscaling::CasOptions> decode_cluster_autoscaler_deployment(const k8s::Deployment& d, const Value& object) {
   const auto& containers = d.tmpl.spec.containers;
   for (std::size_t i = 0; i < containers.size(); ++i) {
     if (image_repository(containers[i].image) != kClusterAutoscalerImage) continue;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "models/autoscaling/cas/config/autoscaling_options.hpp"
 #include "models/autoscaling/karpenter/settings.hpp"
 #include "models/cluster/cluster_spec.hpp"
 #include "models/k8s/api/workloads.hpp"
@@ -35,9 +36,9 @@ std::optional<autoscaling::karpenter::Settings> decode_karpenter_deployment(cons
 
 inline constexpr const char* kClusterAutoscalerImage = "registry.k8s.io/autoscaling/cluster-autoscaler";
 
-// Cluster Autoscaler's flags when the Deployment runs its image (the autodiscover manifest's
+// Cluster Autoscaler's flags, typed, when the Deployment runs its image (the autodiscover manifest's
 // `command: [./cluster-autoscaler, --v=4, ..., --node-group-auto-discovery=asg:tag=...]`), read by
 // the same table as `autoscaler: {clusterAutoscaler: ...}` (sim/scenario/autoscaler_config).
-std::optional<AutoscalerSpec> decode_cluster_autoscaler_deployment(const k8s::Deployment& d, const Value& object);
+std::optional<autoscaling::CasOptions> decode_cluster_autoscaler_deployment(const k8s::Deployment& d, const Value& object);
 
 }  // namespace eksim::scenario

@@ -47,4 +47,9 @@ inline constexpr std::int64_t kMaxNodes = 5000;
 // cluster. 2147483647 replicas is valid Kubernetes, and would only allocate.
 inline constexpr std::int64_t kMaxPods = 150000;
 
+// A node's root volume (a node group's disk_size): an EBS gp2/gp3 volume, 1 GiB to 16 TiB
+// (docs.aws.amazon.com/ebs/latest/userguide/ebs-volume-types.html), so its size in bytes, the
+// kubelet's ephemeral-storage capacity, cannot overflow.
+inline constexpr std::int64_t kMaxRootVolumeGiB = 16384;
+
 }  // namespace eksim::scenario

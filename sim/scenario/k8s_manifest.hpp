@@ -22,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "models/autoscaling/cas/config/autoscaling_options.hpp"
 #include "models/autoscaling/karpenter/nodepool.hpp"
 #include "models/autoscaling/karpenter/settings.hpp"
 #include "models/cluster/cluster_spec.hpp"
@@ -70,8 +71,8 @@ struct Manifest {
   // A Deployment running Karpenter's controller image: its settings, decoded from the container's
   // env (sim/scenario/controller_deployment.hpp).
   std::optional<autoscaling::karpenter::Settings> karpenter;
-  // A Deployment running Cluster Autoscaler's image: its flags, from the container's command.
-  std::optional<AutoscalerSpec> cluster_autoscaler;
+  // A Deployment running Cluster Autoscaler's image: its flags typed, from the container's command.
+  std::optional<autoscaling::CasOptions> cluster_autoscaler;
 };
 
 // list_or_object: the scenario's `manifests:` value (a list of inline objects and {file: path}

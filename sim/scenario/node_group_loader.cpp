@@ -160,7 +160,7 @@ void read_node_group_settings(NodeGroupKeys& k, const ClusterSpec& cluster, Node
     spec.iam_role_name = arn.substr(arn.rfind('/') + 1);
   }
   if (auto x = k.get("iam_role_attach_cni_policy")) spec.iam_role_attach_cni_policy = x->as_bool();
-  if (auto x = k.get("disk_size")) spec.disk_size_gib = x->as_non_negative();
+  if (auto x = k.get("disk_size")) spec.disk_size_gib = x->as_int_in(1, kMaxRootVolumeGiB, "an EBS volume size in GiB");
   if (auto x = k.get("enable_efa_support")) spec.enable_efa_support = x->as_bool();
   if (auto x = k.get("enable_bootstrap_user_data")) spec.enable_bootstrap_user_data = x->as_bool();
 }

@@ -80,17 +80,9 @@ Container chart_container(const std::string& role, const std::string& image) {
 
 DaemonSet make_ds(const std::string& name, const std::string& ns, const std::string& role, const std::string& image,
                   std::vector<Toleration> tolerations, Labels node_selector, std::optional<Affinity> affinity) {
-  DaemonSet ds;
-  ds.meta.name = name;
-  ds.meta.ns = ns;
-  ds.meta.labels["app.kubernetes.io/name"] = name;
-  ds.selector.match_labels["app.kubernetes.io/name"] = name;
-  ds.tmpl.meta.labels["app.kubernetes.io/name"] = name;
-  ds.tmpl.spec.tolerations = std::move(tolerations);
+  auto ds = node_critical_workload<DaemonSet>(name, ns, "app.kubernetes.io/name", std::move(tolerations));
   ds.tmpl.spec.node_selector = std::move(node_selector);
   if (affinity) ds.tmpl.spec.affinity = *affinity;
-  ds.tmpl.spec.priority_class_name = "system-node-critical";
-  ds.tmpl.spec.priority = 2000001000;  // system-node-critical
   ds.tmpl.spec.containers.push_back(chart_container(role, image));
   return ds;
 }

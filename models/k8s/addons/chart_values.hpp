@@ -23,6 +23,23 @@ Labels parse_map(const FlatValues& v, const std::string& prefix);
 Toleration tol(std::string key, std::string op, std::string value = {}, std::string effect = {});
 
 Container chart_container(const std::string& role, const std::string& image);
+// What the charts' DaemonSets and Deployments share: name and namespace, one label (label_key:
+// name) on the object and its pods and as the selector, the tolerations, and the
+// system-node-critical priority class.
+template <class Workload>
+Workload node_critical_workload(const std::string& name, const std::string& ns, const std::string& label_key,
+                                std::vector<Toleration> tolerations) {
+  Workload w;
+  w.meta.name = name;
+  w.meta.ns = ns;
+  w.meta.labels[label_key] = name;
+  w.selector.match_labels[label_key] = name;
+  w.tmpl.meta.labels[label_key] = name;
+  w.tmpl.spec.tolerations = std::move(tolerations);
+  w.tmpl.spec.priority_class_name = "system-node-critical";
+  w.tmpl.spec.priority = 2000001000;  // system-node-critical
+  return w;
+}
 DaemonSet make_ds(const std::string& name, const std::string& ns, const std::string& role, const std::string& image,
                   std::vector<Toleration> tolerations, Labels node_selector, std::optional<Affinity> affinity);
 

@@ -1,11 +1,11 @@
 #pragma once
 // Cluster Autoscaler's options with upstream defaults (cluster-autoscaler/config/
-// autoscaling_options.go, the flags in config/flags/flags.go; FACTS.md), and the parser of the
-// scenario's `clusterAutoscaler` flags.
+// autoscaling_options.go, the flags in config/flags/flags.go; FACTS.md). Typed: the scenario
+// reader decodes the flags into them at load (sim/scenario/cas_flags.cpp); the model reads no text.
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/autoscaling/cas/expander/expander.hpp"
@@ -15,9 +15,26 @@
 
 namespace eksim::autoscaling {
 
+namespace cas {
+
+// --nodes MIN:MAX:NAME (config/dynamic NodeGroupSpec).
+struct StaticNodeGroup {
+  std::int64_t min_size = 0;
+  std::int64_t max_size = 0;
+  std::string name;
+};
+
+// --node-group-auto-discovery asg:tag=K1[=V1],K2[=V2] (the AWS provider's asgAutoDiscoveryConfig):
+// an ASG is discovered when it carries every tag, with the given value where one is given.
+struct AsgAutoDiscovery {
+  std::vector<std::pair<std::string, std::optional<std::string>>> tags;
+};
+
+}  // namespace cas
+
 struct CasOptions {
   engine::Duration scan_interval = engine::Duration::seconds(10);               // --scan-interval
-  std::string expander = "least-waste";                                         // --expander (default since 1.30)
+  std::vector<cas::Expander> expander{cas::Expander::LeastWaste};              // --expander (default since 1.30)
   engine::Duration max_node_provision_time = engine::Duration::minutes(15);     // --max-node-provision-time
   bool scale_down_enabled = true;                                               // --scale-down-enabled
   engine::Duration scale_down_unneeded_time = engine::Duration::minutes(10);    // --scale-down-unneeded-time
@@ -32,8 +49,8 @@ struct CasOptions {
   bool balance_similar_node_groups = false;                                      // --balance-similar-node-groups
   std::vector<std::string> balancing_ignore_labels;                              // --balancing-ignore-label (repeatable)
   std::int64_t max_nodes_total = 0;                                              // --max-nodes-total, 0 = no limit
-  std::vector<std::string> node_group_auto_discovery;                            // --node-group-auto-discovery
-  std::vector<std::string> nodes;                                                // --nodes min:max:name
+  std::vector<cas::AsgAutoDiscovery> node_group_auto_discovery;                  // --node-group-auto-discovery
+  std::vector<cas::StaticNodeGroup> nodes;                                       // --nodes min:max:name
   cas::BackoffOptions backoff;                                                   // --*-node-group-backoff-*
   std::int64_t max_graceful_termination_sec = 600;                               // --max-graceful-termination-sec
   cas::DrainOptions drain;                                                       // --skip-nodes-with-*
@@ -56,6 +73,7 @@ struct CasOptions {
   // drained, and of those the ones needing a drain. --max-empty-bulk-delete (deprecated) sets the
   // parallelism when --max-scale-down-parallelism is not given.
   std::int64_t max_scale_down_parallelism = 10;                                  // --max-scale-down-parallelism
+  std::int64_t max_empty_bulk_delete = 10;                                       // --max-empty-bulk-delete
   std::int64_t max_drain_parallelism = 1;                                        // --max-drain-parallelism
   // Scale-down planning (core/scaledown/legacy UpdateUnneededNodes): at most this many non-empty
   // nodes found unneeded per loop beyond those already unneeded (<= 0: no limit) ...
@@ -74,8 +92,5 @@ struct CasOptions {
 // A node that is not Ready counts as unready only once it is older than this; before, it is
 // NotStarted (clusterstate.MaxNodeStartupTime, 15 minutes).
 inline constexpr engine::Duration kMaxNodeStartupTime = engine::Duration::minutes(15);
-
-// Parses cluster.spec().autoscaler.flags (kebab-case names, Go durations) over the defaults.
-CasOptions cas_options_from_flags(const std::map<std::string, std::string>& flags);
 
 }  // namespace eksim::autoscaling

@@ -168,17 +168,15 @@ std::vector<ExpansionOption> filter_priority(const std::vector<ExpansionOption>&
   return options;
 }
 
-int choose_option(const std::vector<ExpansionOption>& options, const std::string& expander_flag,
+int choose_option(const std::vector<ExpansionOption>& options, const std::vector<Expander>& chain,
                   const PriorityConfig& priorities, engine::Rng& rng, std::vector<std::string>* priority_unmatched) {
   if (options.empty()) return -1;
   std::vector<ExpansionOption> remaining = options;
-  std::stringstream ss(expander_flag);
-  std::string name;
-  while (std::getline(ss, name, ',')) {
-    if (name == "least-waste") remaining = filter_least_waste(remaining);
-    else if (name == "most-pods") remaining = filter_most_pods(remaining);
-    else if (name == "price") remaining = filter_price(remaining);
-    else if (name == "priority") {
+  for (Expander name : chain) {
+    if (name == Expander::LeastWaste) remaining = filter_least_waste(remaining);
+    else if (name == Expander::MostPods) remaining = filter_most_pods(remaining);
+    else if (name == Expander::Price) remaining = filter_price(remaining);
+    else if (name == Expander::Priority) {
       if (priority_unmatched)
         for (const auto& o : remaining) {
           bool found = std::any_of(priorities.begin(), priorities.end(),

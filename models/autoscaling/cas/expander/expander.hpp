@@ -15,6 +15,10 @@
 
 namespace eksim::autoscaling::cas {
 
+// The names --expander takes (expander/expander.go). least-nodes is accepted and, not being
+// modelled, filters nothing.
+enum class Expander { Random, MostPods, LeastWaste, Price, Priority, LeastNodes };
+
 struct ExpansionOption {
   std::string group_id;             // node group id (the ASG name)
   std::int64_t node_count = 0;      // nodes to add
@@ -65,12 +69,12 @@ std::vector<ExpansionOption> filter_priority(const std::vector<ExpansionOption>&
 // capacity, with pod requests summed over containers (expander/waste/waste.go).
 double waste_score(const ExpansionOption& option);
 
-// Applies the chain named by the flag ("least-waste", "priority,least-waste", ...), then random.
-// Unknown names are skipped. Returns the index into options, or -1 when options is empty.
+// Applies the chain the flag names ("least-waste", "priority,least-waste", ...), then random.
+// Returns the index into options, or -1 when options is empty.
 // expander/factory chain: each named filter in turn, stopping as soon as one option is left.
 // priority_unmatched, when given, receives the groups the priority filter saw that no regexp
 // matched (upstream's PriorityConfigMapNotMatchedGroup warnings), in option order.
-int choose_option(const std::vector<ExpansionOption>& options, const std::string& expander_flag,
+int choose_option(const std::vector<ExpansionOption>& options, const std::vector<Expander>& chain,
                   const PriorityConfig& priorities, engine::Rng& rng,
                   std::vector<std::string>* priority_unmatched = nullptr);
 

@@ -47,15 +47,7 @@ void request(Container& c, const FlatValues& v, const std::string& prefix, const
 }
 
 Deployment deployment(const std::string& name, const std::string& ns, Container c, std::vector<Toleration> tolerations) {
-  Deployment d;
-  d.meta.name = name;
-  d.meta.ns = ns;
-  d.meta.labels["app"] = name;
-  d.selector.match_labels["app"] = name;
-  d.tmpl.meta.labels["app"] = name;
-  d.tmpl.spec.tolerations = std::move(tolerations);
-  d.tmpl.spec.priority_class_name = "system-node-critical";
-  d.tmpl.spec.priority = 2000001000;
+  auto d = node_critical_workload<Deployment>(name, ns, "app", std::move(tolerations));
   d.tmpl.spec.containers.push_back(std::move(c));
   return d;
 }

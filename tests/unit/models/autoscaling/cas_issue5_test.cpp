@@ -142,16 +142,16 @@ TEST(CasPriority, ChainHighestWinsTiesFallThroughUnmatchedReported) {
   engine::Rng rng(3);
   std::vector<std::string> unmatched;
   // Highest priority (50) keeps both spot groups; least-waste then prefers the small one.
-  EXPECT_EQ(choose_option({od, spot_big, spot_small, other}, "priority,least-waste", prio, rng, &unmatched), 2);
+  EXPECT_EQ(choose_option({od, spot_big, spot_small, other}, {Expander::Priority, Expander::LeastWaste}, prio, rng, &unmatched), 2);
   EXPECT_EQ(unmatched, (std::vector<std::string>{"eks-cpu"}));
   // Without the spot groups the on-demand one wins even though it is not the least waste.
   unmatched.clear();
   auto od_big = opt("eks-gpu-ondemand-big", 1, 16, pods);
-  EXPECT_EQ(choose_option({other, od_big}, "priority,least-waste", prio, rng, &unmatched), 1);
+  EXPECT_EQ(choose_option({other, od_big}, {Expander::Priority, Expander::LeastWaste}, prio, rng, &unmatched), 1);
   // Nothing matches: no option is filtered, least-waste decides.
-  EXPECT_EQ(choose_option({spot_big, spot_small}, "priority,least-waste", PriorityConfig{{5, {"^nomatch$"}}}, rng), 1);
+  EXPECT_EQ(choose_option({spot_big, spot_small}, {Expander::Priority, Expander::LeastWaste}, PriorityConfig{{5, {"^nomatch$"}}}, rng), 1);
   // The chain stops once a single option is left (priority decides, least-waste never runs).
-  EXPECT_EQ(choose_option({spot_small, od}, "priority,least-waste", PriorityConfig{{5, {"ondemand"}}}, rng), 1);
+  EXPECT_EQ(choose_option({spot_small, od}, {Expander::Priority, Expander::LeastWaste}, PriorityConfig{{5, {"ondemand"}}}, rng), 1);
   EXPECT_TRUE(priority_group_matches("eks-gpu-spot-2024", {"spot"}));  // unanchored, as FindStringIndex
   EXPECT_FALSE(priority_group_matches("eks-gpu", {"^spot"}));
 }
@@ -248,26 +248,6 @@ TEST(CasDrain, UtilizationInfoAsGoPrintsIt) {
   EXPECT_EQ(go_float(0.00001), "1e-05");
   EXPECT_EQ(go_float(0.0001), "0.0001");
   EXPECT_EQ(go_float(1.0 / 3), "0.3333333333333333");
-}
-
-TEST(CasFlags, Issue5Flags) {
-  CasOptions d = cas_options_from_flags({});
-  EXPECT_EQ(d.scale_down_unready_time, engine::Duration::minutes(20));
-  EXPECT_TRUE(d.scale_down_unready_enabled);
-  EXPECT_FALSE(d.balance_similar_node_groups);
-  EXPECT_EQ(d.max_graceful_termination_sec, 600);
-  EXPECT_TRUE(d.drain.skip_nodes_with_local_storage);
-  EXPECT_TRUE(d.drain.skip_nodes_with_system_pods);
-  CasOptions o = cas_options_from_flags({{"balance-similar-node-groups", "true"},
-                                         {"balancing-ignore-label", "nodegroup-name\nfoo"},
-                                         {"scale-down-unready-enabled", "false"},
-                                         {"skip-nodes-with-local-storage", "false"},
-                                         {"max-graceful-termination-sec", "60"}});
-  EXPECT_TRUE(o.balance_similar_node_groups);
-  EXPECT_EQ(o.balancing_ignore_labels, (std::vector<std::string>{"nodegroup-name", "foo"}));
-  EXPECT_FALSE(o.scale_down_unready_enabled);
-  EXPECT_FALSE(o.drain.skip_nodes_with_local_storage);
-  EXPECT_EQ(o.max_graceful_termination_sec, 60);
 }
 
 }  // namespace

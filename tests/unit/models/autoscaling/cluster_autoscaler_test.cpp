@@ -153,23 +153,23 @@ TEST(CasExpander, LeastWasteMostPodsPriceRandom) {
   EXPECT_DOUBLE_EQ(waste_score(small), 0.75 + 0.75);
   EXPECT_NEAR(waste_score(big), (480.0 - 40) / 480 + (1920.0 - 160) / 1920, 1e-12);
   engine::Rng rng(1);
-  EXPECT_EQ(choose_option({small, big}, "least-waste", {}, rng), 0);
-  EXPECT_EQ(choose_option({big, small}, "least-waste", {}, rng), 1);
+  EXPECT_EQ(choose_option({small, big}, {Expander::LeastWaste}, {}, rng), 0);
+  EXPECT_EQ(choose_option({big, small}, {Expander::LeastWaste}, {}, rng), 1);
 
   std::vector<const k8s::Pod*> fewer(ptrs.begin(), ptrs.begin() + 10);
   auto few = option("few", 1, 48, 192, fewer, 1.0);
-  EXPECT_EQ(choose_option({few, small}, "most-pods", {}, rng), 1);
+  EXPECT_EQ(choose_option({few, small}, {Expander::MostPods}, {}, rng), 1);
   // price: $/h per pod helped, 40 x 1.006 / 40 = 1.006 vs 10 x 5.672 / 40 = 1.418.
-  EXPECT_EQ(choose_option({big, small}, "price", {}, rng), 1);
+  EXPECT_EQ(choose_option({big, small}, {Expander::Price}, {}, rng), 1);
   // priority: the highest priority whose regexp matches; chain then least-waste among ties.
   PriorityConfig prio{{10, {".*12xlarge.*"}}, {1, {".*"}}};
-  EXPECT_EQ(choose_option({small, big}, "priority,least-waste", prio, rng), 1);
+  EXPECT_EQ(choose_option({small, big}, {Expander::Priority, Expander::LeastWaste}, prio, rng), 1);
   // random spreads over options (deterministic per stream).
   int first = 0;
-  for (int i = 0; i < 200; ++i) first += choose_option({small, big}, "random", {}, rng) == 0;
+  for (int i = 0; i < 200; ++i) first += choose_option({small, big}, {Expander::Random}, {}, rng) == 0;
   EXPECT_GT(first, 60);
   EXPECT_LT(first, 140);
-  EXPECT_EQ(choose_option({}, "least-waste", {}, rng), -1);
+  EXPECT_EQ(choose_option({}, {Expander::LeastWaste}, {}, rng), -1);
 }
 
 // --- back-off -------------------------------------------------------------------------------
@@ -264,32 +264,6 @@ TEST(CasMessages, UpstreamWords) {
             "pod didn't trigger scale-up: 1 max node group size reached, 2 node(s) had untolerated taint(s)");
 }
 
-TEST(CasFlags, DefaultsAndOverrides) {
-  CasOptions d = cas_options_from_flags({});
-  EXPECT_EQ(d.scan_interval, Duration::seconds(10));
-  EXPECT_EQ(d.expander, "least-waste");
-  EXPECT_EQ(d.max_node_provision_time, Duration::minutes(15));
-  EXPECT_EQ(d.scale_down_unneeded_time, Duration::minutes(10));
-  EXPECT_EQ(d.scale_down_delay_after_add, Duration::minutes(10));
-  EXPECT_EQ(d.scale_down_delay_after_failure, Duration::minutes(3));
-  EXPECT_DOUBLE_EQ(d.scale_down_utilization_threshold, 0.5);
-  EXPECT_DOUBLE_EQ(d.scale_down_gpu_utilization_threshold, 0.5);
-  EXPECT_EQ(d.backoff.initial, Duration::minutes(5));
-  EXPECT_EQ(d.backoff.max, Duration::minutes(30));
-  EXPECT_EQ(d.backoff.reset, Duration::hours(3));
-  EXPECT_FALSE(d.describe_nodegroup_allowed);
-  CasOptions o = cas_options_from_flags({{"scan-interval", "1m0s"},
-                                         {"expander", "priority,least-waste"},
-                                         {"scale-down-gpu-utilization-threshold", "0.3"},
-                                         {"nodes", "0:3:a\n1:2:b"},
-                                         {"describe-nodegroup-allowed", "true"}});
-  EXPECT_EQ(o.scan_interval, Duration::minutes(1));
-  EXPECT_EQ(o.expander, "priority,least-waste");
-  EXPECT_DOUBLE_EQ(o.scale_down_gpu_utilization_threshold, 0.3);
-  EXPECT_EQ(o.nodes, (std::vector<std::string>{"0:3:a", "1:2:b"}));
-  EXPECT_TRUE(o.describe_nodegroup_allowed);
-}
-
 }  // namespace
 }  // namespace eksim::autoscaling::cas
 
@@ -303,9 +277,9 @@ TEST(CasClusterHealth, UnreadyCountAndPercentageBothExceeded) {
   EXPECT_FALSE(cluster_healthy(4, 6, o)) << "4 > 3 and 4 > 2.7";
   EXPECT_TRUE(cluster_healthy(4, 10, o)) << "4 is not more than 45% of 10";
   EXPECT_FALSE(cluster_healthy(5, 10, o));
-  CasOptions strict = cas_options_from_flags({{"ok-total-unready-count", "0"}, {"max-total-unready-percentage", "10"}});
-  EXPECT_EQ(strict.ok_total_unready_count, 0);
-  EXPECT_DOUBLE_EQ(strict.max_total_unready_percentage, 10);
+  CasOptions strict;
+  strict.ok_total_unready_count = 0;
+  strict.max_total_unready_percentage = 10;
   EXPECT_FALSE(cluster_healthy(1, 5, strict));
   EXPECT_TRUE(cluster_healthy(0, 5, strict));
 }

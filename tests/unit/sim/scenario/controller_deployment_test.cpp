@@ -133,11 +133,12 @@ spec:
 TEST(ControllerDeployment, ClusterAutoscalerFlagsFromTheCommand) {
   auto ms = parse_deployment_yaml(cas_deployment("        - --scale-down-unneeded-time=5m\n"));
   ASSERT_TRUE(ms[0].cluster_autoscaler.has_value());
-  const auto& f = ms[0].cluster_autoscaler->flags;
-  EXPECT_EQ(f.at("expander"), "least-waste");
-  EXPECT_EQ(f.at("scale-down-unneeded-time"), "5m0s");
-  EXPECT_EQ(f.at("node-group-auto-discovery"), "asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/myeks");
-  EXPECT_EQ(f.count("v"), 0u);  // logging: accepted, not modelled
+  const autoscaling::CasOptions& o = *ms[0].cluster_autoscaler;
+  EXPECT_EQ(o.expander, (std::vector<autoscaling::cas::Expander>{autoscaling::cas::Expander::LeastWaste}));
+  EXPECT_EQ(o.scale_down_unneeded_time, engine::Duration::minutes(5));
+  ASSERT_EQ(o.node_group_auto_discovery.size(), 1u);  // --v (logging): accepted, not modelled
+  ASSERT_EQ(o.node_group_auto_discovery[0].tags.size(), 2u);
+  EXPECT_EQ(o.node_group_auto_discovery[0].tags[1].first, "k8s.io/cluster-autoscaler/myeks");
   try {
     parse_deployment_yaml(cas_deployment("        - --scan-intervall=10s\n"));
     FAIL() << "no error";

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "models/autoscaling/cas/config/autoscaling_options.hpp"
+
 namespace eksim::scenario {
 namespace {
 
@@ -87,7 +89,8 @@ expect:
   EXPECT_EQ(s.cluster.quotas.spot.at("G"), 8);
   EXPECT_EQ(s.cluster.addons[0].values.at("gfd.enabled"), "true");
   EXPECT_EQ(s.cluster.autoscaler.kind, "clusterAutoscaler");
-  EXPECT_EQ(s.cluster.autoscaler.flags.at("scan-interval"), "10s");
+  ASSERT_TRUE(s.cluster.autoscaler.cluster_autoscaler);
+  EXPECT_EQ(s.cluster.autoscaler.cluster_autoscaler->scan_interval, engine::Duration::seconds(10));
   ASSERT_EQ(s.timeline.size(), 1u);
   EXPECT_EQ(s.timeline[0].at.us, engine::Duration::minutes(5).us);
   EXPECT_EQ(*s.timeline[0].desired_size, 2);
@@ -135,6 +138,13 @@ TEST_F(LoaderTest, LocatedErrors) {
        "6:31: error: availability zone \"us-east-1a\" is not in region ap-northeast-2"},
       {"cluster:\n  region: ap-northeast-2\n  nodeGroups: {g: {instance_types: [g5.xlarge], min_size: 3, max_size: 2, desired_size: 3}}\n",
        "6:19: error: InvalidParameterException: desiredSize can't be greater than maxSize"},
+      // disk_size is an EBS volume's GiB: whatever fits an int64 is not a size, and its bytes would wrap.
+      {"cluster:\n  region: ap-northeast-2\n  nodeGroups: {g: {instance_types: [m5.large], disk_size: 9223372036854775807}}\n",
+       "6:59: error: expected an EBS volume size in GiB from 1 to 16384, got 9223372036854775807"},
+      {"cluster:\n  region: ap-northeast-2\n  nodeGroups: {g: {instance_types: [m5.large], disk_size: 0}}\n",
+       "6:59: error: expected an EBS volume size in GiB from 1 to 16384, got 0"},
+      {"cluster: {region: ap-northeast-2, startTime: \"99999999999-01-01T00:00:00Z\"}\n",
+       "4:46: error: startTime must be an RFC 3339 time from 1970 to 9999 such as 2026-01-01T00:00:00Z, got \"99999999999-01-01T00:00:00Z\""},
       {"cluster: {region: ap-northeast-2, autoscaler: {clusterAutoscaler: {scanIntervall: 10s}}}\n",
        "4:68: error: unknown cluster-autoscaler flag \"scanIntervall\"; did you mean \"scan-interval\"?"},
       {"seed: -4\ncluster: {region: ap-northeast-2}\n", "4:7: error: expected a non-negative seed, got -4"},

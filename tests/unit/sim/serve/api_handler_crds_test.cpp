@@ -10,9 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/scenario/crd_manifest.hpp"
-#include "sim/scenario/scenario.hpp"
-#include "sim/serve/api_handler.hpp"
-#include "sim/serve/time_base.hpp"
+#include "tests/unit/sim/serve/served_session.hpp"
 
 namespace eksim::serve {
 namespace {
@@ -21,27 +19,12 @@ namespace crds_test {
 
 using nlohmann::json;
 
-constexpr const char* kTableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+using serve_test::kTableAccept;
 constexpr const char* kCreate = "?fieldManager=kubectl-create&fieldValidation=Strict";
 
-struct Served {
-  explicit Served(const std::string& scenario)
-      : session(std::make_unique<scenario::Scenario>(scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/" + scenario)),
-                std::nullopt, *parse_speed("paused", nullptr)) {}
-  HttpResponse call(const std::string& method, const std::string& target, const std::string& body = "",
-                    const std::string& content_type = "application/json", const std::string& accept = "application/json") {
-    HttpRequest req;
-    req.method = method;
-    parse_target(target, req);
-    req.body = body;
-    req.content_type = content_type;
-    req.accept = accept;
-    HttpResponse r = handle_request(session, req);
-    for (const auto& [name, value] : r.headers) EXPECT_NE(name, "Warning") << target << ": " << value;
-    return r;
-  }
-  json get(const std::string& target) { return json::parse(call("GET", target).body); }
-  Session session;
+// Every kind here is served without a Warning.
+struct Served : serve_test::ServedSession {
+  explicit Served(const std::string& scenario) : ServedSession(scenario) { forbid_warnings = true; }
 };
 
 // A fixture file as the JSON body kubectl sends for it.

@@ -8,37 +8,16 @@
 #include <set>
 #include <sstream>
 
-#include "sim/scenario/scenario.hpp"
 #include "sim/serve/pod_exec.hpp"
-#include "sim/serve/time_base.hpp"
+#include "tests/unit/sim/serve/served_session.hpp"
 
 namespace eksim::serve {
 namespace {
 
 using nlohmann::json;
 
-constexpr const char* kTableAccept = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
-
-// A paused Session on one scenario, and requests as kubectl sends them.
-struct ServedSession {
-  explicit ServedSession(const std::string& scenario)
-      : session(std::make_unique<scenario::Scenario>(scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/" + scenario)),
-                std::nullopt, *parse_speed("paused", nullptr)) {}
-
-  HttpResponse call(const std::string& method, const std::string& target, const std::string& body = "",
-                    const std::string& content_type = "application/json", const std::string& accept = "application/json") {
-    HttpRequest req;
-    req.method = method;
-    parse_target(target, req);
-    req.body = body;
-    req.content_type = content_type;
-    req.accept = accept;
-    return handle_request(session, req);
-  }
-  static json parse(const HttpResponse& r) { return json::parse(r.body); }
-
-  Session session;
-};
+using serve_test::kTableAccept;
+using serve_test::ServedSession;
 
 class ApiHandler : public ::testing::Test, protected ServedSession {
  protected:

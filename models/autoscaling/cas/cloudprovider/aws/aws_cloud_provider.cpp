@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <set>
-#include <sstream>
-
-#include "sim/engine/numbers.hpp"
 
 namespace eksim::autoscaling::cas {
 
@@ -134,28 +131,17 @@ void AwsNodeGroup::delete_placeholders() {
 // --- discovery --------------------------------------------------------------------------------
 
 bool AwsCloudProvider::discovered(const aws::AutoScalingGroup& asg) const {
-  std::vector<std::string> specs = o_.node_group_auto_discovery;
-  if (specs.empty() && o_.nodes.empty())
+  auto carries = [&](const AsgAutoDiscovery& spec) {
+    return std::all_of(spec.tags.begin(), spec.tags.end(), [&](const auto& tag) {
+      auto it = asg.tags.find(tag.first);
+      return it != asg.tags.end() && (!tag.second || it->second == *tag.second);
+    });
+  };
+  if (o_.node_group_auto_discovery.empty() && o_.nodes.empty())
     // The Helm chart's autoDiscovery.clusterName renders exactly this spec.
-    specs.push_back("asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/" + c_.spec().name);
-  for (const auto& spec : specs) {
-    // parseASGAutoDiscoverySpec: "asg:tag=k1[=v1],k2[=v2]"; an ASG needs every tag.
-    auto colon = spec.find(':');
-    if (colon == std::string::npos || spec.substr(0, colon) != "asg") continue;
-    std::string param = spec.substr(colon + 1);
-    if (param.rfind("tag=", 0) != 0) continue;
-    std::stringstream ss(param.substr(4));
-    std::string item;
-    bool all = true;
-    while (std::getline(ss, item, ',')) {
-      auto eq = item.find('=');
-      std::string key = item.substr(0, eq);
-      auto it = asg.tags.find(key);
-      if (it == asg.tags.end() || (eq != std::string::npos && it->second != item.substr(eq + 1))) all = false;
-    }
-    if (all) return true;
-  }
-  return false;
+    return carries(AsgAutoDiscovery{{{"k8s.io/cluster-autoscaler/enabled", std::nullopt},
+                                     {"k8s.io/cluster-autoscaler/" + c_.spec().name, std::nullopt}}});
+  return std::any_of(o_.node_group_auto_discovery.begin(), o_.node_group_auto_discovery.end(), carries);
 }
 
 void AwsCloudProvider::refresh() {
@@ -164,16 +150,8 @@ void AwsCloudProvider::refresh() {
     next.push_back(std::make_unique<AwsNodeGroup>(c_, o_, asg.name, min, max));
     if (auto it = index_.find(asg.name); it != index_.end()) next.back()->keep_state_of(*groups_[it->second]);
   };
-  for (const auto& spec : o_.nodes) {
-    // --nodes min:max:name
-    auto a = spec.find(':'), b = spec.find(':', a == std::string::npos ? 0 : a + 1);
-    if (a == std::string::npos || b == std::string::npos) continue;
-    std::string name = spec.substr(b + 1);
-    auto lo = engine::parse_integer<std::int64_t>(std::string_view(spec).substr(0, a));
-    auto hi = engine::parse_integer<std::int64_t>(std::string_view(spec).substr(a + 1, b - a - 1));
-    if (!lo.ok() || !hi.ok()) continue;  // the scenario loader refuses these
-    if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(name)) keep(*asg, lo.value, hi.value);
-  }
+  for (const StaticNodeGroup& spec : o_.nodes)
+    if (aws::AutoScalingGroup* asg = c_.auto_scaling.find(spec.name)) keep(*asg, spec.min_size, spec.max_size);
   std::set<std::string> named;
   for (const auto& g : next) named.insert(g->id());
   for (const auto& asg : c_.auto_scaling.groups()) {

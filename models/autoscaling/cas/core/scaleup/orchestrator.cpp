@@ -106,7 +106,7 @@ bool Orchestrator::scale_up(const std::vector<LiveNode>& nodes) {
 
 std::size_t Orchestrator::choose_best_option(const ScaleUpPass& pass) {
   const CasOptions& o = ctx_.options;
-  const bool uses_priority = ("," + o.expander + ",").find(",priority,") != std::string::npos;
+  const bool uses_priority = std::find(o.expander.begin(), o.expander.end(), Expander::Priority) != o.expander.end();
   if (uses_priority && !priority_config_map_.valid())
     // expander/priority/priority.go: a ConfigMap that does not parse is reported and ignored.
     ctx_.cluster.api.emit(k8s::EventType::Warning, "PriorityConfigMapInvalid",

@@ -54,35 +54,6 @@ TEST(CasScaleUpLimits, MaxNodesPerScaleUpCapsTheHeadroom) {
   EXPECT_EQ(scale_up_headroom(600, 0, 0, 0, 0), 600);      // 0: no estimator limit
 }
 
-// --- flags --------------------------------------------------------------------------------------
-
-TEST(CasFlags, BoundsFlagsWithUpstreamDefaults) {
-  CasOptions d = cas_options_from_flags({});
-  EXPECT_EQ(d.max_nodes_per_scale_up, 1000);
-  EXPECT_EQ(d.max_scale_down_parallelism, 10);
-  EXPECT_EQ(d.max_drain_parallelism, 1);
-  EXPECT_EQ(d.scale_down_non_empty_candidates_count, 30);
-  EXPECT_DOUBLE_EQ(d.scale_down_candidates_pool_ratio, 0.1);
-  EXPECT_EQ(d.scale_down_candidates_pool_min_count, 50);
-  CasOptions o = cas_options_from_flags({{"max-nodes-per-scaleup", "5"},
-                                         {"max-scale-down-parallelism", "4"},
-                                         {"max-drain-parallelism", "2"},
-                                         {"scale-down-non-empty-candidates-count", "7"},
-                                         {"scale-down-candidates-pool-ratio", "0.25"},
-                                         {"scale-down-candidates-pool-min-count", "3"}});
-  EXPECT_EQ(o.max_nodes_per_scale_up, 5);
-  EXPECT_EQ(o.max_scale_down_parallelism, 4);
-  EXPECT_EQ(o.max_drain_parallelism, 2);
-  EXPECT_EQ(o.scale_down_non_empty_candidates_count, 7);
-  EXPECT_DOUBLE_EQ(o.scale_down_candidates_pool_ratio, 0.25);
-  EXPECT_EQ(o.scale_down_candidates_pool_min_count, 3);
-  // The deprecated --max-empty-bulk-delete sets the parallelism only when it is alone.
-  EXPECT_EQ(cas_options_from_flags({{"max-empty-bulk-delete", "6"}}).max_scale_down_parallelism, 6);
-  EXPECT_EQ(cas_options_from_flags({{"max-empty-bulk-delete", "6"}, {"max-scale-down-parallelism", "2"}})
-                .max_scale_down_parallelism,
-            2);
-}
-
 // --- equivalence groups -------------------------------------------------------------------------
 
 k8s::Pod job_pod(const std::string& name, const std::string& job, std::int64_t cpu_m) {

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "models/autoscaling/cas/config/autoscaling_options.hpp"
 #include "sim/ops/runner.hpp"
 
 namespace eksim::autoscaling::cas {
@@ -19,7 +20,11 @@ struct PodEvents {
 PodEvents not_trigger_scale_up(bool record_duplicated_events) {
   scenario::Scenario s =
       scenario::load_scenario(std::string(EKSIM_SOURCE_DIR) + "/scenarios/autoscaler/max-size-raised.yaml");
-  if (record_duplicated_events) s.cluster.autoscaler.flags["record-duplicated-events"] = "true";
+  if (record_duplicated_events) {
+    CasOptions o = *s.cluster.autoscaler.cluster_autoscaler;
+    o.record_duplicated_events = true;
+    s.cluster.autoscaler.cluster_autoscaler = std::make_shared<const CasOptions>(o);
+  }
   ops::RunResult run = ops::run_scenario(s);
   PodEvents out;
   auto ours = [](const k8s::Event& e) {
