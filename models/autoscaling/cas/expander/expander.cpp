@@ -3,7 +3,6 @@
 #include <re2/re2.h>
 
 #include <algorithm>
-#include <sstream>
 
 #include "models/k8s/api/resources.hpp"
 #include "sim/engine/saturating.hpp"
