@@ -4,20 +4,19 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <string>
 
 namespace eksim::autoscaling::cas {
 namespace {
 
 // std::regex backtracked through 2^n ways of splitting the id for `(.*)*x$` and never finished
-// on a 40-character id; RE2 answers in one pass.
-TEST(PriorityExpanderRegexp, NestedStarsMatchInLinearTime) {
-  const auto start = std::chrono::steady_clock::now();
+// on a 40-character id; RE2 answers in one pass. The answers are asserted here (a backtracking
+// engine would not return within ctest's timeout); the time per id length is measured in
+// bench/expander_bench.cpp.
+TEST(PriorityExpanderRegexp, NestedStarsMatchOnLongIds) {
   const std::string id(100000, 'a');
   EXPECT_FALSE(priority_group_matches(id, {"(.*)*x$", "(a|aa)*b", "(a*)*b"}));
   EXPECT_TRUE(priority_group_matches(id + "x", {"(.*)*x$"}));
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 TEST(PriorityExpanderRegexp, GoSyntaxAndErrors) {
